@@ -1,0 +1,71 @@
+// Shared by every dmlvk shader. Built twice: DMLVK_F16=0 (float32 tensors) and 1 (float16).
+// Tensors are reached through buffer device addresses in push constants, so no descriptor sets
+// exist and no tensor is limited by maxStorageBufferRange.
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference2 : require
+#if DMLVK_F16
+#extension GL_EXT_shader_16bit_storage : require
+#endif
+
+layout(local_size_x_id = 0) in;
+
+#if DMLVK_F16
+layout(buffer_reference, std430, buffer_reference_align = 2) buffer Tensor { float16_t v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 2) buffer TensorBits { uint16_t v[]; };
+#else
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer Tensor { float v[]; };
+#endif
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer UintTensor { uint v[]; };
+
+float load(Tensor t, uint i)
+{
+    return float(t.v[i]);
+}
+
+#if DMLVK_F16
+// float32 -> float16 bits, rounding to nearest-even: OpFConvert's rounding is left to the
+// implementation, and the spec asks for nearest-even on every store.
+uint f32_to_f16_bits(float f)
+{
+    uint x = floatBitsToUint(f);
+    uint sign = (x >> 16) & 0x8000u;
+    uint ax = x & 0x7fffffffu;
+    if (ax >= 0x7f800000u) // Inf or NaN (NaN stays quiet NaN)
+        return sign | 0x7c00u | (ax > 0x7f800000u ? (0x200u | ((ax >> 13) & 0x3ffu)) : 0u);
+    if (ax >= 0x477ff000u) // rounds past 65504
+        return sign | 0x7c00u;
+    if (ax < 0x38800000u) { // float16 subnormal range
+        if (ax < 0x33000000u)
+            return sign;
+        uint e = ax >> 23;
+        uint m = (ax & 0x7fffffu) | 0x800000u;
+        uint shift = 126u - e;
+        uint r = m >> shift;
+        uint rem = m & ((1u << shift) - 1u);
+        uint halfway = 1u << (shift - 1u);
+        if (rem > halfway || (rem == halfway && (r & 1u) != 0u))
+            r += 1u;
+        return sign | r;
+    }
+    uint r = ax - 0x38000000u;
+    return sign | ((r + 0xfffu + ((r >> 13) & 1u)) >> 13);
+}
+
+void store(Tensor t, uint i, float f)
+{
+    TensorBits(t).v[i] = uint16_t(f32_to_f16_bits(f));
+}
+#else
+void store(Tensor t, uint i, float f)
+{
+    t.v[i] = f;
+}
+#endif
+
+// A linear invocation index over a dispatch spread across x, y and z.
+uint invocation_index()
+{
+    uvec3 n = gl_NumWorkGroups;
+    uvec3 g = gl_WorkGroupID;
+    return ((g.z * n.y + g.y) * n.x + g.x) * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+}

@@ -1,0 +1,88 @@
+/*
+ * Operators: created from a descriptor, then executed synchronously or recorded into a command
+ * buffer the caller owns.
+ *
+ * Thread-safety: operators may be created, executed, recorded and destroyed from several threads
+ * at once, including operators of one device. One operator may be executed or recorded by several
+ * threads at once, but operators with scratch memory (dmlvk_operator_get_properties) must not have
+ * two of their recorded dispatches executing on the GPU at the same time: order them with a
+ * barrier, as for any other write-after-write.
+ */
+#ifndef DMLVK_OPERATOR_H
+#define DMLVK_OPERATOR_H
+
+#include <stdint.h>
+
+#include <vulkan/vulkan_core.h>
+
+#include "buffer.h"
+#include "common.h"
+#include "device.h"
+#include "operators.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct dmlvk_operator dmlvk_operator;
+
+typedef struct dmlvk_operator_params {
+    /* Bitwise identical results run to run where the default path uses atomics (ROI_ALIGN_GRAD's
+     * input gradient); costs extra time, see the operator's documentation. */
+    dmlvk_bool deterministic;
+    /* Use the compare-and-swap loop even where float atomic add exists (for testing). */
+    dmlvk_bool force_cas_atomics;
+    /* Invocations per workgroup, 0 for the default (256). */
+    uint32_t workgroup_size;
+} dmlvk_operator_params;
+
+/*
+ * Where a tensor lives: either a dmlvk buffer (size may be VK_WHOLE_SIZE: the rest of it), or a
+ * Vulkan buffer of the host's (vk_buffer, with an explicit size; see dmlvk_vulkan_import for the
+ * usage flags it needs). offset must be a multiple of 4 bytes. An absent optional tensor has both
+ * buffer and vk_buffer null.
+ */
+typedef struct dmlvk_binding {
+    dmlvk_buffer *buffer;
+    VkBuffer vk_buffer;
+    uint64_t offset;
+    uint64_t size;
+} dmlvk_binding;
+
+typedef struct dmlvk_operator_properties {
+    uint32_t binding_count;      /* bindings, one per tensor field in descriptor order */
+    uint32_t dispatch_count;     /* compute dispatches one execution records */
+    uint64_t scratch_bytes;      /* device memory the operator owns for intermediate results */
+} dmlvk_operator_properties;
+
+/*
+ * Validates the descriptor (every rule of OPERATORS.md; the message names the operator, field and
+ * reason) and creates the pipelines, reusing any the device already has. params may be NULL.
+ */
+DMLVK_API dmlvk_status dmlvk_operator_create(dmlvk_device *device, const dmlvk_operator_desc *desc,
+                                   const dmlvk_operator_params *params, dmlvk_operator **op);
+
+/* NULL is a no-op. */
+DMLVK_API dmlvk_status dmlvk_operator_destroy(dmlvk_operator *op);
+
+DMLVK_API dmlvk_status dmlvk_operator_get_properties(const dmlvk_operator *op, dmlvk_operator_properties *props);
+
+/*
+ * Binds the tensors, runs the operator and waits for it. bindings holds one entry per tensor field
+ * of the descriptor, in the descriptor's order; count must be that number.
+ */
+DMLVK_API dmlvk_status dmlvk_operator_execute(dmlvk_operator *op, const dmlvk_binding *bindings, uint32_t count);
+
+/*
+ * Records the operator into cmd, which must be in the recording state on a queue family with
+ * compute. The operator's dispatches are ordered among themselves; ordering against the caller's
+ * other commands (a compute-shader write/read barrier before and after) is the caller's job.
+ */
+DMLVK_API dmlvk_status dmlvk_operator_record(dmlvk_operator *op, VkCommandBuffer cmd, const dmlvk_binding *bindings,
+                                   uint32_t count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

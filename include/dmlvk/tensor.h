@@ -1,0 +1,60 @@
+/*
+ * Tensor descriptions, shaped like DirectML's DML_BUFFER_TENSOR_DESC.
+ */
+#ifndef DMLVK_TENSOR_H
+#define DMLVK_TENSOR_H
+
+#include <stdint.h>
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DMLVK_TENSOR_DIMENSION_COUNT_MAX 8
+
+/* DirectML's DML_TENSOR_DATA_TYPE numbering. */
+typedef enum dmlvk_tensor_data_type {
+    DMLVK_TENSOR_DATA_TYPE_UNKNOWN = 0,
+    DMLVK_TENSOR_DATA_TYPE_FLOAT32 = 1,
+    DMLVK_TENSOR_DATA_TYPE_FLOAT16 = 2,
+    DMLVK_TENSOR_DATA_TYPE_UINT32 = 3,
+} dmlvk_tensor_data_type;
+
+typedef enum dmlvk_tensor_flags {
+    DMLVK_TENSOR_FLAG_NONE = 0,
+} dmlvk_tensor_flags;
+
+/*
+ * One tensor: element (i0, ..., in-1) lives at element offset sum(i_k * Strides[k]) from the
+ * start of the bound range. Strides NULL means packed row-major. A stride of 0 broadcasts, which
+ * only inputs may do.
+ */
+typedef struct dmlvk_tensor_desc {
+    dmlvk_tensor_data_type DataType;
+    dmlvk_tensor_flags Flags;            /* must be DMLVK_TENSOR_FLAG_NONE */
+    uint32_t DimensionCount;             /* 1..8, narrowed by each operator */
+    const uint32_t *Sizes;               /* DimensionCount sizes, each >= 1 */
+    const uint32_t *Strides;             /* NULL or DimensionCount strides in elements */
+    uint64_t TotalTensorSizeInBytes;     /* bytes the bound range holds; see dmlvk_tensor_min_size */
+    uint32_t GuaranteedBaseOffsetAlignment; /* informational: 0 or a power of two */
+} dmlvk_tensor_desc;
+
+/* Bytes of one element of a data type, 0 for an unknown type. */
+DMLVK_API uint32_t dmlvk_data_type_size(dmlvk_tensor_data_type type);
+
+/*
+ * The smallest TotalTensorSizeInBytes for a tensor: (1 + sum((Sizes[i]-1)*Strides[i])) elements,
+ * rounded up to 4 bytes. Fails on a malformed description or on overflow.
+ */
+DMLVK_API dmlvk_status dmlvk_tensor_min_size(const dmlvk_tensor_desc *tensor, uint64_t *bytes);
+
+/* Number of logical elements (product of Sizes). */
+DMLVK_API dmlvk_status dmlvk_tensor_element_count(const dmlvk_tensor_desc *tensor, uint64_t *count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,305 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define MAX_BINDINGS 8
+
+struct dmlvk_operator {
+    dmlvk_device *dev;
+    const struct dmlvk_op_class *cls;
+    struct dmlvk_op_plan plan;
+    VkPipeline pipelines[DMLVK_MAX_DISPATCHES];
+    dmlvk_buffer *params;
+    dmlvk_buffer *scratch;
+    uint64_t tensor_bytes[MAX_BINDINGS];   /* 0: tensor absent */
+    bool tensor_output[MAX_BINDINGS];
+    const char *tensor_name[MAX_BINDINGS];
+};
+
+dmlvk_status dmlvk_plan_groups(const struct dmlvk_op_context *ctx, uint64_t invocations, uint32_t groups[3])
+{
+    uint64_t n = (invocations + ctx->workgroup_size - 1) / ctx->workgroup_size;
+    if (n == 0)
+        n = 1;
+    groups[0] = (uint32_t)(n < ctx->max_groups[0] ? n : ctx->max_groups[0]);
+    uint64_t rest = (n + groups[0] - 1) / groups[0];
+    groups[1] = (uint32_t)(rest < ctx->max_groups[1] ? rest : ctx->max_groups[1]);
+    rest = (rest + groups[1] - 1) / groups[1];
+    if (rest > ctx->max_groups[2])
+        return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "%s: %llu invocations exceed the device's workgroup count limits",
+                           ctx->op_name, (unsigned long long)invocations);
+    groups[2] = (uint32_t)rest;
+    return DMLVK_OK;
+}
+
+struct dmlvk_dispatch_plan *dmlvk_plan_add_dispatch(struct dmlvk_op_plan *plan, const struct dmlvk_op_context *ctx,
+                                                    const char *shader, uint64_t invocations)
+{
+    if (plan->dispatch_count >= DMLVK_MAX_DISPATCHES)
+        return NULL;
+    struct dmlvk_dispatch_plan *d = &plan->dispatches[plan->dispatch_count++];
+    memset(d, 0, sizeof(*d));
+    d->shader = shader;
+    d->spec[0] = ctx->workgroup_size;
+    d->spec_count = 1;
+    if (dmlvk_plan_groups(ctx, invocations, d->groups) != DMLVK_OK)
+        return NULL;
+    return d;
+}
+
+void dmlvk_params_u32(struct dmlvk_op_plan *plan, uint32_t v)
+{
+    if (plan->params_size + 4 <= sizeof(plan->params)) {
+        memcpy(plan->params + plan->params_size, &v, 4);
+        plan->params_size += 4;
+    }
+}
+
+void dmlvk_params_f32(struct dmlvk_op_plan *plan, float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    dmlvk_params_u32(plan, u);
+}
+
+static dmlvk_status check_fields(const struct dmlvk_op_class *cls, const void *desc, dmlvk_operator *op)
+{
+    const dmlvk_operator_info *info = &cls->info;
+    uint32_t b = 0;
+    for (uint32_t i = 0; i < info->field_count; i++) {
+        const dmlvk_field_info *f = &info->fields[i];
+        if (f->kind != DMLVK_FIELD_INPUT_TENSOR && f->kind != DMLVK_FIELD_OUTPUT_TENSOR)
+            continue;
+        const dmlvk_tensor_desc *t;
+        memcpy(&t, (const char *)desc + f->offset, sizeof(t));
+        if (!t && !f->optional)
+            return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: %s: required tensor is missing", info->name, f->name);
+        op->tensor_bytes[b] = t ? t->TotalTensorSizeInBytes : 0;
+        op->tensor_output[b] = f->kind == DMLVK_FIELD_OUTPUT_TENSOR;
+        op->tensor_name[b] = f->name;
+        b++;
+    }
+    return DMLVK_OK;
+}
+
+dmlvk_status dmlvk_operator_create(dmlvk_device *dev, const dmlvk_operator_desc *desc,
+                                   const dmlvk_operator_params *params_in, dmlvk_operator **out)
+{
+    if (!dev || !desc || !out)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_operator_create: NULL argument");
+    *out = NULL;
+    const struct dmlvk_op_class *cls = dmlvk_find_op_class(desc->Type);
+    if (!cls)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_operator_create: Type %d is not an operator dmlvk implements",
+                           (int)desc->Type);
+    if (!desc->Desc)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: Desc is NULL", cls->info.name);
+    dmlvk_operator_params params = params_in ? *params_in : (dmlvk_operator_params){ 0 };
+    uint32_t wg = params.workgroup_size ? params.workgroup_size : 256;
+    if (wg > dev->props.limits.maxComputeWorkGroupInvocations || wg > dev->props.limits.maxComputeWorkGroupSize[0])
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: workgroup_size %u exceeds the device's limit", cls->info.name, wg);
+
+    dmlvk_operator *op = calloc(1, sizeof(*op));
+    if (!op)
+        return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "out of host memory creating an operator");
+    op->dev = dev;
+    op->cls = cls;
+    dmlvk_status st = check_fields(cls, desc->Desc, op);
+    if (st != DMLVK_OK)
+        goto fail;
+    struct dmlvk_op_context ctx = {
+        .op_name = cls->info.name,
+        .float16 = dev->float16,
+        .float32_atomic_add = dev->float32_atomic_add && !params.force_cas_atomics,
+        .workgroup_size = wg,
+        .max_groups = { dev->props.limits.maxComputeWorkGroupCount[0], dev->props.limits.maxComputeWorkGroupCount[1],
+                        dev->props.limits.maxComputeWorkGroupCount[2] },
+        .params = &params,
+    };
+    if ((st = cls->plan(&ctx, desc->Desc, &op->plan)) != DMLVK_OK)
+        goto fail;
+    if ((st = dmlvk_check_float16(&ctx, op->plan.data_type)) != DMLVK_OK)
+        goto fail;
+    bool float16 = op->plan.data_type == DMLVK_TENSOR_DATA_TYPE_FLOAT16;
+    for (uint32_t i = 0; i < op->plan.dispatch_count; i++) {
+        const struct dmlvk_dispatch_plan *d = &op->plan.dispatches[i];
+        if ((st = dmlvk_pipeline_get(dev, d->shader, float16, d->spec, d->spec_count, &op->pipelines[i])) != DMLVK_OK)
+            goto fail;
+    }
+    if (op->plan.params_size) {
+        if ((st = dmlvk_buffer_create_internal(dev, op->plan.params_size, true, &op->params)) != DMLVK_OK ||
+            (st = dmlvk_buffer_write(op->params, 0, op->plan.params, op->plan.params_size)) != DMLVK_OK)
+            goto fail;
+    }
+    if (op->plan.scratch_bytes &&
+        (st = dmlvk_buffer_create_internal(dev, op->plan.scratch_bytes, false, &op->scratch)) != DMLVK_OK)
+        goto fail;
+    *out = op;
+    return DMLVK_OK;
+fail:
+    dmlvk_operator_destroy(op);
+    return st;
+}
+
+dmlvk_status dmlvk_operator_destroy(dmlvk_operator *op)
+{
+    if (!op)
+        return DMLVK_OK;
+    /* Pipelines belong to the device's cache. */
+    dmlvk_buffer_destroy(op->params);
+    dmlvk_buffer_destroy(op->scratch);
+    free(op);
+    return DMLVK_OK;
+}
+
+dmlvk_status dmlvk_operator_get_properties(const dmlvk_operator *op, dmlvk_operator_properties *props)
+{
+    if (!op || !props)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_operator_get_properties: NULL argument");
+    props->binding_count = op->cls->info.tensor_count;
+    props->dispatch_count = op->plan.dispatch_count;
+    props->scratch_bytes = op->plan.scratch_bytes;
+    return DMLVK_OK;
+}
+
+struct resolved {
+    VkBuffer buffer[MAX_BINDINGS];
+    uint64_t begin[MAX_BINDINGS], end[MAX_BINDINGS];
+    VkDeviceAddress address[MAX_BINDINGS];
+};
+
+static dmlvk_status resolve(const dmlvk_operator *op, const dmlvk_binding *bindings, uint32_t count, struct resolved *r)
+{
+    const char *name = op->cls->info.name;
+    const dmlvk_device *dev = op->dev;
+    if (count != op->cls->info.tensor_count || (count && !bindings))
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: %u bindings given, the operator has %u tensors", name, count,
+                           op->cls->info.tensor_count);
+    memset(r, 0, sizeof(*r));
+    for (uint32_t i = 0; i < count; i++) {
+        const dmlvk_binding *b = &bindings[i];
+        const char *field = op->tensor_name[i];
+        bool bound = b->buffer || b->vk_buffer;
+        if (!op->tensor_bytes[i]) {
+            if (bound)
+                return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: binding %u (%s): the descriptor has no such tensor",
+                                   name, i, field);
+            continue;
+        }
+        if (!bound)
+            return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: binding %u (%s): no buffer bound", name, i, field);
+        if (b->offset % 4)
+            return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: binding %u (%s): offset %llu is not a multiple of 4",
+                               name, i, field, (unsigned long long)b->offset);
+        uint64_t size = b->size;
+        if (b->buffer) {
+            if (b->buffer->device != dev)
+                return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: binding %u (%s): buffer of another device", name, i,
+                                   field);
+            if (b->offset > b->buffer->size)
+                return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: binding %u (%s): offset is past the buffer's end",
+                                   name, i, field);
+            if (size == VK_WHOLE_SIZE)
+                size = b->buffer->size - b->offset;
+            else if (size > b->buffer->size - b->offset)
+                return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: binding %u (%s): range runs past the buffer's end",
+                                   name, i, field);
+            r->buffer[i] = b->buffer->buffer;
+            r->address[i] = b->buffer->address + b->offset;
+        } else {
+            if (size == VK_WHOLE_SIZE)
+                return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT,
+                                   "%s: binding %u (%s): a Vulkan buffer binding needs an explicit size", name, i, field);
+            VkBufferDeviceAddressInfo ai = { .sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, .buffer = b->vk_buffer };
+            r->buffer[i] = b->vk_buffer;
+            r->address[i] = dev->vk.vkGetBufferDeviceAddress(dev->device, &ai) + b->offset;
+        }
+        if (size < op->tensor_bytes[i])
+            return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT,
+                               "%s: binding %u (%s): %llu bytes bound, TotalTensorSizeInBytes is %llu", name, i, field,
+                               (unsigned long long)size, (unsigned long long)op->tensor_bytes[i]);
+        r->begin[i] = b->offset;
+        r->end[i] = b->offset + op->tensor_bytes[i];
+    }
+    /* An output may not share memory with any other tensor of the call. */
+    for (uint32_t i = 0; i < count; i++) {
+        if (!op->tensor_output[i] || !r->buffer[i])
+            continue;
+        for (uint32_t j = 0; j < count; j++)
+            if (j != i && r->buffer[j] == r->buffer[i] && r->begin[i] < r->end[j] && r->begin[j] < r->end[i])
+                return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: binding %u (%s) overlaps binding %u (%s)", name, i,
+                                   op->tensor_name[i], j, op->tensor_name[j]);
+    }
+    return DMLVK_OK;
+}
+
+static void record_resolved(const dmlvk_operator *op, VkCommandBuffer cmd, const struct resolved *r)
+{
+    const struct VolkDeviceTable *vk = &op->dev->vk;
+    const VkMemoryBarrier between = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+        .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+        .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+    };
+    if (op->plan.zero_scratch) {
+        vk->vkCmdFillBuffer(cmd, op->scratch->buffer, 0, VK_WHOLE_SIZE, 0);
+        vk->vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &between,
+                                 0, NULL, 0, NULL);
+    }
+    for (uint32_t i = 0; i < op->plan.dispatch_count; i++) {
+        const struct dmlvk_dispatch_plan *d = &op->plan.dispatches[i];
+        if (i > 0)
+            vk->vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
+                                     &between, 0, NULL, 0, NULL);
+        VkDeviceAddress push[DMLVK_MAX_PUSH_ADDRESSES] = { 0 };
+        for (uint32_t s = 0; s < d->slot_count; s++) {
+            uint8_t slot = d->slots[s];
+            if (slot == DMLVK_SLOT_PARAMS)
+                push[s] = op->params->address;
+            else if (slot == DMLVK_SLOT_SCRATCH)
+                push[s] = op->scratch->address + d->scratch_offset;
+            else if (slot < MAX_BINDINGS)
+                push[s] = r->address[slot];
+        }
+        vk->vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, op->pipelines[i]);
+        vk->vkCmdPushConstants(cmd, op->dev->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 8 * d->slot_count, push);
+        vk->vkCmdDispatch(cmd, d->groups[0], d->groups[1], d->groups[2]);
+    }
+}
+
+dmlvk_status dmlvk_operator_record(dmlvk_operator *op, VkCommandBuffer cmd, const dmlvk_binding *bindings,
+                                   uint32_t count)
+{
+    if (!op || !cmd)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_operator_record: NULL argument");
+    struct resolved r;
+    dmlvk_status st = resolve(op, bindings, count, &r);
+    if (st == DMLVK_OK)
+        record_resolved(op, cmd, &r);
+    return st;
+}
+
+struct execute_args {
+    const dmlvk_operator *op;
+    const struct resolved *r;
+};
+
+static dmlvk_status record_execute(VkCommandBuffer cmd, void *user)
+{
+    const struct execute_args *a = user;
+    record_resolved(a->op, cmd, a->r);
+    return DMLVK_OK;
+}
+
+dmlvk_status dmlvk_operator_execute(dmlvk_operator *op, const dmlvk_binding *bindings, uint32_t count)
+{
+    if (!op)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_operator_execute: op is NULL");
+    struct resolved r;
+    dmlvk_status st = resolve(op, bindings, count, &r);
+    if (st != DMLVK_OK)
+        return st;
+    struct execute_args a = { op, &r };
+    return dmlvk_device_submit(op->dev, record_execute, &a);
+}

@@ -1,0 +1,336 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* ---- in-memory cache: one VkPipeline per shader variant and specialization ---------------- */
+
+struct dmlvk_pipeline_entry {
+    struct dmlvk_pipeline_entry *next;
+    const char *shader;
+    bool float16;
+    uint32_t spec[DMLVK_MAX_SPEC_CONSTANTS];
+    uint32_t spec_count;
+    VkPipeline pipeline;
+};
+
+static const struct dmlvk_shader_blob *find_blob(const char *shader, bool float16)
+{
+    for (size_t i = 0; i < dmlvk_shader_blob_count; i++)
+        if (dmlvk_shader_blobs[i].float16 == float16 && !strcmp(dmlvk_shader_blobs[i].name, shader))
+            return &dmlvk_shader_blobs[i];
+    return NULL;
+}
+
+static dmlvk_status compile(dmlvk_device *dev, const struct dmlvk_shader_blob *blob, const uint32_t *spec,
+                            uint32_t spec_count, VkPipeline *pipeline)
+{
+    VkShaderModuleCreateInfo smci = {
+        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+        .codeSize = blob->size,
+        .pCode = blob->code,
+    };
+    VkShaderModule module;
+    VkResult r = dev->vk.vkCreateShaderModule(dev->device, &smci, NULL, &module);
+    if (r != VK_SUCCESS)
+        return dmlvk_vk_error(r, "vkCreateShaderModule");
+    VkSpecializationMapEntry entries[DMLVK_MAX_SPEC_CONSTANTS];
+    for (uint32_t i = 0; i < spec_count; i++)
+        entries[i] = (VkSpecializationMapEntry){ .constantID = i, .offset = 4 * i, .size = 4 };
+    VkSpecializationInfo si = {
+        .mapEntryCount = spec_count,
+        .pMapEntries = entries,
+        .dataSize = 4 * spec_count,
+        .pData = spec,
+    };
+    VkPipelineCreationFeedback feedback = { 0 };
+    VkPipelineCreationFeedbackCreateInfo fci = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO,
+        .pPipelineCreationFeedback = &feedback,
+    };
+    VkComputePipelineCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .pNext = dev->props.apiVersion >= VK_API_VERSION_1_3 ? &fci : NULL,
+        .stage = {
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+            .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+            .module = module,
+            .pName = "main",
+            .pSpecializationInfo = &si,
+        },
+        .layout = dev->layout,
+    };
+    r = dev->vk.vkCreateComputePipelines(dev->device, dev->vk_cache, 1, &ci, NULL, pipeline);
+    dev->vk.vkDestroyShaderModule(dev->device, module, NULL);
+    if (r != VK_SUCCESS)
+        return dmlvk_vk_error(r, "vkCreateComputePipelines");
+    atomic_fetch_add(&dev->stat_compiled, 1);
+    if (feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT)
+        atomic_fetch_add(&dev->stat_disk_hits, 1);
+    return DMLVK_OK;
+}
+
+dmlvk_status dmlvk_pipeline_get(dmlvk_device *dev, const char *shader, bool float16, const uint32_t *spec,
+                                uint32_t spec_count, VkPipeline *pipeline)
+{
+    const struct dmlvk_shader_blob *blob = find_blob(shader, float16);
+    if (!blob)
+        return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "no %s variant of shader %s was built", float16 ? "float16" : "float32",
+                           shader);
+    /* Compiling under the lock keeps "one compile per key" true when threads race on one key. */
+    pthread_mutex_lock(&dev->cache_lock);
+    for (struct dmlvk_pipeline_entry *e = dev->pipelines; e; e = e->next)
+        if (e->float16 == float16 && e->spec_count == spec_count && !strcmp(e->shader, shader) &&
+            !memcmp(e->spec, spec, 4 * spec_count)) {
+            *pipeline = e->pipeline;
+            pthread_mutex_unlock(&dev->cache_lock);
+            atomic_fetch_add(&dev->stat_memory_hits, 1);
+            return DMLVK_OK;
+        }
+    dmlvk_status st;
+    struct dmlvk_pipeline_entry *e = calloc(1, sizeof(*e));
+    if (!e) {
+        st = dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "out of host memory caching a pipeline");
+    } else if ((st = compile(dev, blob, spec, spec_count, &e->pipeline)) != DMLVK_OK) {
+        free(e);
+    } else {
+        e->shader = blob->name;
+        e->float16 = float16;
+        e->spec_count = spec_count;
+        memcpy(e->spec, spec, 4 * spec_count);
+        e->next = dev->pipelines;
+        dev->pipelines = e;
+        *pipeline = e->pipeline;
+    }
+    pthread_mutex_unlock(&dev->cache_lock);
+    return st;
+}
+
+void dmlvk_pipelines_destroy(dmlvk_device *dev)
+{
+    while (dev->pipelines) {
+        struct dmlvk_pipeline_entry *e = dev->pipelines;
+        dev->pipelines = e->next;
+        dev->vk.vkDestroyPipeline(dev->device, e->pipeline, NULL);
+        free(e);
+    }
+}
+
+/* ---- disk cache ------------------------------------------------------------------------------
+ * The file is our header followed by vkGetPipelineCacheData's bytes. The header ties it to one
+ * device and driver build and carries a checksum, so a truncated, corrupted or foreign file is
+ * never handed to the driver (some drivers trust that data blindly); it is ignored and replaced
+ * at the next save.
+ */
+
+#define CACHE_MAGIC "DMLVKPC1"
+#define CACHE_MAX_BYTES (UINT64_C(256) << 20)
+
+struct cache_header {
+    char magic[8];
+    uint32_t vendor_id;
+    uint32_t device_id;
+    uint32_t driver_version;
+    uint8_t uuid[VK_UUID_SIZE];
+    uint32_t reserved;
+    uint64_t data_size;
+    uint64_t checksum;
+};
+
+static uint64_t fnv1a(const void *data, size_t size)
+{
+    const uint8_t *p = data;
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    for (size_t i = 0; i < size; i++)
+        h = (h ^ p[i]) * UINT64_C(0x100000001b3);
+    return h;
+}
+
+static void fill_header(const dmlvk_device *dev, struct cache_header *h)
+{
+    memset(h, 0, sizeof(*h));
+    memcpy(h->magic, CACHE_MAGIC, 8);
+    h->vendor_id = dev->props.vendorID;
+    h->device_id = dev->props.deviceID;
+    h->driver_version = dev->props.driverVersion;
+    memcpy(h->uuid, dev->props.pipelineCacheUUID, VK_UUID_SIZE);
+}
+
+static char *cache_file_path(const dmlvk_device *dev, const char *dir_in)
+{
+    char dir[4096];
+    const char *env;
+    if (dir_in)
+        snprintf(dir, sizeof(dir), "%s", dir_in);
+    else if ((env = getenv("DMLVK_CACHE_DIR")) && *env)
+        snprintf(dir, sizeof(dir), "%s", env);
+    else if ((env = getenv("XDG_CACHE_HOME")) && *env)
+        snprintf(dir, sizeof(dir), "%s/dmlvk", env);
+    else if ((env = getenv("HOME")) && *env)
+        snprintf(dir, sizeof(dir), "%s/.cache/dmlvk", env);
+    else
+        return NULL;
+    char uuid[2 * VK_UUID_SIZE + 1];
+    for (unsigned i = 0; i < VK_UUID_SIZE; i++)
+        snprintf(uuid + 2 * i, 3, "%02x", dev->props.pipelineCacheUUID[i]);
+    size_t n = strlen(dir) + 64 + sizeof(uuid);
+    char *path = malloc(n);
+    if (path)
+        snprintf(path, n, "%s/%04x-%04x-%s.cache", dir, dev->props.vendorID, dev->props.deviceID, uuid);
+    return path;
+}
+
+/* Reads and checks the file; returns the Vulkan cache bytes or NULL. */
+static void *load_file(const dmlvk_device *dev, const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    struct cache_header want, got;
+    fill_header(dev, &want);
+    void *data = NULL;
+    const char *why = NULL;
+    if (fread(&got, sizeof(got), 1, f) != 1)
+        why = "truncated header";
+    else if (memcmp(got.magic, want.magic, 8))
+        why = "not a dmlvk cache file";
+    else if (got.vendor_id != want.vendor_id || got.device_id != want.device_id ||
+             got.driver_version != want.driver_version || memcmp(got.uuid, want.uuid, VK_UUID_SIZE))
+        why = "written by another device or driver";
+    else if (got.data_size < 32 || got.data_size > CACHE_MAX_BYTES)
+        why = "implausible size";
+    else if (!(data = malloc(got.data_size)))
+        why = "out of host memory";
+    else if (fread(data, 1, got.data_size, f) != got.data_size)
+        why = "truncated data";
+    else if (fnv1a(data, got.data_size) != got.checksum)
+        why = "checksum mismatch";
+    else {
+        /* VkPipelineCacheHeaderVersionOne, checked too: the driver gets nothing it did not write. */
+        const uint8_t *p = data;
+        uint32_t vk_header[4];
+        memcpy(vk_header, p, sizeof(vk_header));
+        if (vk_header[1] != VK_PIPELINE_CACHE_HEADER_VERSION_ONE || vk_header[2] != want.vendor_id ||
+            vk_header[3] != want.device_id || memcmp(p + 16, want.uuid, VK_UUID_SIZE))
+            why = "Vulkan cache header does not match the device";
+    }
+    fclose(f);
+    if (why) {
+        dmlvk_log(dev, DMLVK_LOG_WARN, "pipeline cache %s ignored: %s", path, why);
+        free(data);
+        return NULL;
+    }
+    *size = got.data_size;
+    return data;
+}
+
+void dmlvk_disk_cache_open(dmlvk_device *dev, const char *cache_dir, bool disabled)
+{
+    size_t size = 0;
+    void *data = NULL;
+    if (!disabled) {
+        dev->cache_path = cache_file_path(dev, cache_dir);
+        if (dev->cache_path)
+            data = load_file(dev, dev->cache_path, &size);
+    }
+    VkPipelineCacheCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
+        .initialDataSize = size,
+        .pInitialData = data,
+    };
+    if (dev->vk.vkCreatePipelineCache(dev->device, &ci, NULL, &dev->vk_cache) != VK_SUCCESS && data) {
+        /* The driver refused data it wrote itself; start empty rather than fail. */
+        ci.initialDataSize = 0;
+        ci.pInitialData = NULL;
+        size = 0;
+        dev->vk.vkCreatePipelineCache(dev->device, &ci, NULL, &dev->vk_cache);
+    }
+    dev->stat_disk_bytes = size;
+    free(data);
+}
+
+static dmlvk_status make_dirs(const char *file)
+{
+    char dir[4096];
+    snprintf(dir, sizeof(dir), "%s", file);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return DMLVK_OK;
+    *slash = '\0';
+    for (char *p = dir + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(dir, 0755) && errno != EEXIST)
+            return dmlvk_error(DMLVK_ERROR_IO, "cannot create cache directory %s: %s", dir, strerror(errno));
+        *p = '/';
+    }
+    if (mkdir(dir, 0755) && errno != EEXIST)
+        return dmlvk_error(DMLVK_ERROR_IO, "cannot create cache directory %s: %s", dir, strerror(errno));
+    return DMLVK_OK;
+}
+
+dmlvk_status dmlvk_disk_cache_save(dmlvk_device *dev)
+{
+    size_t size = 0;
+    VkResult r = dev->vk.vkGetPipelineCacheData(dev->device, dev->vk_cache, &size, NULL);
+    if (r != VK_SUCCESS)
+        return dmlvk_vk_error(r, "vkGetPipelineCacheData");
+    if (size < 32 || size > CACHE_MAX_BYTES)
+        return DMLVK_OK;
+    void *data = malloc(size);
+    if (!data)
+        return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "out of host memory saving the pipeline cache");
+    if ((r = dev->vk.vkGetPipelineCacheData(dev->device, dev->vk_cache, &size, data)) != VK_SUCCESS) {
+        free(data);
+        return dmlvk_vk_error(r, "vkGetPipelineCacheData");
+    }
+    struct cache_header h;
+    fill_header(dev, &h);
+    h.data_size = size;
+    h.checksum = fnv1a(data, size);
+
+    dmlvk_status st = make_dirs(dev->cache_path);
+    char tmp[4200];
+    snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", dev->cache_path, (long)getpid());
+    FILE *f = st == DMLVK_OK ? fopen(tmp, "wb") : NULL;
+    if (st == DMLVK_OK && !f)
+        st = dmlvk_error(DMLVK_ERROR_IO, "cannot write pipeline cache %s: %s", tmp, strerror(errno));
+    if (f) {
+        bool ok = fwrite(&h, sizeof(h), 1, f) == 1 && fwrite(data, 1, size, f) == size;
+        ok = (fclose(f) == 0) && ok;
+        /* rename() replaces atomically: a reader sees the old file or the new one, never half. */
+        if (!ok || rename(tmp, dev->cache_path)) {
+            st = dmlvk_error(DMLVK_ERROR_IO, "cannot write pipeline cache %s: %s", dev->cache_path, strerror(errno));
+            remove(tmp);
+        }
+    }
+    free(data);
+    if (st != DMLVK_OK)
+        dmlvk_log(dev, DMLVK_LOG_WARN, "%s", dmlvk_last_error());
+    return st;
+}
+
+dmlvk_status dmlvk_device_save_pipeline_cache(dmlvk_device *dev)
+{
+    if (!dev)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_device_save_pipeline_cache: device is NULL");
+    if (!dev->cache_path)
+        return DMLVK_OK;
+    pthread_mutex_lock(&dev->cache_lock);
+    dmlvk_status st = dmlvk_disk_cache_save(dev);
+    pthread_mutex_unlock(&dev->cache_lock);
+    return st;
+}
+
+dmlvk_status dmlvk_device_get_cache_path(const dmlvk_device *dev, const char **path)
+{
+    if (!dev || !path)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_device_get_cache_path: NULL argument");
+    *path = dev->cache_path ? dev->cache_path : "";
+    return DMLVK_OK;
+}
