@@ -34,6 +34,7 @@ struct options {
     const char *dump_dir;
     const char *device;
     bool validation;
+    bool stats;
 };
 
 struct paths {
@@ -54,6 +55,7 @@ static void usage(FILE *f)
             "  --json            write the results as one JSON document on stdout\n"
             "  --dump DIR        write every output tensor to DIR as NAME.TENSOR.bin with a .json header\n"
             "  --validation      enable VK_LAYER_KHRONOS_validation; any message fails the case\n"
+            "  --stats           print the device's pipeline and cache counters on stderr at the end\n"
             "  --version         print the version and exit\n"
             "  --help            print this help and exit\n\n"
             "exit status: 0 all passed, 1 a case failed, 2 a file could not be read or parsed\n");
@@ -530,6 +532,8 @@ int main(int argc, char **argv)
             opt.json = true;
         } else if (!strcmp(a, "--validation")) {
             opt.validation = true;
+        } else if (!strcmp(a, "--stats")) {
+            opt.stats = true;
         } else if ((!strcmp(a, "--dump") || !strcmp(a, "--device")) && i + 1 < argc) {
             if (!strcmp(a, "--dump"))
                 opt.dump_dir = argv[++i];
@@ -643,6 +647,16 @@ int main(int argc, char **argv)
         printf("%u passed, %u failed\n", passed, failed);
     }
     cases_free(&cases);
+    if (dev && opt.stats) {
+        dmlvk_device_stats s;
+        dmlvk_device_get_stats(dev, &s);
+        fprintf(stderr,
+                "stats: device \"%s\", pipelines compiled %llu, in-memory hits %llu, driver cache hits %llu, "
+                "disk cache bytes loaded %llu, validation messages %llu\n",
+                info.name, (unsigned long long)s.pipelines_compiled, (unsigned long long)s.pipeline_memory_hits,
+                (unsigned long long)s.pipeline_disk_hits, (unsigned long long)s.disk_cache_bytes_loaded,
+                (unsigned long long)s.validation_messages);
+    }
     dmlvk_device_destroy(dev);
     if (exit_code == 0 && failed)
         exit_code = 1;

@@ -1,0 +1,237 @@
+/*
+ * Writes randomized conformance cases (CASES.md format) whose expected outputs come from the
+ * float64 references in reference.c: random shapes, strides (packed, padded, transposed,
+ * broadcast), data types and special values. dmlvk-run then checks the GPU against them.
+ *
+ * usage: refgen OUTDIR [SEED]
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "half.h"
+#include "refgen.h"
+#include "reference.h"
+
+uint64_t rng_u64(struct rng *r)
+{
+    return splitmix64_next(&r->state);
+}
+
+uint32_t rng_range(struct rng *r, uint32_t lo, uint32_t hi)
+{
+    return lo + (uint32_t)(rng_u64(r) % (uint64_t)(hi - lo + 1));
+}
+
+double rng_uniform(struct rng *r, double lo, double hi)
+{
+    return lo + (hi - lo) * ((double)(rng_u64(r) >> 11) * 0x1p-53);
+}
+
+/* What a value becomes once stored in a tensor of the type: the reference sees what the GPU sees. */
+double representable(double v, bool float16)
+{
+    return float16 ? half_to_float(half_from_double(v)) : (double)(float)v;
+}
+
+void gen_shape(struct rng *r, struct gen_tensor *t, uint32_t dims, uint32_t max_elements)
+{
+    t->dims = dims;
+    uint64_t total = 1;
+    for (uint32_t d = 0; d < dims; d++) {
+        uint32_t limit = (uint32_t)(max_elements / total);
+        uint32_t hi = limit < 7 ? limit : 7;
+        t->sizes[d] = hi <= 1 ? 1 : rng_range(r, 1, hi);
+        total *= t->sizes[d];
+    }
+    t->elements = total;
+}
+
+void gen_strides(struct rng *r, struct gen_tensor *t, bool input)
+{
+    uint32_t kind = rng_range(r, 0, input ? 3 : 2);
+    t->has_strides = kind != 0;
+    uint32_t order[GEN_MAX_DIMS];
+    for (uint32_t d = 0; d < t->dims; d++)
+        order[d] = d;
+    if (kind == 2) /* transposed: a random axis order */
+        for (uint32_t d = t->dims; d > 1; d--) {
+            uint32_t j = rng_range(r, 0, d - 1), tmp = order[d - 1];
+            order[d - 1] = order[j];
+            order[j] = tmp;
+        }
+    uint64_t stride = 1;
+    for (uint32_t k = t->dims; k-- > 0;) {
+        uint32_t d = order[k];
+        t->strides[d] = (uint32_t)stride;
+        uint32_t pad = kind == 1 ? rng_range(r, 0, 3) : 0;
+        stride = stride * t->sizes[d] + pad;
+    }
+    if (kind == 3) /* broadcast: some axes read one element */
+        for (uint32_t d = 0; d < t->dims; d++)
+            if (rng_range(r, 0, 2) == 0)
+                t->strides[d] = 0;
+    t->max_offset = 0;
+    for (uint32_t d = 0; d < t->dims; d++)
+        t->max_offset += (uint64_t)(t->sizes[d] - 1) * t->strides[d];
+    if (!t->has_strides) {
+        t->max_offset = t->elements - 1;
+        uint64_t s = 1;
+        for (uint32_t d = t->dims; d-- > 0;) {
+            t->strides[d] = (uint32_t)s;
+            s *= t->sizes[d];
+        }
+    }
+}
+
+void gen_logical(const struct gen_tensor *t, const double *memory, double *logical)
+{
+    for (uint64_t i = 0; i < t->elements; i++) {
+        uint64_t rem = i, off = 0;
+        for (uint32_t d = t->dims; d-- > 0;) {
+            off += (rem % t->sizes[d]) * t->strides[d];
+            rem /= t->sizes[d];
+        }
+        logical[i] = memory[off];
+    }
+}
+
+static json_t *number(double v)
+{
+    if (isnan(v))
+        return json_string("nan");
+    if (isinf(v))
+        return json_string(v > 0 ? "inf" : "-inf");
+    return json_real(v);
+}
+
+json_t *json_numbers(const double *v, uint64_t n)
+{
+    json_t *a = json_array();
+    for (uint64_t i = 0; i < n; i++)
+        json_array_append_new(a, number(v[i]));
+    return a;
+}
+
+json_t *json_u32s(const uint32_t *v, uint32_t n)
+{
+    json_t *a = json_array();
+    for (uint32_t i = 0; i < n; i++)
+        json_array_append_new(a, json_integer(v[i]));
+    return a;
+}
+
+json_t *gen_tensor_json(const struct gen_tensor *t, const char *type, const double *logical)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "dataType", json_string(type));
+    json_object_set_new(o, "sizes", json_u32s(t->sizes, t->dims));
+    if (t->has_strides)
+        json_object_set_new(o, "strides", json_u32s(t->strides, t->dims));
+    if (logical)
+        json_object_set_new(o, "data", json_numbers(logical, t->elements));
+    return o;
+}
+
+json_t *gen_expected_json(const double *values, uint64_t n, double ulp, double abs_tol)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "data", json_numbers(values, n));
+    if (ulp >= 0)
+        json_object_set_new(o, "ulp", json_real(ulp));
+    if (abs_tol >= 0)
+        json_object_set_new(o, "abs", json_real(abs_tol));
+    return o;
+}
+
+/* Random memory for an input: values in [-2, 2], a few exact zeros, -0 and NaN. */
+double *gen_memory(struct rng *r, const struct gen_tensor *t, bool float16, bool specials)
+{
+    double *m = malloc((t->max_offset + 1) * sizeof(double));
+    for (uint64_t i = 0; i <= t->max_offset; i++) {
+        uint32_t k = specials ? rng_range(r, 0, 19) : 99;
+        m[i] = k == 0 ? 0.0 : k == 1 ? -0.0 : k == 2 ? NAN : representable(rng_uniform(r, -2, 2), float16);
+    }
+    return m;
+}
+
+static json_t *relu_cases(struct rng *r, bool grad, int count)
+{
+    json_t *cases = json_array();
+    for (int n = 0; n < count; n++) {
+        bool f16 = n % 2 == 1;
+        const char *type = f16 ? "FLOAT16" : "FLOAT32";
+        struct gen_tensor t[3];
+        uint32_t nt = grad ? 3 : 2;
+        gen_shape(r, &t[0], rng_range(r, 1, 8), 3000);
+        for (uint32_t i = 1; i < nt; i++)
+            t[i] = t[0];
+        for (uint32_t i = 0; i < nt; i++)
+            gen_strides(r, &t[i], i + 1 < nt);
+        uint64_t e = t[0].elements;
+        double *x = malloc(e * sizeof(double)), *dy = malloc(e * sizeof(double)), *out = malloc(e * sizeof(double));
+        double *mx = gen_memory(r, &t[0], f16, true);
+        gen_logical(&t[0], mx, x);
+        double *mdy = NULL;
+        if (grad) {
+            mdy = gen_memory(r, &t[1], f16, true);
+            gen_logical(&t[1], mdy, dy);
+            ref_relu_grad(x, dy, out, e);
+        } else {
+            ref_relu(x, out, e);
+        }
+        json_t *c = json_object();
+        char name[96];
+        snprintf(name, sizeof(name), "%s/random-%d-%s", grad ? "relu_grad" : "relu", n, type);
+        json_object_set_new(c, "name", json_string(name));
+        json_object_set_new(c, "operator", json_string(grad ? "ACTIVATION_RELU_GRAD" : "ACTIVATION_RELU"));
+        if (f16)
+            json_object_set_new(c, "requires", json_pack("[s]", "float16"));
+        json_t *tensors = json_object();
+        json_object_set_new(tensors, "InputTensor", gen_tensor_json(&t[0], type, x));
+        if (grad)
+            json_object_set_new(tensors, "InputGradientTensor", gen_tensor_json(&t[1], type, dy));
+        const char *out_name = grad ? "OutputGradientTensor" : "OutputTensor";
+        json_object_set_new(tensors, out_name, gen_tensor_json(&t[nt - 1], type, NULL));
+        json_object_set_new(c, "tensors", tensors);
+        json_t *expected = json_object();
+        json_object_set_new(expected, out_name, gen_expected_json(out, e, -1, -1));
+        json_object_set_new(c, "expected", expected);
+        json_array_append_new(cases, c);
+        free(x);
+        free(dy);
+        free(out);
+        free(mx);
+        free(mdy);
+    }
+    return cases;
+}
+
+static int write_cases(const char *dir, const char *file, json_t *cases)
+{
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/%s", dir, file);
+    json_t *doc = json_object();
+    json_object_set_new(doc, "cases", cases);
+    int rc = json_dump_file(doc, path, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    json_decref(doc);
+    if (rc)
+        fprintf(stderr, "refgen: cannot write %s\n", path);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: refgen OUTDIR [SEED]\n");
+        return 2;
+    }
+    struct rng r = { argc > 2 ? strtoull(argv[2], NULL, 0) : 1 };
+    int rc = 0;
+    rc |= write_cases(argv[1], "activation_relu.json", relu_cases(&r, false, 40));
+    rc |= write_cases(argv[1], "activation_relu_grad.json", relu_cases(&r, true, 40));
+    return rc ? 1 : 0;
+}

@@ -1,0 +1,221 @@
+/* Operator creation, bindings and recording through the public API, on a real device. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "internal.h"
+
+struct fixture {
+    dmlvk_device *dev;
+};
+
+static int setup(void **state)
+{
+    struct fixture *f = calloc(1, sizeof(*f));
+    f->dev = test_device(NULL);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    test_device_done(f->dev);
+    free(f);
+    return 0;
+}
+
+static const uint32_t sizes4[] = { 4 };
+
+static dmlvk_tensor_desc f32x4(void)
+{
+    return (dmlvk_tensor_desc){ .DataType = DMLVK_TENSOR_DATA_TYPE_FLOAT32, .DimensionCount = 1, .Sizes = sizes4,
+                                .TotalTensorSizeInBytes = 16 };
+}
+
+static void test_descriptor_errors(void **state)
+{
+    struct fixture *f = *state;
+    dmlvk_operator *op = NULL;
+    dmlvk_tensor_desc x = f32x4(), dy = f32x4(), dx = f32x4();
+    dmlvk_activation_relu_grad_operator_desc d = { &x, &dy, NULL };
+    dmlvk_operator_desc od = { DMLVK_OPERATOR_ACTIVATION_RELU_GRAD, &d };
+    assert_int_equal(dmlvk_operator_create(f->dev, &od, NULL, &op), DMLVK_ERROR_INVALID_ARGUMENT);
+    assert_null(op);
+    assert_string_equal(dmlvk_last_error(), "ACTIVATION_RELU_GRAD: OutputGradientTensor: required tensor is missing");
+
+    od.Desc = NULL;
+    assert_int_equal(dmlvk_operator_create(f->dev, &od, NULL, &op), DMLVK_ERROR_INVALID_ARGUMENT);
+    od = (dmlvk_operator_desc){ (dmlvk_operator_type)99, &d };
+    assert_int_equal(dmlvk_operator_create(f->dev, &od, NULL, &op), DMLVK_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(dmlvk_last_error(), "Type 99"));
+
+    uint32_t other[] = { 5 };
+    dx.Sizes = other;
+    dx.TotalTensorSizeInBytes = 20;
+    d.OutputGradientTensor = &dx;
+    od = (dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU_GRAD, &d };
+    assert_int_equal(dmlvk_operator_create(f->dev, &od, NULL, &op), DMLVK_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(dmlvk_last_error(), "OutputGradientTensor.Sizes[0]: 5 does not match InputTensor's 4"));
+
+    dmlvk_operator_params params = { .workgroup_size = 1u << 20 };
+    dx = f32x4();
+    assert_int_equal(dmlvk_operator_create(f->dev, &od, &params, &op), DMLVK_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(dmlvk_last_error(), "workgroup_size"));
+}
+
+static void test_binding_errors(void **state)
+{
+    struct fixture *f = *state;
+    dmlvk_tensor_desc x = f32x4(), dy = f32x4(), dx = f32x4();
+    dmlvk_activation_relu_grad_operator_desc d = { &x, &dy, &dx };
+    dmlvk_operator_desc od = { DMLVK_OPERATOR_ACTIVATION_RELU_GRAD, &d };
+    dmlvk_operator *op;
+    assert_int_equal(dmlvk_operator_create(f->dev, &od, NULL, &op), DMLVK_OK);
+    dmlvk_buffer *buf;
+    assert_int_equal(dmlvk_buffer_create(f->dev, 64, &buf), DMLVK_OK);
+
+    dmlvk_binding b[3] = {
+        { .buffer = buf, .offset = 0, .size = 16 },
+        { .buffer = buf, .offset = 16, .size = 16 },
+        { .buffer = buf, .offset = 32, .size = 16 },
+    };
+    assert_int_equal(dmlvk_operator_execute(op, b, 2), DMLVK_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(dmlvk_last_error(), "2 bindings given, the operator has 3 tensors"));
+    b[2].offset = 8; /* the output overlaps the second input */
+    assert_int_equal(dmlvk_operator_execute(op, b, 3), DMLVK_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(dmlvk_last_error(), "overlaps"));
+    b[2].offset = 50; /* runs past the end */
+    assert_int_equal(dmlvk_operator_execute(op, b, 3), DMLVK_ERROR_INVALID_ARGUMENT);
+    b[2].offset = 34; /* not a multiple of 4 */
+    assert_int_equal(dmlvk_operator_execute(op, b, 3), DMLVK_ERROR_INVALID_ARGUMENT);
+    b[2].offset = 32;
+    b[2].size = 12; /* smaller than TotalTensorSizeInBytes */
+    assert_int_equal(dmlvk_operator_execute(op, b, 3), DMLVK_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(dmlvk_last_error(), "TotalTensorSizeInBytes is 16"));
+    b[2].size = VK_WHOLE_SIZE;
+    b[1].buffer = NULL;
+    assert_int_equal(dmlvk_operator_execute(op, b, 3), DMLVK_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(dmlvk_last_error(), "InputGradientTensor"));
+    b[1].buffer = buf;
+
+    float in[12] = { -1, 2, NAN, 0, 10, 20, 30, 40, -7, -7, -7, -7 }, out[4];
+    assert_int_equal(dmlvk_buffer_write(buf, 0, in, sizeof(in)), DMLVK_OK);
+    assert_int_equal(dmlvk_operator_execute(op, b, 3), DMLVK_OK);
+    assert_int_equal(dmlvk_buffer_read(buf, 32, out, sizeof(out)), DMLVK_OK);
+    assert_true(out[0] == 0 && out[1] == 20 && out[2] == 0 && out[3] == 0);
+    assert_int_equal(dmlvk_buffer_read(buf, 60, out, 8), DMLVK_ERROR_INVALID_ARGUMENT);
+
+    dmlvk_operator_properties props;
+    assert_int_equal(dmlvk_operator_get_properties(op, &props), DMLVK_OK);
+    assert_int_equal(props.binding_count, 3);
+    assert_int_equal(props.dispatch_count, 1);
+    dmlvk_buffer_destroy(buf);
+    dmlvk_operator_destroy(op);
+}
+
+/* Two operators recorded into one command buffer the caller owns, ordered by the caller's barrier. */
+static void test_record(void **state)
+{
+    struct fixture *f = *state;
+    dmlvk_device *dev = f->dev;
+    dmlvk_tensor_desc x = f32x4(), y = f32x4(), dy = f32x4(), dx = f32x4();
+    dmlvk_activation_relu_operator_desc fwd = { &x, &y };
+    dmlvk_activation_relu_grad_operator_desc bwd = { &y, &dy, &dx };
+    dmlvk_operator *op_fwd, *op_bwd;
+    assert_int_equal(dmlvk_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU, &fwd }, NULL, &op_fwd), DMLVK_OK);
+    assert_int_equal(dmlvk_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU_GRAD, &bwd }, NULL, &op_bwd), DMLVK_OK);
+    dmlvk_buffer *bx, *by, *bdy, *bdx;
+    assert_int_equal(dmlvk_buffer_create(dev, 16, &bx), DMLVK_OK);
+    assert_int_equal(dmlvk_buffer_create(dev, 16, &by), DMLVK_OK);
+    assert_int_equal(dmlvk_buffer_create(dev, 16, &bdy), DMLVK_OK);
+    assert_int_equal(dmlvk_buffer_create(dev, 16, &bdx), DMLVK_OK);
+    float xs[4] = { -1, 1, -2, 2 }, dys[4] = { 5, 6, 7, 8 }, out[4];
+    dmlvk_buffer_write(bx, 0, xs, 16);
+    dmlvk_buffer_write(bdy, 0, dys, 16);
+
+    VkCommandPool pool;
+    VkCommandPoolCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, .queueFamilyIndex = dev->queue_family };
+    assert_int_equal(dev->vk.vkCreateCommandPool(dev->device, &pci, NULL, &pool), VK_SUCCESS);
+    VkCommandBuffer cmd;
+    VkCommandBufferAllocateInfo cai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = pool,
+                                        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1 };
+    assert_int_equal(dev->vk.vkAllocateCommandBuffers(dev->device, &cai, &cmd), VK_SUCCESS);
+    VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO };
+    dev->vk.vkBeginCommandBuffer(cmd, &bi);
+    dmlvk_binding bf[2] = { { .buffer = bx, .size = VK_WHOLE_SIZE }, { .buffer = by, .size = VK_WHOLE_SIZE } };
+    VkBuffer vy;
+    dmlvk_buffer_get_vk(by, &vy, NULL);
+    dmlvk_binding bb[3] = { { .vk_buffer = vy, .size = 16 }, { .buffer = bdy, .size = 16 }, { .buffer = bdx, .size = 16 } };
+    assert_int_equal(dmlvk_operator_record(op_fwd, cmd, bf, 2), DMLVK_OK);
+    VkMemoryBarrier mb = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+                           .dstAccessMask = VK_ACCESS_SHADER_READ_BIT };
+    dev->vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+    assert_int_equal(dmlvk_operator_record(op_bwd, cmd, bb, 3), DMLVK_OK);
+    VkMemoryBarrier hb = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+                           .dstAccessMask = VK_ACCESS_HOST_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT };
+    dev->vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &hb, 0, NULL, 0, NULL);
+    dev->vk.vkEndCommandBuffer(cmd);
+    VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cmd };
+    assert_int_equal(dev->vk.vkQueueSubmit(dev->queue, 1, &si, VK_NULL_HANDLE), VK_SUCCESS);
+    dev->vk.vkQueueWaitIdle(dev->queue);
+    assert_int_equal(dmlvk_buffer_read(bdx, 0, out, 16), DMLVK_OK);
+    assert_true(out[0] == 0 && out[1] == 6 && out[2] == 0 && out[3] == 8);
+    dev->vk.vkDestroyCommandPool(dev->device, pool, NULL);
+    dmlvk_buffer_destroy(bx);
+    dmlvk_buffer_destroy(by);
+    dmlvk_buffer_destroy(bdy);
+    dmlvk_buffer_destroy(bdx);
+    dmlvk_operator_destroy(op_fwd);
+    dmlvk_operator_destroy(op_bwd);
+}
+
+static void test_reflection(void **state)
+{
+    (void)state;
+    dmlvk_operator_type type;
+    const dmlvk_operator_info *info;
+    assert_int_equal(dmlvk_operator_type_from_name("ACTIVATION_RELU_GRAD", &type), DMLVK_OK);
+    assert_int_equal(type, DMLVK_OPERATOR_ACTIVATION_RELU_GRAD);
+    assert_int_equal(dmlvk_operator_get_info(type, &info), DMLVK_OK);
+    assert_int_equal(info->tensor_count, 3);
+    assert_string_equal(info->fields[2].name, "OutputGradientTensor");
+    assert_int_equal(dmlvk_operator_type_from_name("NOPE", &type), DMLVK_ERROR_INVALID_ARGUMENT);
+    uint32_t v;
+    assert_int_equal(dmlvk_enum_from_name(DMLVK_ENUM_REDUCE_FUNCTION, "MAX", &v), DMLVK_OK);
+    assert_int_equal(v, 7);
+    assert_int_equal(dmlvk_enum_from_name(DMLVK_ENUM_AXIS_DIRECTION, "LINEAR", &v), DMLVK_ERROR_INVALID_ARGUMENT);
+}
+
+/* The validation layer's messages really reach the counter that every test checks. */
+static void test_validation_is_on(void **state)
+{
+    (void)state;
+    const char *v = getenv("DMLVK_TEST_VALIDATION");
+    if (v && v[0] == '0')
+        skip();
+    dmlvk_device *dev = test_device(NULL);
+    VkBufferCreateInfo bci = { .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = 0,
+                               .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT };
+    VkBuffer b = VK_NULL_HANDLE;
+    fprintf(stderr, "(a validation error about a buffer of size 0 is expected next)\n");
+    if (dev->vk.vkCreateBuffer(dev->device, &bci, NULL, &b) == VK_SUCCESS && b)
+        dev->vk.vkDestroyBuffer(dev->device, b, NULL);
+    dmlvk_device_stats s;
+    dmlvk_device_get_stats(dev, &s);
+    assert_true(s.validation_messages > 0);
+    dmlvk_device_destroy(dev);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_descriptor_errors),
+        cmocka_unit_test(test_binding_errors),
+        cmocka_unit_test(test_record),
+        cmocka_unit_test(test_reflection),
+        cmocka_unit_test(test_validation_is_on),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,39 @@
+/* Shared set-up for the cmocka tests that need a device. */
+#ifndef DMLVK_TESTS_TESTUTIL_H
+#define DMLVK_TESTS_TESTUTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include <dmlvk/dmlvk.h>
+
+/* A device with the validation layer on (unless DMLVK_TEST_VALIDATION=0) and its own cache dir. */
+static inline dmlvk_device *test_device(const char *cache_dir)
+{
+    dmlvk_device_params p = DMLVK_DEVICE_PARAMS_DEFAULT;
+    const char *v = getenv("DMLVK_TEST_VALIDATION");
+    p.validation = !(v && v[0] == '0');
+    p.cache_dir = cache_dir;
+    p.disable_disk_cache = cache_dir == NULL;
+    dmlvk_device *dev = NULL;
+    dmlvk_status st = dmlvk_device_create(&p, &dev);
+    if (st != DMLVK_OK)
+        fail_msg("dmlvk_device_create: %s", dmlvk_last_error());
+    return dev;
+}
+
+/* Fails the test if the validation layer said anything, then destroys the device. */
+static inline void test_device_done(dmlvk_device *dev)
+{
+    dmlvk_device_stats s;
+    assert_int_equal(dmlvk_device_get_stats(dev, &s), DMLVK_OK);
+    assert_int_equal(s.validation_messages, 0);
+    dmlvk_device_destroy(dev);
+}
+
+#endif
