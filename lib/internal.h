@@ -53,8 +53,10 @@ struct dmlvk_dispatch_plan {
 /* What an operator module makes of a validated descriptor. */
 struct dmlvk_op_plan {
     dmlvk_tensor_data_type data_type;   /* picks the float16 or float32 shader variant */
-    uint8_t params[512];                /* parameter block, uploaded once at creation */
-    uint32_t params_size;
+    uint32_t *params;                   /* parameter block (words), uploaded once at creation */
+    uint32_t params_size;               /* in words */
+    uint32_t params_capacity;
+    bool params_failed;                 /* an append ran out of memory */
     uint64_t scratch_bytes;
     bool zero_scratch;                  /* clear the scratch buffer before the first dispatch */
     uint32_t dispatch_count;
@@ -119,6 +121,8 @@ dmlvk_status dmlvk_check_float16(const struct dmlvk_op_context *ctx, dmlvk_tenso
 /* Appends a value to the plan's parameter block (std430 scalar layout: 4-byte words). */
 void dmlvk_params_u32(struct dmlvk_op_plan *plan, uint32_t v);
 void dmlvk_params_f32(struct dmlvk_op_plan *plan, float v);
+/* Reserves n zeroed words and returns the index of the first (UINT32_MAX when out of memory). */
+uint32_t dmlvk_params_reserve(struct dmlvk_op_plan *plan, uint32_t n);
 
 /* ---- runtime objects ---------------------------------------------------------------------- */
 

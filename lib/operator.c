@@ -48,12 +48,36 @@ struct dmlvk_dispatch_plan *dmlvk_plan_add_dispatch(struct dmlvk_op_plan *plan, 
     return d;
 }
 
+uint32_t dmlvk_params_reserve(struct dmlvk_op_plan *plan, uint32_t n)
+{
+    if (plan->params_failed || n > UINT32_MAX / 2 - plan->params_size) {
+        plan->params_failed = true;
+        return UINT32_MAX;
+    }
+    uint32_t need = plan->params_size + n;
+    if (need > plan->params_capacity) {
+        uint32_t cap = plan->params_capacity ? plan->params_capacity : 64;
+        while (cap < need)
+            cap *= 2;
+        uint32_t *grown = realloc(plan->params, (size_t)cap * 4);
+        if (!grown) {
+            plan->params_failed = true;
+            return UINT32_MAX;
+        }
+        plan->params = grown;
+        plan->params_capacity = cap;
+    }
+    uint32_t first = plan->params_size;
+    memset(plan->params + first, 0, (size_t)n * 4);
+    plan->params_size = need;
+    return first;
+}
+
 void dmlvk_params_u32(struct dmlvk_op_plan *plan, uint32_t v)
 {
-    if (plan->params_size + 4 <= sizeof(plan->params)) {
-        memcpy(plan->params + plan->params_size, &v, 4);
-        plan->params_size += 4;
-    }
+    uint32_t at = dmlvk_params_reserve(plan, 1);
+    if (at != UINT32_MAX)
+        plan->params[at] = v;
 }
 
 void dmlvk_params_f32(struct dmlvk_op_plan *plan, float v)
@@ -119,6 +143,10 @@ dmlvk_status dmlvk_operator_create(dmlvk_device *dev, const dmlvk_operator_desc 
     };
     if ((st = cls->plan(&ctx, desc->Desc, &op->plan)) != DMLVK_OK)
         goto fail;
+    if (op->plan.params_failed) {
+        st = dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the parameter block", cls->info.name);
+        goto fail;
+    }
     if ((st = dmlvk_check_float16(&ctx, op->plan.data_type)) != DMLVK_OK)
         goto fail;
     bool float16 = op->plan.data_type == DMLVK_TENSOR_DATA_TYPE_FLOAT16;
@@ -128,10 +156,14 @@ dmlvk_status dmlvk_operator_create(dmlvk_device *dev, const dmlvk_operator_desc 
             goto fail;
     }
     if (op->plan.params_size) {
-        if ((st = dmlvk_buffer_create_internal(dev, op->plan.params_size, true, &op->params)) != DMLVK_OK ||
-            (st = dmlvk_buffer_write(op->params, 0, op->plan.params, op->plan.params_size)) != DMLVK_OK)
+        uint64_t bytes = (uint64_t)op->plan.params_size * 4;
+        if ((st = dmlvk_buffer_create_internal(dev, bytes, true, &op->params)) != DMLVK_OK ||
+            (st = dmlvk_buffer_write(op->params, 0, op->plan.params, bytes)) != DMLVK_OK)
             goto fail;
     }
+    /* The block lives on the device now. */
+    free(op->plan.params);
+    op->plan.params = NULL;
     if (op->plan.scratch_bytes &&
         (st = dmlvk_buffer_create_internal(dev, op->plan.scratch_bytes, false, &op->scratch)) != DMLVK_OK)
         goto fail;
@@ -147,6 +179,7 @@ dmlvk_status dmlvk_operator_destroy(dmlvk_operator *op)
     if (!op)
         return DMLVK_OK;
     /* Pipelines belong to the device's cache. */
+    free(op->plan.params);
     dmlvk_buffer_destroy(op->params);
     dmlvk_buffer_destroy(op->scratch);
     free(op);

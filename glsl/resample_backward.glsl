@@ -1,0 +1,48 @@
+// RESAMPLE_GRAD and RESAMPLE_GRAD1 as a gather: each OutputGradient element walks, per axis, the
+// contiguous range of InputGradient indices whose taps reach it, and sums in a fixed order.
+#include "resample_common.glsl"
+
+// The weight with which larger-side index o reaches smaller-side index i on axis d.
+float tap_weight(uint d, uint o, uint i)
+{
+    if (!LINEAR)
+        return 1.0;
+    uint m = pc.p.map_offset[d] + 2u * o;
+    uint k = pc.p.table[m];
+    float w = uintBitsToFloat(pc.p.table[m + 1u]);
+    return k == i ? 1.0 - w : w;   // the range holds only o with k == i, or k + 1 == i and w > 0
+}
+
+void main()
+{
+    uint e = invocation_index();
+    if (e >= pc.p.count)
+        return;
+    uint i[4];
+    uint out_off = written_index(e, i);
+    uint lo[4], hi[4];
+    for (uint d = 0u; d < 4u; d++) {
+        uint r = pc.p.range_offset[d] + 2u * i[d];
+        lo[d] = pc.p.table[r];
+        hi[d] = pc.p.table[r + 1u];
+    }
+    float acc = 0.0;
+    for (uint a = lo[0]; a < hi[0]; a++) {
+        float wa = tap_weight(0u, a, i[0]);
+        uint oa = a * pc.p.in_strides[0];
+        for (uint b = lo[1]; b < hi[1]; b++) {
+            float wb = wa * tap_weight(1u, b, i[1]);
+            uint ob = oa + b * pc.p.in_strides[1];
+            for (uint c = lo[2]; c < hi[2]; c++) {
+                float wc = wb * tap_weight(2u, c, i[2]);
+                uint oc = ob + c * pc.p.in_strides[2];
+                for (uint t = lo[3]; t < hi[3]; t++) {
+                    float wt = wc * tap_weight(3u, t, i[3]);
+                    uint ot = oc + t * pc.p.in_strides[3];
+                    acc += LINEAR ? wt * load(pc.src, ot) : load(pc.src, ot);
+                }
+            }
+        }
+    }
+    store(pc.dst, out_off, acc);
+}

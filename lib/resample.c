@@ -1,0 +1,235 @@
+/*
+ * The resample planner: validation, and the per-axis coordinate tables the shaders read.
+ *
+ * Every decision of the coordinate map x = (o - OutputPixelOffset) / Scale - InputPixelOffset
+ * (which input index a larger-side index o reaches, and with what weight) is made here, on the
+ * host, once per axis position. Vulkan lets a shader's division be off by 2.5 ulp, which would
+ * move ties (x exactly k + 0.5 for RESAMPLE1's nearest, exactly k for floor and ceil) to the
+ * wrong side; here the sign of x - t is decided exactly (see sign_x_minus) and the shaders only
+ * look the answers up. The tables also give each backward index the contiguous range of
+ * larger-side indices that reach it, so the backward pass is a gather that walks exactly that
+ * range: no atomics, every element written once, a fixed summation order.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "resample.h"
+
+#define AXES 4
+/* The tables are part of the parameter block; beyond this many words, refuse. */
+#define MAX_TABLE_WORDS (UINT32_C(1) << 28)
+
+struct axis {
+    double scale, in_off, out_off;
+    int64_t big, small;         /* sizes of the larger ("output") and the smaller side */
+};
+
+/*
+ * The sign of x(o) - t. Scale > 0, so it is the sign of (o - OutOff) - (t + InOff) * Scale.
+ * Both brackets are exact in double for the sizes and float32 offsets dmlvk accepts in practice
+ * (indices below 2^24, offsets of moderate exponent), and fma rounds the whole once, which keeps
+ * the sign.
+ */
+static int sign_x_minus(const struct axis *ax, int64_t o, double t)
+{
+    double a = (double)o - ax->out_off;
+    double b = t + ax->in_off;
+    double r = fma(-b, ax->scale, a);
+    return (r > 0) - (r < 0);
+}
+
+static double approx_x(const struct axis *ax, int64_t o)
+{
+    return ((double)o - ax->out_off) / ax->scale - ax->in_off;
+}
+
+/* floor(x(o) - h), clamped into [lo - 1, hi + 1] so that huge coordinates stay small. */
+static int64_t floor_x(const struct axis *ax, int64_t o, double h, int64_t lo, int64_t hi)
+{
+    double x = approx_x(ax, o) - h;
+    int64_t k = x < (double)(lo - 1) ? lo - 1 : x > (double)(hi + 1) ? hi + 1 : (int64_t)floor(x);
+    /* Largest k with x - h >= k, found from the estimate with exact comparisons. */
+    while (k > lo - 1 && sign_x_minus(ax, o, (double)k + h) < 0)
+        k--;
+    while (k < hi + 1 && sign_x_minus(ax, o, (double)(k + 1) + h) >= 0)
+        k++;
+    return k;
+}
+
+static int64_t ceil_x(const struct axis *ax, int64_t o, double h, int64_t lo, int64_t hi)
+{
+    int64_t k = floor_x(ax, o, h, lo, hi);
+    return k >= hi + 1 || sign_x_minus(ax, o, (double)k + h) == 0 ? k : k + 1;
+}
+
+static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Fills map[2*o] = input index, map[2*o+1] = weight of the next index (float bits). */
+static void fill_map(const struct axis *ax, dmlvk_interpolation_mode mode, enum resample_rounding rounding,
+                     uint32_t *map)
+{
+    int64_t last = ax->small - 1;
+    for (int64_t o = 0; o < ax->big; o++) {
+        int64_t k;
+        float w = 0;
+        if (mode == DMLVK_INTERPOLATION_MODE_LINEAR) {
+            k = clamp64(floor_x(ax, o, 0, 0, last), 0, last);
+            /* c = clamp(x, 0, S-1): the weight is x - k strictly inside, 0 at and past the edges. */
+            if (k < last && sign_x_minus(ax, o, 0) > 0 && sign_x_minus(ax, o, (double)k) != 0) {
+                w = (float)(approx_x(ax, o) - (double)k);
+                if (w >= 1.0f) /* rounding at the top of the cell: the exact weight is below 1 */
+                    w = nextafterf(1.0f, 0.0f);
+                if (w < 0)
+                    w = 0;
+            }
+        } else if (rounding == RESAMPLE_ROUND_HALF_DOWN) {
+            k = clamp64(ceil_x(ax, o, 0.5, 0, last), 0, last);
+        } else if (rounding == RESAMPLE_ROUND_FLOOR) {
+            k = clamp64(floor_x(ax, o, 0, 0, last), 0, last);
+        } else {
+            k = clamp64(ceil_x(ax, o, 0, 0, last), 0, last);
+        }
+        map[2 * o] = (uint32_t)k;
+        memcpy(&map[2 * o + 1], &w, 4);
+    }
+}
+
+/*
+ * For each smaller-side index i, the range [lo, hi] of larger-side indices with a tap on i of
+ * non-zero weight. Along o, key = 2*index + (weight > 0) never decreases, and i is reached
+ * exactly by the keys 2i-1 (the upper tap of the cell below) through 2i+1.
+ */
+static void fill_ranges(const struct axis *ax, const uint32_t *map, uint32_t *ranges)
+{
+    int64_t lo = 0, hi = 0;
+    for (int64_t i = 0; i < ax->small; i++) {
+        while (lo < ax->big) {
+            float w;
+            memcpy(&w, &map[2 * lo + 1], 4);
+            int64_t key = 2 * (int64_t)map[2 * lo] + (w > 0);
+            if (key >= 2 * i - 1)
+                break;
+            lo++;
+        }
+        if (hi < lo)
+            hi = lo;
+        while (hi < ax->big) {
+            float w;
+            memcpy(&w, &map[2 * hi + 1], 4);
+            int64_t key = 2 * (int64_t)map[2 * hi] + (w > 0);
+            if (key > 2 * i + 1)
+                break;
+            hi++;
+        }
+        /* [lo, hi) in the sweep; the table holds [lo, hi - 1], empty when hi == lo. */
+        ranges[2 * i] = (uint32_t)lo;
+        ranges[2 * i + 1] = (uint32_t)hi;
+    }
+}
+
+static dmlvk_status check_array(const char *op, const char *name, const float *v, uint32_t n, bool scale)
+{
+    if (!v)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: %s: missing (DimensionCount is %u)", op, name, n);
+    for (uint32_t d = 0; d < n; d++) {
+        if (!isfinite(v[d]))
+            return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: %s[%u]: %g is not finite", op, name, d, v[d]);
+        if (scale && !(v[d] > 0))
+            return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: %s[%u]: %g is not greater than 0", op, name, d, v[d]);
+    }
+    return DMLVK_OK;
+}
+
+dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struct resample_fields *f,
+                                 const char *shader, struct dmlvk_op_plan *plan)
+{
+    const char *op = f->op;
+    struct dmlvk_tensor in, out;
+    dmlvk_status st;
+    if ((st = dmlvk_check_tensor(op, f->input_name, f->input, DMLVK_FLOAT_TYPES, f->min_dims, AXES, false, &in)) ||
+        (st = dmlvk_check_tensor(op, f->output_name, f->output, DMLVK_FLOAT_TYPES, f->min_dims, AXES, true, &out)) ||
+        (st = dmlvk_check_same(op, f->input_name, &in, f->output_name, &out, false)))
+        return st;
+    if (in.dims != out.dims)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: %s.DimensionCount: %u does not match %s's %u", op,
+                           f->output_name, out.dims, f->input_name, in.dims);
+    if (f->dimension_count != in.dims)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: DimensionCount: %u does not match the tensors' %u", op,
+                           f->dimension_count, in.dims);
+    if (f->mode != DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR && f->mode != DMLVK_INTERPOLATION_MODE_LINEAR)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: InterpolationMode: %d is neither NEAREST_NEIGHBOR nor LINEAR",
+                           op, (int)f->mode);
+    if (f->has_rounding && f->rounding != DMLVK_AXIS_DIRECTION_INCREASING &&
+        f->rounding != DMLVK_AXIS_DIRECTION_DECREASING)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: RoundingDirection: %d is neither INCREASING nor DECREASING",
+                           op, (int)f->rounding);
+    if ((st = check_array(op, "Scales", f->scales, f->dimension_count, true)) ||
+        (st = check_array(op, "InputPixelOffsets", f->input_pixel_offsets, f->dimension_count, false)) ||
+        (st = check_array(op, "OutputPixelOffsets", f->output_pixel_offsets, f->dimension_count, false)))
+        return st;
+    enum resample_rounding rounding = !f->has_rounding ? RESAMPLE_ROUND_HALF_DOWN
+                                      : f->rounding == DMLVK_AXIS_DIRECTION_DECREASING ? RESAMPLE_ROUND_FLOOR
+                                                                                       : RESAMPLE_ROUND_CEIL;
+
+    /* Pad to 4 axes in front with size-1 axes: they map 0 to 0 with weight 1, so nothing changes. */
+    const struct dmlvk_tensor *big = f->backward ? &in : &out, *small = f->backward ? &out : &in;
+    uint32_t pad = AXES - in.dims;
+    struct axis axes[AXES];
+    uint64_t table_words = 0;
+    for (uint32_t d = 0; d < AXES; d++) {
+        if (d < pad) {
+            axes[d] = (struct axis){ .scale = 1, .big = 1, .small = 1 };
+        } else {
+            uint32_t s = d - pad;
+            axes[d] = (struct axis){ .scale = f->scales[s], .in_off = f->input_pixel_offsets[s],
+                                     .out_off = f->output_pixel_offsets[s], .big = big->sizes[s], .small = small->sizes[s] };
+        }
+        table_words += 2 * (uint64_t)axes[d].big + (f->backward ? 2 * (uint64_t)axes[d].small : 0);
+    }
+    if (table_words > MAX_TABLE_WORDS)
+        return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "%s: the axes are too long for the coordinate tables (%llu words)", op,
+                           (unsigned long long)table_words);
+
+    /* Header (matches Params in glsl/resample_common.glsl), then the tables. */
+    plan->data_type = in.type;
+    const struct dmlvk_tensor *written = &out, *read = &in;
+    dmlvk_params_u32(plan, (uint32_t)written->elements);
+    for (uint32_t d = 0; d < AXES; d++)
+        dmlvk_params_u32(plan, d < pad ? 1 : written->sizes[d - pad]);
+    for (uint32_t d = 0; d < AXES; d++)
+        dmlvk_params_u32(plan, d < pad ? 1 : read->sizes[d - pad]);
+    for (uint32_t d = 0; d < AXES; d++)
+        dmlvk_params_u32(plan, d < pad ? 0 : written->strides[d - pad]);
+    for (uint32_t d = 0; d < AXES; d++)
+        dmlvk_params_u32(plan, d < pad ? 0 : read->strides[d - pad]);
+    uint32_t offsets_at = dmlvk_params_reserve(plan, 2 * AXES);
+    uint32_t table_at = plan->params_size;
+    uint32_t tables = dmlvk_params_reserve(plan, (uint32_t)table_words);
+    if (offsets_at == UINT32_MAX || tables == UINT32_MAX)
+        return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the coordinate tables", op);
+    uint32_t at = 0;
+    for (uint32_t d = 0; d < AXES; d++) {
+        uint32_t *map = plan->params + table_at + at;
+        plan->params[offsets_at + d] = at;
+        fill_map(&axes[d], d < pad ? DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR : f->mode, rounding, map);
+        at += 2 * (uint32_t)axes[d].big;
+        if (f->backward) {
+            plan->params[offsets_at + AXES + d] = at;
+            fill_ranges(&axes[d], map, plan->params + table_at + at);
+            at += 2 * (uint32_t)axes[d].small;
+        }
+    }
+
+    struct dmlvk_dispatch_plan *dp = dmlvk_plan_add_dispatch(plan, ctx, shader, written->elements);
+    if (!dp)
+        return DMLVK_ERROR_UNSUPPORTED;
+    dp->spec[dp->spec_count++] = f->mode == DMLVK_INTERPOLATION_MODE_LINEAR;
+    dp->spec[dp->spec_count++] = in.dims;
+    dp->slots[dp->slot_count++] = DMLVK_SLOT_PARAMS;
+    dp->slots[dp->slot_count++] = 0; /* binding 0: the input (or InputGradientTensor) */
+    dp->slots[dp->slot_count++] = 1;
+    return DMLVK_OK;
+}
