@@ -210,6 +210,116 @@ static json_t *relu_cases(struct rng *r, bool grad, int count)
     return cases;
 }
 
+static const char *const resample_ops[] = { "RESAMPLE1", "RESAMPLE2", "RESAMPLE_GRAD", "RESAMPLE_GRAD1" };
+
+/* One random resample descriptor of op (0..3 as in resample_ops). */
+static void random_resample(struct rng *r, int op, struct ref_resample *rs)
+{
+    static const float nice_scales[] = { 0.5f, 1, 1.5f, 2, 3, 0.75f, 1.0f / 3, 2.5f };
+    static const float offsets[][2] = { { 0.5f, -0.5f }, { 0, 0 }, { 0, -0.5f }, { 1, -0.5f }, { 0.5f, 0 } };
+    memset(rs, 0, sizeof(*rs));
+    rs->dims = op == 2 ? 4 : rng_range(r, 1, 4);
+    rs->linear = rng_range(r, 0, 1);
+    rs->rounding = op == 0 || op == 2 ? REF_ROUND_HALF_DOWN : rng_range(r, 0, 1) ? REF_ROUND_FLOOR : REF_ROUND_CEIL;
+    uint32_t resampled = 0;
+    for (uint32_t d = 0; d < rs->dims; d++) {
+        bool resample = rs->dims <= 2 || d >= rs->dims - 2 || rng_range(r, 0, 3) == 0;
+        uint32_t k = rng_range(r, 0, 9);
+        float scale = !resample ? 1 : k < 8 ? nice_scales[k] : (float)rng_uniform(r, 0.3, 3.5);
+        uint32_t o = rng_range(r, 0, 5);
+        rs->scales[d] = scale;
+        rs->input_offsets[d] = o < 5 ? offsets[o][0] : (float)rng_uniform(r, -1, 1);
+        rs->output_offsets[d] = o < 5 ? offsets[o][1] : (float)rng_uniform(r, -1, 1);
+        uint32_t small = rng_range(r, 1, resample ? 9 : 3);
+        /* Usually the size the scale implies; sometimes cropped or extended (edges repeat). */
+        int64_t big = (int64_t)floor(small * scale + 0.5) + (rng_range(r, 0, 3) == 0 ? (int64_t)rng_range(r, 0, 4) - 2 : 0);
+        rs->small_sizes[d] = small;
+        rs->big_sizes[d] = (uint32_t)(big < 1 ? 1 : big);
+        resampled += resample;
+    }
+    (void)resampled;
+}
+
+static json_t *resample_desc_json(int op, const struct ref_resample *rs)
+{
+    json_t *d = json_object();
+    json_object_set_new(d, "InterpolationMode", json_string(rs->linear ? "LINEAR" : "NEAREST_NEIGHBOR"));
+    if (op == 1 || op == 3)
+        json_object_set_new(d, "RoundingDirection",
+                            json_string(rs->rounding == REF_ROUND_FLOOR ? "DECREASING" : "INCREASING"));
+    double v[3][4];
+    for (uint32_t i = 0; i < rs->dims; i++) {
+        v[0][i] = rs->scales[i];
+        v[1][i] = rs->input_offsets[i];
+        v[2][i] = rs->output_offsets[i];
+    }
+    json_object_set_new(d, "Scales", json_numbers(v[0], rs->dims));
+    json_object_set_new(d, "InputPixelOffsets", json_numbers(v[1], rs->dims));
+    json_object_set_new(d, "OutputPixelOffsets", json_numbers(v[2], rs->dims));
+    return d;
+}
+
+static json_t *resample_cases(struct rng *r, int op, int count)
+{
+    json_t *cases = json_array();
+    bool backward = op >= 2;
+    for (int n = 0; n < count; n++) {
+        bool f16 = n % 2 == 1;
+        const char *type = f16 ? "FLOAT16" : "FLOAT32";
+        struct ref_resample rs;
+        random_resample(r, op, &rs);
+        struct gen_tensor src, dst;
+        memset(&src, 0, sizeof(src));
+        src.dims = dst.dims = rs.dims;
+        src.elements = dst.elements = 1;
+        for (uint32_t d = 0; d < rs.dims; d++) {
+            src.sizes[d] = backward ? rs.big_sizes[d] : rs.small_sizes[d];
+            dst.sizes[d] = backward ? rs.small_sizes[d] : rs.big_sizes[d];
+            src.elements *= src.sizes[d];
+            dst.elements *= dst.sizes[d];
+        }
+        gen_strides(r, &src, true);
+        gen_strides(r, &dst, false);
+        double *mem = gen_memory(r, &src, f16, false);
+        double *x = malloc(src.elements * sizeof(double));
+        double *y = malloc(dst.elements * sizeof(double)), *mag = malloc(dst.elements * sizeof(double));
+        gen_logical(&src, mem, x);
+        if (backward)
+            ref_resample_backward(&rs, x, y, mag);
+        else
+            ref_resample_forward(&rs, x, y, mag);
+        double max_mag = 0;
+        for (uint64_t i = 0; i < dst.elements; i++)
+            max_mag = mag[i] > max_mag ? mag[i] : max_mag;
+
+        json_t *c = json_object();
+        char name[96];
+        snprintf(name, sizeof(name), "%s/random-%d-%s-%s", resample_ops[op], n, rs.linear ? "linear" : "nearest", type);
+        json_object_set_new(c, "name", json_string(name));
+        json_object_set_new(c, "operator", json_string(resample_ops[op]));
+        if (f16)
+            json_object_set_new(c, "requires", json_pack("[s]", "float16"));
+        json_object_set_new(c, "desc", resample_desc_json(op, &rs));
+        const char *src_name = backward ? "InputGradientTensor" : "InputTensor";
+        const char *dst_name = backward ? "OutputGradientTensor" : "OutputTensor";
+        json_t *tensors = json_object();
+        json_object_set_new(tensors, src_name, gen_tensor_json(&src, type, x));
+        json_object_set_new(tensors, dst_name, gen_tensor_json(&dst, type, NULL));
+        json_object_set_new(c, "tensors", tensors);
+        /* float32 accumulation of a few dozen terms, and the float16 store's rounding. */
+        json_t *expected = json_object();
+        json_object_set_new(expected, dst_name,
+                            gen_expected_json(y, dst.elements, f16 ? 1 : 4, (f16 ? 1e-3 : 2e-6) * max_mag));
+        json_object_set_new(c, "expected", expected);
+        json_array_append_new(cases, c);
+        free(mem);
+        free(x);
+        free(y);
+        free(mag);
+    }
+    return cases;
+}
+
 static int write_cases(const char *dir, const char *file, json_t *cases)
 {
     char path[1024];
@@ -233,5 +343,9 @@ int main(int argc, char **argv)
     int rc = 0;
     rc |= write_cases(argv[1], "activation_relu.json", relu_cases(&r, false, 40));
     rc |= write_cases(argv[1], "activation_relu_grad.json", relu_cases(&r, true, 40));
+    rc |= write_cases(argv[1], "resample1.json", resample_cases(&r, 0, 60));
+    rc |= write_cases(argv[1], "resample2.json", resample_cases(&r, 1, 60));
+    rc |= write_cases(argv[1], "resample_grad.json", resample_cases(&r, 2, 60));
+    rc |= write_cases(argv[1], "resample_grad1.json", resample_cases(&r, 3, 60));
     return rc ? 1 : 0;
 }

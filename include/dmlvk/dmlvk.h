@@ -10,5 +10,6 @@
 #include "device.h"
 #include "buffer.h"
 #include "operator.h"
+#include "conventions.h"
 
 #endif

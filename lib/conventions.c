@@ -1,0 +1,110 @@
+/* MAPPINGS.md's rows as code. */
+#include <math.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct resample_row {
+    dmlvk_interpolation_mode mode;
+    dmlvk_axis_direction rounding;
+    float input_offset, output_offset;
+    bool align_corners;
+};
+
+static const struct resample_row resample_rows[] = {
+    [DMLVK_RESAMPLE_CONVENTION_HALF_PIXEL_LINEAR] = { DMLVK_INTERPOLATION_MODE_LINEAR, DMLVK_AXIS_DIRECTION_DECREASING, 0.5f, -0.5f, false },
+    [DMLVK_RESAMPLE_CONVENTION_ALIGN_CORNERS_LINEAR] = { DMLVK_INTERPOLATION_MODE_LINEAR, DMLVK_AXIS_DIRECTION_DECREASING, 0, 0, true },
+    [DMLVK_RESAMPLE_CONVENTION_ASYMMETRIC_LINEAR] = { DMLVK_INTERPOLATION_MODE_LINEAR, DMLVK_AXIS_DIRECTION_DECREASING, 0, 0, false },
+    [DMLVK_RESAMPLE_CONVENTION_PYTORCH_NEAREST] = { DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR, DMLVK_AXIS_DIRECTION_DECREASING, 0, 0, false },
+    [DMLVK_RESAMPLE_CONVENTION_PYTORCH_NEAREST_EXACT] = { DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR, DMLVK_AXIS_DIRECTION_DECREASING, 0, -0.5f, false },
+    [DMLVK_RESAMPLE_CONVENTION_HALF_PIXEL_ROUND_PREFER_FLOOR] = { DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR, DMLVK_AXIS_DIRECTION_INCREASING, 1.0f, -0.5f, false },
+    [DMLVK_RESAMPLE_CONVENTION_HALF_PIXEL_ROUND_PREFER_CEIL] = { DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR, DMLVK_AXIS_DIRECTION_DECREASING, 0, -0.5f, false },
+    [DMLVK_RESAMPLE_CONVENTION_HALF_PIXEL_FLOOR] = { DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR, DMLVK_AXIS_DIRECTION_DECREASING, 0.5f, -0.5f, false },
+    [DMLVK_RESAMPLE_CONVENTION_HALF_PIXEL_CEIL] = { DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR, DMLVK_AXIS_DIRECTION_INCREASING, 0.5f, -0.5f, false },
+};
+
+/*
+ * out/in as a float Scale. For nearest, a ratio that float cannot hold is rounded so that the
+ * coordinates o / Scale err on the side the rounding does not cross: floor sees them a hair high,
+ * ceil a hair low. Then an exact tie (o * in / out an integer) resolves as the framework's exact
+ * formula does, and nothing else moves for the sizes this is used with.
+ */
+static float ratio_as_scale(double ratio, const struct resample_row *row)
+{
+    float f = (float)ratio;
+    if (row->mode == DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR) {
+        if (row->rounding == DMLVK_AXIS_DIRECTION_DECREASING && (double)f > ratio)
+            f = nextafterf(f, 0.0f);
+        else if (row->rounding == DMLVK_AXIS_DIRECTION_INCREASING && (double)f < ratio)
+            f = nextafterf(f, INFINITY);
+    }
+    return f;
+}
+
+dmlvk_status dmlvk_resample_fields_from_convention(dmlvk_resample_convention convention, uint32_t dims,
+                                                   const uint32_t *input_sizes, const uint32_t *output_sizes,
+                                                   const float *scales, dmlvk_resample_fields *fields)
+{
+    const char *fn = "dmlvk_resample_fields_from_convention";
+    if (!input_sizes || !output_sizes || !fields)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: NULL argument", fn);
+    if ((unsigned)convention >= DMLVK_ARRAY_SIZE(resample_rows))
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: convention %d is unknown", fn, (int)convention);
+    if (dims < 1 || dims > 4)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: dimension_count %u is outside 1..4", fn, dims);
+    const struct resample_row *row = &resample_rows[convention];
+    memset(fields, 0, sizeof(*fields));
+    fields->InterpolationMode = row->mode;
+    fields->RoundingDirection = row->rounding;
+    fields->DimensionCount = dims;
+    for (uint32_t d = 0; d < dims; d++) {
+        uint32_t in = input_sizes[d], out = output_sizes[d];
+        if (in == 0 || out == 0)
+            return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: sizes[%u] is 0", fn, d);
+        float scale = scales ? scales[d] : ratio_as_scale((double)out / in, row);
+        if (!(scale > 0) || !isfinite(scale))
+            return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: scales[%u] = %g is not a positive finite number", fn,
+                               d, scale);
+        if (in == out && scale == 1.0f) {
+            fields->Scales[d] = 1;
+            fields->InputPixelOffsets[d] = 0.5f;
+            fields->OutputPixelOffsets[d] = -0.5f;
+            continue;
+        }
+        if (row->align_corners) {
+            /* (out-1)/(in-1); a single element on either side maps index 0 to 0. */
+            scale = in > 1 && out > 1 ? (float)(out - 1) / (float)(in - 1) : 1.0f;
+        }
+        fields->Scales[d] = scale;
+        fields->InputPixelOffsets[d] = row->input_offset;
+        fields->OutputPixelOffsets[d] = row->output_offset;
+    }
+    return DMLVK_OK;
+}
+
+/* RESAMPLE2 and RESAMPLE_GRAD1 name these members alike. */
+#define SET_RESAMPLE_FIELDS(desc, f)                                                                                   \
+    do {                                                                                                               \
+        (desc)->InterpolationMode = (f)->InterpolationMode;                                                            \
+        (desc)->RoundingDirection = (f)->RoundingDirection;                                                            \
+        (desc)->DimensionCount = (f)->DimensionCount;                                                                  \
+        (desc)->Scales = (f)->Scales;                                                                                  \
+        (desc)->InputPixelOffsets = (f)->InputPixelOffsets;                                                            \
+        (desc)->OutputPixelOffsets = (f)->OutputPixelOffsets;                                                          \
+    } while (0)
+
+dmlvk_status dmlvk_resample2_desc_set_fields(dmlvk_resample2_operator_desc *desc, const dmlvk_resample_fields *f)
+{
+    if (!desc || !f)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_resample2_desc_set_fields: NULL argument");
+    SET_RESAMPLE_FIELDS(desc, f);
+    return DMLVK_OK;
+}
+
+dmlvk_status dmlvk_resample_grad1_desc_set_fields(dmlvk_resample_grad1_operator_desc *desc, const dmlvk_resample_fields *f)
+{
+    if (!desc || !f)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_resample_grad1_desc_set_fields: NULL argument");
+    SET_RESAMPLE_FIELDS(desc, f);
+    return DMLVK_OK;
+}

@@ -1,0 +1,49 @@
+/* Runs an operator on float32 host arrays (one per binding, NULL for absent tensors). */
+#ifndef DMLVK_TESTS_GPU_UTIL_H
+#define DMLVK_TESTS_GPU_UTIL_H
+
+#include <string.h>
+
+#include "testutil.h"
+
+/* values[i] holds the logical elements of binding i; outputs are read back into theirs.
+ * Tensors are float32 and packed unless descs say otherwise (sizes and bytes come from descs). */
+static inline dmlvk_status gpu_run(dmlvk_device *dev, const dmlvk_operator_desc *od, const dmlvk_operator_params *params,
+                                   const dmlvk_tensor_desc *const *descs, void *const *values, uint32_t n)
+{
+    dmlvk_operator *op;
+    dmlvk_status st = dmlvk_operator_create(dev, od, params, &op);
+    if (st != DMLVK_OK)
+        return st;
+    dmlvk_buffer *bufs[8] = { 0 };
+    dmlvk_binding b[8] = { 0 };
+    for (uint32_t i = 0; i < n && st == DMLVK_OK; i++) {
+        if (!descs[i])
+            continue;
+        st = dmlvk_buffer_create(dev, descs[i]->TotalTensorSizeInBytes, &bufs[i]);
+        if (st == DMLVK_OK)
+            st = dmlvk_buffer_write(bufs[i], 0, values[i], descs[i]->TotalTensorSizeInBytes);
+        b[i] = (dmlvk_binding){ .buffer = bufs[i], .size = VK_WHOLE_SIZE };
+    }
+    if (st == DMLVK_OK)
+        st = dmlvk_operator_execute(op, b, n);
+    for (uint32_t i = 0; i < n; i++) {
+        if (st == DMLVK_OK && descs[i])
+            st = dmlvk_buffer_read(bufs[i], 0, values[i], descs[i]->TotalTensorSizeInBytes);
+        dmlvk_buffer_destroy(bufs[i]);
+    }
+    dmlvk_operator_destroy(op);
+    return st;
+}
+
+static inline dmlvk_tensor_desc packed_desc(dmlvk_tensor_data_type type, uint32_t dims, const uint32_t *sizes)
+{
+    dmlvk_tensor_desc d = { .DataType = type, .DimensionCount = dims, .Sizes = sizes };
+    uint64_t n = 1;
+    for (uint32_t i = 0; i < dims; i++)
+        n *= sizes[i];
+    d.TotalTensorSizeInBytes = (n * (type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? 2 : 4) + 3) & ~UINT64_C(3);
+    return d;
+}
+
+#endif

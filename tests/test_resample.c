@@ -1,0 +1,255 @@
+/* Resample on the GPU: the adjoint identity, determinism, and the framework conventions. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "gpu_util.h"
+#include "half.h"
+
+static dmlvk_device *dev;
+
+static uint64_t rng_state = 12345;
+
+static double uniform(double lo, double hi)
+{
+    return lo + (hi - lo) * ((double)(splitmix64_next(&rng_state) >> 11) * 0x1p-53);
+}
+
+static uint32_t count(uint32_t dims, const uint32_t *sizes)
+{
+    uint32_t n = 1;
+    for (uint32_t i = 0; i < dims; i++)
+        n *= sizes[i];
+    return n;
+}
+
+struct resample_case {
+    uint32_t dims;
+    uint32_t small[4], big[4];
+    dmlvk_interpolation_mode mode;
+    dmlvk_axis_direction rounding;
+    float scales[4], in_off[4], out_off[4];
+};
+
+static void random_case(struct resample_case *c, uint32_t dims)
+{
+    static const float scales[] = { 0.5f, 1.5f, 2, 3, 0.7f, 1.25f };
+    memset(c, 0, sizeof(*c));
+    c->dims = dims;
+    c->mode = (dmlvk_interpolation_mode)(splitmix64_next(&rng_state) % 2);
+    c->rounding = (dmlvk_axis_direction)(splitmix64_next(&rng_state) % 2);
+    for (uint32_t d = 0; d < dims; d++) {
+        c->small[d] = 1 + (uint32_t)(splitmix64_next(&rng_state) % 9);
+        c->scales[d] = scales[splitmix64_next(&rng_state) % 6];
+        c->big[d] = (uint32_t)fmax(1, floor(c->small[d] * c->scales[d] + uniform(-1.5, 1.5)));
+        c->in_off[d] = (float)uniform(-1, 1);
+        c->out_off[d] = (float)uniform(-1, 1);
+    }
+}
+
+/* Runs RESAMPLE2 (forward) or RESAMPLE_GRAD1 (backward) in float32 or float16. */
+static void run_resample(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type, const float *src,
+                         float *dst)
+{
+    uint32_t ns = count(c->dims, backward ? c->big : c->small), nd = count(c->dims, backward ? c->small : c->big);
+    dmlvk_tensor_desc s = packed_desc(type, c->dims, backward ? c->big : c->small);
+    dmlvk_tensor_desc d = packed_desc(type, c->dims, backward ? c->small : c->big);
+    bool f16 = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16;
+    void *sv = calloc(ns, 4), *dv = calloc(nd, 4);
+    for (uint32_t i = 0; i < ns; i++) {
+        if (f16)
+            ((uint16_t *)sv)[i] = half_from_float(src[i]);
+        else
+            ((float *)sv)[i] = src[i];
+    }
+    dmlvk_resample2_operator_desc fwd = { &s, &d, c->mode, c->rounding, c->dims, c->scales, c->in_off, c->out_off };
+    dmlvk_resample_grad1_operator_desc bwd = { &s, &d, c->mode, c->rounding, c->dims, c->scales, c->in_off, c->out_off };
+    dmlvk_operator_desc od = backward ? (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE_GRAD1, &bwd }
+                                      : (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE2, &fwd };
+    const dmlvk_tensor_desc *descs[2] = { &s, &d };
+    void *values[2] = { sv, dv };
+    if (gpu_run(dev, &od, NULL, descs, values, 2) != DMLVK_OK)
+        fail_msg("%s", dmlvk_last_error());
+    for (uint32_t i = 0; i < nd; i++)
+        dst[i] = f16 ? half_to_float(((uint16_t *)dv)[i]) : ((float *)dv)[i];
+    free(sv);
+    free(dv);
+}
+
+/* <RESAMPLE2(X), dY> = <X, RESAMPLE_GRAD1(dY)> within float32 rounding. */
+static void test_adjoint(void **state)
+{
+    (void)state;
+    for (int iter = 0; iter < 40; iter++) {
+        struct resample_case c;
+        random_case(&c, 1 + (uint32_t)iter % 4);
+        uint32_t ns = count(c.dims, c.small), nb = count(c.dims, c.big);
+        float *x = malloc(ns * 4), *dy = malloc(nb * 4), *y = malloc(nb * 4), *dx = malloc(ns * 4);
+        for (uint32_t i = 0; i < ns; i++)
+            x[i] = (float)uniform(-1, 1);
+        for (uint32_t i = 0; i < nb; i++)
+            dy[i] = (float)uniform(-1, 1);
+        run_resample(&c, false, DMLVK_TENSOR_DATA_TYPE_FLOAT32, x, y);
+        run_resample(&c, true, DMLVK_TENSOR_DATA_TYPE_FLOAT32, dy, dx);
+        double lhs = 0, rhs = 0, mag = 0;
+        for (uint32_t i = 0; i < nb; i++) {
+            lhs += (double)y[i] * dy[i];
+            mag += fabs((double)y[i] * dy[i]);
+        }
+        for (uint32_t i = 0; i < ns; i++) {
+            rhs += (double)x[i] * dx[i];
+            mag += fabs((double)x[i] * dx[i]);
+        }
+        if (fabs(lhs - rhs) > 1e-5 * (mag + 1e-30))
+            fail_msg("case %d (dims %u, mode %d): <F(X),dY> = %.9g but <X,B(dY)> = %.9g", iter, c.dims, (int)c.mode, lhs,
+                     rhs);
+        free(x);
+        free(dy);
+        free(y);
+        free(dx);
+    }
+}
+
+/* The same inputs twice give bitwise equal gradients. */
+static void test_deterministic(void **state)
+{
+    (void)state;
+    for (int type = 0; type < 2; type++) {
+        struct resample_case c;
+        random_case(&c, 4);
+        c.mode = DMLVK_INTERPOLATION_MODE_LINEAR;
+        uint32_t ns = count(c.dims, c.small), nb = count(c.dims, c.big);
+        float *dy = malloc(nb * 4), *a = malloc(ns * 4), *b = malloc(ns * 4);
+        for (uint32_t i = 0; i < nb; i++)
+            dy[i] = (float)uniform(-1, 1);
+        dmlvk_tensor_data_type t = type ? DMLVK_TENSOR_DATA_TYPE_FLOAT16 : DMLVK_TENSOR_DATA_TYPE_FLOAT32;
+        run_resample(&c, true, t, dy, a);
+        run_resample(&c, true, t, dy, b);
+        assert_memory_equal(a, b, ns * 4);
+        free(dy);
+        free(a);
+        free(b);
+    }
+}
+
+/*
+ * The framework's own coordinate formula (ONNX Resize's coordinate_transformation_mode and
+ * nearest_mode, PyTorch's interpolate), written independently of MAPPINGS.md's table.
+ */
+static double framework_coordinate(dmlvk_resample_convention conv, double o, uint32_t in, uint32_t out)
+{
+    double scale = (double)out / in;
+    switch (conv) {
+    case DMLVK_RESAMPLE_CONVENTION_ALIGN_CORNERS_LINEAR:
+        return out > 1 ? o * (in - 1) / (out - 1) : 0;
+    case DMLVK_RESAMPLE_CONVENTION_ASYMMETRIC_LINEAR:
+    case DMLVK_RESAMPLE_CONVENTION_PYTORCH_NEAREST:
+        return o / scale;
+    case DMLVK_RESAMPLE_CONVENTION_PYTORCH_NEAREST_EXACT:
+        return (o + 0.5) / scale; /* floor of this */
+    default:
+        return (o + 0.5) / scale - 0.5; /* half_pixel */
+    }
+}
+
+static uint32_t framework_nearest(dmlvk_resample_convention conv, double x, uint32_t in)
+{
+    double k;
+    switch (conv) {
+    case DMLVK_RESAMPLE_CONVENTION_HALF_PIXEL_ROUND_PREFER_FLOOR: k = ceil(x - 0.5); break;
+    case DMLVK_RESAMPLE_CONVENTION_HALF_PIXEL_ROUND_PREFER_CEIL: k = floor(x + 0.5); break;
+    case DMLVK_RESAMPLE_CONVENTION_HALF_PIXEL_CEIL: k = ceil(x); break;
+    default: k = floor(x); break;
+    }
+    return (uint32_t)fmin(fmax(k, 0), in - 1);
+}
+
+static void test_conventions(void **state)
+{
+    (void)state;
+    for (int conv = 0; conv <= DMLVK_RESAMPLE_CONVENTION_HALF_PIXEL_CEIL; conv++) {
+        for (int iter = 0; iter < 6; iter++) {
+            /* 2D plane resized on both axes, up and down. */
+            uint32_t in[2] = { 2 + (uint32_t)(splitmix64_next(&rng_state) % 7), 2 + (uint32_t)(splitmix64_next(&rng_state) % 7) };
+            uint32_t out[2] = { 1 + (uint32_t)(splitmix64_next(&rng_state) % 12), 1 + (uint32_t)(splitmix64_next(&rng_state) % 12) };
+            dmlvk_resample_fields f;
+            assert_int_equal(dmlvk_resample_fields_from_convention((dmlvk_resample_convention)conv, 2, in, out, NULL, &f),
+                             DMLVK_OK);
+            struct resample_case c = { .dims = 2, .small = { in[0], in[1] }, .big = { out[0], out[1] },
+                                       .mode = f.InterpolationMode, .rounding = f.RoundingDirection };
+            memcpy(c.scales, f.Scales, sizeof(c.scales));
+            memcpy(c.in_off, f.InputPixelOffsets, sizeof(c.in_off));
+            memcpy(c.out_off, f.OutputPixelOffsets, sizeof(c.out_off));
+            float x[64], y[144];
+            for (uint32_t i = 0; i < in[0] * in[1]; i++)
+                x[i] = (float)uniform(-1, 1);
+            run_resample(&c, false, DMLVK_TENSOR_DATA_TYPE_FLOAT32, x, y);
+            for (uint32_t oy = 0; oy < out[0]; oy++)
+                for (uint32_t ox = 0; ox < out[1]; ox++) {
+                    double sy = framework_coordinate((dmlvk_resample_convention)conv, oy, in[0], out[0]);
+                    double sx = framework_coordinate((dmlvk_resample_convention)conv, ox, in[1], out[1]);
+                    double want;
+                    if (f.InterpolationMode == DMLVK_INTERPOLATION_MODE_LINEAR) {
+                        /* Clamp, then interpolate between the two neighbours. */
+                        sy = fmin(fmax(sy, 0), in[0] - 1);
+                        sx = fmin(fmax(sx, 0), in[1] - 1);
+                        uint32_t y0 = (uint32_t)sy, x0 = (uint32_t)sx;
+                        uint32_t y1 = y0 + 1 < in[0] ? y0 + 1 : y0, x1 = x0 + 1 < in[1] ? x0 + 1 : x0;
+                        double wy = sy - y0, wx = sx - x0;
+                        want = (1 - wy) * ((1 - wx) * x[y0 * in[1] + x0] + wx * x[y0 * in[1] + x1]) +
+                               wy * ((1 - wx) * x[y1 * in[1] + x0] + wx * x[y1 * in[1] + x1]);
+                    } else {
+                        want = x[framework_nearest((dmlvk_resample_convention)conv, sy, in[0]) * in[1] +
+                                 framework_nearest((dmlvk_resample_convention)conv, sx, in[1])];
+                    }
+                    double got = y[oy * out[1] + ox];
+                    if (fabs(got - want) > 1e-5)
+                        fail_msg("convention %d, %ux%u -> %ux%u, output [%u,%u]: %.7g, the framework gives %.7g", conv,
+                                 in[0], in[1], out[0], out[1], oy, ox, got, want);
+                }
+        }
+    }
+}
+
+static void test_convention_errors(void **state)
+{
+    (void)state;
+    uint32_t in[1] = { 4 }, out[1] = { 0 };
+    dmlvk_resample_fields f;
+    assert_int_equal(dmlvk_resample_fields_from_convention(DMLVK_RESAMPLE_CONVENTION_HALF_PIXEL_LINEAR, 1, in, out, NULL, &f),
+                     DMLVK_ERROR_INVALID_ARGUMENT);
+    out[0] = 8;
+    assert_int_equal(dmlvk_resample_fields_from_convention((dmlvk_resample_convention)42, 1, in, out, NULL, &f),
+                     DMLVK_ERROR_INVALID_ARGUMENT);
+    float bad = -1;
+    assert_int_equal(dmlvk_resample_fields_from_convention(DMLVK_RESAMPLE_CONVENTION_HALF_PIXEL_LINEAR, 1, in, out, &bad, &f),
+                     DMLVK_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(dmlvk_resample_fields_from_convention(DMLVK_RESAMPLE_CONVENTION_HALF_PIXEL_LINEAR, 1, in, out, NULL, &f),
+                     DMLVK_OK);
+    assert_true(f.Scales[0] == 2 && f.InputPixelOffsets[0] == 0.5f && f.OutputPixelOffsets[0] == -0.5f);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    dev = test_device(NULL);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    test_device_done(dev);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_adjoint),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_conventions),
+        cmocka_unit_test(test_convention_errors),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
