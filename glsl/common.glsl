@@ -69,3 +69,31 @@ uint invocation_index()
     uvec3 g = gl_WorkGroupID;
     return ((g.z * n.y + g.y) * n.x + g.x) * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
 }
+
+// a * b = p + two_prod_err(a, b, p) exactly (Dekker's product: no fma, whose rounding Vulkan
+// leaves open). `precise` keeps the compiler from fusing or reassociating.
+float two_prod_err(float a, float b, float p)
+{
+    precise float c = 4097.0 * a;
+    precise float ah = c - (c - a);
+    precise float al = a - ah;
+    precise float d = 4097.0 * b;
+    precise float bh = d - (d - b);
+    precise float bl = b - bh;
+    precise float err = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+    return err;
+}
+
+// a / b rounded as IEEE division rounds, from +, - and * (which Vulkan rounds correctly): a
+// shader's own division may be 2.5 ulp off, enough to move a coordinate that should sit exactly
+// on a tie. One correction step from the exact remainder recovers every exactly representable
+// quotient.
+float div_rn(float a, float b)
+{
+    precise float q = a / b;
+    precise float p = q * b;
+    precise float e = two_prod_err(q, b, p);
+    precise float r = (a - p) - e;
+    precise float result = q + r / b;
+    return result;
+}

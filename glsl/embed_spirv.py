@@ -23,7 +23,7 @@ def main():
         for j in range(0, len(words), 8):
             out.append('    ' + ', '.join(f'0x{w:08x}' for w in words[j:j + 8]) + ',')
         out.append('};')
-        table.append(f'    {{ "{name}", {"true" if variant == "f16" else "false"}, module_{i}, sizeof(module_{i}) }},')
+        table.append(f'    {{ "{name}", "{variant}", module_{i}, sizeof(module_{i}) }},')
     out.append('')
     out.append('const struct dmlvk_shader_blob dmlvk_shader_blobs[] = {')
     out.extend(table)

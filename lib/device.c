@@ -73,7 +73,7 @@ static dmlvk_device_type device_type(VkPhysicalDeviceType t)
 
 struct physical_caps {
     VkPhysicalDeviceProperties props;
-    bool api_ok, bda, storage16, atomic_add;
+    bool api_ok, bda, storage16, atomic_add, int64_atomics;
     int32_t compute_family;
 };
 
@@ -113,6 +113,7 @@ static void query_caps(VkPhysicalDevice pd, struct physical_caps *caps)
     caps->bda = v12.bufferDeviceAddress;
     caps->storage16 = v11.storageBuffer16BitAccess;
     caps->atomic_add = atomic_ext && atomic.shaderBufferFloat32AtomicAdd;
+    caps->int64_atomics = f2.features.shaderInt64 && v12.shaderBufferInt64Atomics;
 
     uint32_t nq = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, NULL);
@@ -138,6 +139,7 @@ static void fill_info(const struct physical_caps *caps, uint32_t index, dmlvk_de
     info->type = device_type(caps->props.deviceType);
     info->float16 = caps->storage16;
     info->float32_atomic_add = caps->atomic_add;
+    info->int64_atomics = caps->int64_atomics;
     info->max_storage_buffer_range = caps->props.limits.maxStorageBufferRange;
     info->timestamp_period = caps->props.limits.timestampPeriod;
 }
@@ -361,13 +363,18 @@ static dmlvk_status create_logical(dmlvk_device *dev, const struct physical_caps
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
         .pNext = caps->atomic_add ? &atomic : NULL,
         .bufferDeviceAddress = VK_TRUE,
+        .shaderBufferInt64Atomics = caps->int64_atomics,
     };
     VkPhysicalDeviceVulkan11Features v11 = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
         .pNext = &v12,
         .storageBuffer16BitAccess = caps->storage16,
     };
-    VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &v11 };
+    VkPhysicalDeviceFeatures2 f2 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+        .pNext = &v11,
+        .features = { .shaderInt64 = caps->int64_atomics },
+    };
     const char *exts[] = { VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME };
     VkDeviceCreateInfo dci = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
@@ -383,6 +390,7 @@ static dmlvk_status create_logical(dmlvk_device *dev, const struct physical_caps
     dev->own_device = true;
     dev->float16 = caps->storage16;
     dev->float32_atomic_add = caps->atomic_add;
+    dev->int64_atomics = caps->int64_atomics;
     return DMLVK_OK;
 }
 
@@ -482,6 +490,7 @@ dmlvk_status dmlvk_device_import(const dmlvk_vulkan_import *import, const dmlvk_
     query_caps(dev->physical, &caps);
     dev->float16 = import->storage_buffer_16bit_access && caps.storage16;
     dev->float32_atomic_add = import->shader_buffer_float32_atomic_add && caps.atomic_add;
+    dev->int64_atomics = import->shader_buffer_int64_atomics && caps.int64_atomics;
     if (!caps.bda) {
         st = dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "dmlvk_device_import: the device lacks bufferDeviceAddress");
         goto fail;
@@ -532,7 +541,8 @@ dmlvk_status dmlvk_device_get_info(const dmlvk_device *dev, dmlvk_device_info *i
 {
     if (!dev || !info)
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_device_get_info: NULL argument");
-    struct physical_caps caps = { .props = dev->props, .storage16 = dev->float16, .atomic_add = dev->float32_atomic_add };
+    struct physical_caps caps = { .props = dev->props, .storage16 = dev->float16, .atomic_add = dev->float32_atomic_add,
+                                  .int64_atomics = dev->int64_atomics };
     fill_info(&caps, dev->device_index, info);
     return DMLVK_OK;
 }

@@ -28,7 +28,7 @@ void dmlvk_clear_error(void);
 /* ---- pipelines and dispatch plans --------------------------------------------------------- */
 
 #define DMLVK_MAX_SPEC_CONSTANTS 16
-#define DMLVK_MAX_DISPATCHES 4
+#define DMLVK_MAX_DISPATCHES 6
 /* Push constants: the parameter block's address, then one address per bound tensor. */
 #define DMLVK_MAX_PUSH_ADDRESSES 8
 #define DMLVK_PUSH_CONSTANT_BYTES 128
@@ -42,6 +42,7 @@ enum {
 
 struct dmlvk_dispatch_plan {
     const char *shader;                 /* name of glsl/NAME.comp */
+    const char *features;               /* NULL, or a variant built with extra features ("float-atomics") */
     uint32_t spec[DMLVK_MAX_SPEC_CONSTANTS]; /* constant_id 0 is the workgroup size */
     uint32_t spec_count;
     uint32_t groups[3];
@@ -68,6 +69,7 @@ struct dmlvk_op_context {
     const char *op_name;
     bool float16;
     bool float32_atomic_add;
+    bool int64_atomics;
     uint32_t workgroup_size;
     uint32_t max_groups[3];
     const dmlvk_operator_params *params;
@@ -142,6 +144,7 @@ struct dmlvk_device {
     VkPhysicalDeviceMemoryProperties mem_props;
     bool float16;
     bool float32_atomic_add;
+    bool int64_atomics;
     uint32_t device_index;
 
     void (*lock_queue)(void *user);
@@ -189,7 +192,7 @@ dmlvk_status dmlvk_device_submit(dmlvk_device *dev, dmlvk_status (*record)(VkCom
                                  void *user);
 
 /* Returns the pipeline for a shader variant and specialization, compiling it at most once. */
-dmlvk_status dmlvk_pipeline_get(dmlvk_device *dev, const char *shader, bool float16, const uint32_t *spec,
+dmlvk_status dmlvk_pipeline_get(dmlvk_device *dev, const char *shader, const char *variant, const uint32_t *spec,
                                 uint32_t spec_count, VkPipeline *pipeline);
 void dmlvk_pipelines_destroy(dmlvk_device *dev);
 
@@ -200,7 +203,7 @@ dmlvk_status dmlvk_disk_cache_save(dmlvk_device *dev);
 /* Embedded SPIR-V, generated at build time from glsl/. */
 struct dmlvk_shader_blob {
     const char *name;
-    bool float16;
+    const char *variant;                /* "f32", "f16", "f32-float-atomics", ... */
     const uint32_t *code;
     size_t size;                        /* bytes */
 };

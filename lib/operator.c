@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,6 +137,7 @@ dmlvk_status dmlvk_operator_create(dmlvk_device *dev, const dmlvk_operator_desc 
         .op_name = cls->info.name,
         .float16 = dev->float16,
         .float32_atomic_add = dev->float32_atomic_add && !params.force_cas_atomics,
+        .int64_atomics = dev->int64_atomics,
         .workgroup_size = wg,
         .max_groups = { dev->props.limits.maxComputeWorkGroupCount[0], dev->props.limits.maxComputeWorkGroupCount[1],
                         dev->props.limits.maxComputeWorkGroupCount[2] },
@@ -149,10 +151,12 @@ dmlvk_status dmlvk_operator_create(dmlvk_device *dev, const dmlvk_operator_desc 
     }
     if ((st = dmlvk_check_float16(&ctx, op->plan.data_type)) != DMLVK_OK)
         goto fail;
-    bool float16 = op->plan.data_type == DMLVK_TENSOR_DATA_TYPE_FLOAT16;
+    const char *type = op->plan.data_type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? "f16" : "f32";
     for (uint32_t i = 0; i < op->plan.dispatch_count; i++) {
         const struct dmlvk_dispatch_plan *d = &op->plan.dispatches[i];
-        if ((st = dmlvk_pipeline_get(dev, d->shader, float16, d->spec, d->spec_count, &op->pipelines[i])) != DMLVK_OK)
+        char variant[64];
+        snprintf(variant, sizeof(variant), "%s%s%s", type, d->features ? "-" : "", d->features ? d->features : "");
+        if ((st = dmlvk_pipeline_get(dev, d->shader, variant, d->spec, d->spec_count, &op->pipelines[i])) != DMLVK_OK)
             goto fail;
     }
     if (op->plan.params_size) {
@@ -272,12 +276,17 @@ static void record_resolved(const dmlvk_operator *op, VkCommandBuffer cmd, const
     const struct VolkDeviceTable *vk = &op->dev->vk;
     const VkMemoryBarrier between = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-        .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+        .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
         .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
     };
     if (op->plan.zero_scratch) {
+        const VkMemoryBarrier filled = {
+            .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+            .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+            .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+        };
         vk->vkCmdFillBuffer(cmd, op->scratch->buffer, 0, VK_WHOLE_SIZE, 0);
-        vk->vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &between,
+        vk->vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &filled,
                                  0, NULL, 0, NULL);
     }
     for (uint32_t i = 0; i < op->plan.dispatch_count; i++) {
@@ -291,7 +300,7 @@ static void record_resolved(const dmlvk_operator *op, VkCommandBuffer cmd, const
             if (slot == DMLVK_SLOT_PARAMS)
                 push[s] = op->params->address;
             else if (slot == DMLVK_SLOT_SCRATCH)
-                push[s] = op->scratch->address + d->scratch_offset;
+                push[s] = op->scratch ? op->scratch->address + d->scratch_offset : 0;
             else if (slot < MAX_BINDINGS)
                 push[s] = r->address[slot];
         }

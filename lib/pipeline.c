@@ -11,17 +11,16 @@
 
 struct dmlvk_pipeline_entry {
     struct dmlvk_pipeline_entry *next;
-    const char *shader;
-    bool float16;
+    const struct dmlvk_shader_blob *blob;
     uint32_t spec[DMLVK_MAX_SPEC_CONSTANTS];
     uint32_t spec_count;
     VkPipeline pipeline;
 };
 
-static const struct dmlvk_shader_blob *find_blob(const char *shader, bool float16)
+static const struct dmlvk_shader_blob *find_blob(const char *shader, const char *variant)
 {
     for (size_t i = 0; i < dmlvk_shader_blob_count; i++)
-        if (dmlvk_shader_blobs[i].float16 == float16 && !strcmp(dmlvk_shader_blobs[i].name, shader))
+        if (!strcmp(dmlvk_shader_blobs[i].variant, variant) && !strcmp(dmlvk_shader_blobs[i].name, shader))
             return &dmlvk_shader_blobs[i];
     return NULL;
 }
@@ -74,18 +73,16 @@ static dmlvk_status compile(dmlvk_device *dev, const struct dmlvk_shader_blob *b
     return DMLVK_OK;
 }
 
-dmlvk_status dmlvk_pipeline_get(dmlvk_device *dev, const char *shader, bool float16, const uint32_t *spec,
+dmlvk_status dmlvk_pipeline_get(dmlvk_device *dev, const char *shader, const char *variant, const uint32_t *spec,
                                 uint32_t spec_count, VkPipeline *pipeline)
 {
-    const struct dmlvk_shader_blob *blob = find_blob(shader, float16);
+    const struct dmlvk_shader_blob *blob = find_blob(shader, variant);
     if (!blob)
-        return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "no %s variant of shader %s was built", float16 ? "float16" : "float32",
-                           shader);
+        return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "no %s variant of shader %s was built", variant, shader);
     /* Compiling under the lock keeps "one compile per key" true when threads race on one key. */
     pthread_mutex_lock(&dev->cache_lock);
     for (struct dmlvk_pipeline_entry *e = dev->pipelines; e; e = e->next)
-        if (e->float16 == float16 && e->spec_count == spec_count && !strcmp(e->shader, shader) &&
-            !memcmp(e->spec, spec, 4 * spec_count)) {
+        if (e->blob == blob && e->spec_count == spec_count && !memcmp(e->spec, spec, 4 * spec_count)) {
             *pipeline = e->pipeline;
             pthread_mutex_unlock(&dev->cache_lock);
             atomic_fetch_add(&dev->stat_memory_hits, 1);
@@ -98,8 +95,7 @@ dmlvk_status dmlvk_pipeline_get(dmlvk_device *dev, const char *shader, bool floa
     } else if ((st = compile(dev, blob, spec, spec_count, &e->pipeline)) != DMLVK_OK) {
         free(e);
     } else {
-        e->shader = blob->name;
-        e->float16 = float16;
+        e->blob = blob;
         e->spec_count = spec_count;
         memcpy(e->spec, spec, 4 * spec_count);
         e->next = dev->pipelines;

@@ -70,6 +70,7 @@ typedef struct dmlvk_vulkan_import {
     uint32_t queue_index;
     dmlvk_bool storage_buffer_16bit_access;  /* the host enabled it */
     dmlvk_bool shader_buffer_float32_atomic_add; /* the host enabled VK_EXT_shader_atomic_float's */
+    dmlvk_bool shader_buffer_int64_atomics; /* the host enabled shaderInt64 and shaderBufferInt64Atomics */
     /* Serialize dmlvk's own submissions with the host's use of the queue; NULL when the host never
      * touches the queue while dmlvk might. */
     void (*lock_queue)(void *user);
@@ -95,6 +96,7 @@ typedef struct dmlvk_device_info {
     dmlvk_device_type type;
     dmlvk_bool float16;          /* FLOAT16 tensors run */
     dmlvk_bool float32_atomic_add; /* the input gradient of ROI align scatters with float atomics */
+    dmlvk_bool int64_atomics;    /* ROI_ALIGN_GRAD's deterministic mode runs */
     uint64_t max_storage_buffer_range;
     float timestamp_period;      /* nanoseconds per timestamp tick, 0 without timestamps */
 } dmlvk_device_info;

@@ -1,0 +1,281 @@
+#version 460
+#extension GL_GOOGLE_include_directive : require
+// ROI_ALIGN_GRAD (lib/roi_align_grad.c), in stages chosen by a specialization constant:
+//   ZERO     clears OutputGradientTensor where the scatter adds into it directly;
+//   MAX_ABS  (deterministic mode) finds max |dY| to scale the fixed-point sums;
+//   SCATTER  one invocation per InputGradient element adds its samples' shares into the input
+//            gradient: float atomics, a compare-and-swap loop, or int64 fixed point;
+//   CONVERT  turns the float32 or fixed-point scratch sums into OutputGradientTensor;
+//   ROI      one workgroup per region sums the ROI coordinates' derivatives, deterministically.
+// DMLVK_ATOMICS: 0 compare-and-swap, 1 VK_EXT_shader_atomic_float, 2 int64 fixed point.
+#ifndef DMLVK_ATOMICS
+#define DMLVK_ATOMICS 0
+#endif
+#if DMLVK_ATOMICS == 1
+#extension GL_EXT_shader_atomic_float : require
+#elif DMLVK_ATOMICS == 2
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_shader_atomic_int64 : require
+#endif
+#include "common.glsl"
+
+layout(buffer_reference) buffer Params;
+layout(buffer_reference) buffer Scratch;
+layout(push_constant) uniform Push {
+    Params p;
+    Tensor x;
+    Tensor dy;
+    Tensor rois;
+    UintTensor batch;
+    Tensor grad;
+    Tensor roi_grad;
+    Scratch scratch;
+} pc;
+
+#include "roi_align_common.glsl"
+
+layout(constant_id = 4) const uint STAGE = 2;
+layout(constant_id = 5) const bool TO_SCRATCH = false;  // sums go to scratch, not straight to grad
+
+const uint STAGE_ZERO = 0u, STAGE_MAX_ABS = 1u, STAGE_SCATTER = 2u, STAGE_CONVERT = 3u, STAGE_ROI = 4u;
+
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer FloatSums { float v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer UintSums { uint v[]; };
+#if DMLVK_ATOMICS == 2
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer Scratch {
+    uint max_abs_bits;
+    uint pad[3];
+    int64_t v[];
+};
+
+// Fixed point: 2^exponent units per 1.0, so that no sum can pass 2^62. A bin adds at most |dY| in
+// all (its tap weights sum to 1), so |sum| <= max|dY| * NumROIs * OutH * OutW.
+int fixed_exponent()
+{
+    float bound = uintBitsToFloat(pc.scratch.max_abs_bits) * float(pc.p.num_rois * pc.p.out_h * pc.p.out_w);
+    int e;
+    frexp(max(bound, 1e-30), e);
+    return clamp(62 - e, -100, 100);
+}
+#else
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer Scratch { float v[]; };
+#endif
+
+uint grad_target(uint b, uint c, uint y, uint x)
+{
+    if (TO_SCRATCH)
+        return ((b * pc.p.channels + c) * pc.p.in_h + y) * pc.p.in_w + x;
+    return b * pc.p.grad_strides[0] + c * pc.p.grad_strides[1] + y * pc.p.grad_strides[2] + x * pc.p.grad_strides[3];
+}
+
+void add(uint i, float v, float fixed_scale)
+{
+#if DMLVK_ATOMICS == 2
+    atomicAdd(pc.scratch.v[i], int64_t(round(v * fixed_scale)));
+#else
+    FloatSums sums = TO_SCRATCH ? FloatSums(pc.scratch) : FloatSums(pc.grad);
+#if DMLVK_ATOMICS == 1
+    atomicAdd(sums.v[i], v);
+#else
+    UintSums bits = UintSums(sums);
+    uint seen = bits.v[i];
+    for (;;) {
+        uint want = floatBitsToUint(uintBitsToFloat(seen) + v);
+        uint was = atomicCompSwap(bits.v[i], seen, want);
+        if (was == seen)
+            break;
+        seen = was;
+    }
+#endif
+#endif
+}
+
+// The bin's winning sample under MAX (out-of-bounds samples count as 0); false when it is out of bounds.
+bool max_sample(Region g, uvec4 i, uint plane, out Axis wy, out Axis wx)
+{
+    uint ny = g.ny * pc.p.out_h, nx = g.nx * pc.p.out_w;
+    float best = 0.0;
+    bool first = true, inside = false;
+    for (uint iy = 0u; iy < g.ny; iy++) {
+        Axis y = sample_axis(g.y1, g.h, i.z * g.ny + iy, ny, pc.p.in_h);
+        for (uint ix = 0u; ix < g.nx; ix++) {
+            Axis x = sample_axis(g.x1, g.w, i.w * g.nx + ix, nx, pc.p.in_w);
+            bool oob = y.oob || x.oob;
+            float v = oob ? 0.0 : read_input(plane, y, x);
+            if (first || v > best) {
+                best = v;
+                inside = !oob;
+                wy = y;
+                wx = x;
+            }
+            first = false;
+        }
+    }
+    return inside;
+}
+
+void scatter_sample(Region g, uint c, Axis y, Axis x, float share, float fixed_scale)
+{
+    float wy1 = y.w, wx1 = x.w;
+    add(grad_target(g.b, c, y.i0, x.i0), share * ((1.0 - wy1) * (1.0 - wx1)), fixed_scale);
+    if (wx1 > 0.0)
+        add(grad_target(g.b, c, y.i0, x.i1), share * ((1.0 - wy1) * wx1), fixed_scale);
+    if (wy1 > 0.0) {
+        add(grad_target(g.b, c, y.i1, x.i0), share * (wy1 * (1.0 - wx1)), fixed_scale);
+        if (wx1 > 0.0)
+            add(grad_target(g.b, c, y.i1, x.i1), share * (wy1 * wx1), fixed_scale);
+    }
+}
+
+void scatter()
+{
+    uint e = invocation_index();
+    if (e >= pc.p.num_rois * pc.p.channels * pc.p.out_h * pc.p.out_w)
+        return;
+    uvec4 i = bin_index(e);
+    Region g = region(i.x);
+    if (!g.valid)
+        return;
+    float dy = load(pc.dy, bin_offset(i));
+    float fixed_scale = 1.0;
+#if DMLVK_ATOMICS == 2
+    fixed_scale = ldexp(1.0, fixed_exponent());
+#endif
+    uint plane = g.b * pc.p.in_strides[0] + i.y * pc.p.in_strides[1];
+    if (MAXIMUM) {
+        Axis y, x;
+        if (max_sample(g, i, plane, y, x))
+            scatter_sample(g, i.y, y, x, dy, fixed_scale);
+        return;
+    }
+    uint ny = g.ny * pc.p.out_h, nx = g.nx * pc.p.out_w;
+    float share = div_rn(dy, float(g.nx * g.ny));
+    for (uint iy = 0u; iy < g.ny; iy++) {
+        Axis y = sample_axis(g.y1, g.h, i.z * g.ny + iy, ny, pc.p.in_h);
+        if (y.oob)
+            continue;
+        for (uint ix = 0u; ix < g.nx; ix++) {
+            Axis x = sample_axis(g.x1, g.w, i.w * g.nx + ix, nx, pc.p.in_w);
+            if (!x.oob)
+                scatter_sample(g, i.y, y, x, share, fixed_scale);
+        }
+    }
+}
+
+// (b, c, y, x) of a packed index over the input's sizes.
+uvec4 grad_index(uint e)
+{
+    uint x = e % pc.p.in_w;
+    e /= pc.p.in_w;
+    uint y = e % pc.p.in_h;
+    e /= pc.p.in_h;
+    return uvec4(e / pc.p.channels, e % pc.p.channels, y, x);
+}
+
+void zero_or_convert()
+{
+    uint e = invocation_index();
+    if (e >= pc.p.grad_elements)
+        return;
+    uvec4 i = grad_index(e);
+    float v = 0.0;
+    if (STAGE == STAGE_CONVERT) {
+#if DMLVK_ATOMICS == 2
+        v = float(pc.scratch.v[e]) * ldexp(1.0, -fixed_exponent());
+#else
+        v = pc.scratch.v[e];
+#endif
+    }
+    store(pc.grad, i.x * pc.p.grad_strides[0] + i.y * pc.p.grad_strides[1] + i.z * pc.p.grad_strides[2] +
+                       i.w * pc.p.grad_strides[3], v);
+}
+
+void max_abs()
+{
+#if DMLVK_ATOMICS == 2
+    uint e = invocation_index();
+    if (e >= pc.p.num_rois * pc.p.channels * pc.p.out_h * pc.p.out_w)
+        return;
+    float dy = abs(load(pc.dy, bin_offset(bin_index(e))));
+    if (dy > 0.0 && !isinf(dy) && !isnan(dy))   // positive floats order like their bits
+        atomicMax(pc.scratch.max_abs_bits, floatBitsToUint(dy));
+#endif
+}
+
+shared vec4 partial[gl_WorkGroupSize.x];
+
+// d sum(dY * out) / d(x1, y1, x2, y2) of one sample read with weight `share`, before the spatial scales.
+vec4 sample_roi_grad(uint plane, Axis y, Axis x, float share)
+{
+    float a = load(pc.x, plane + y.i0 * pc.p.in_strides[2] + x.i0 * pc.p.in_strides[3]);
+    float b = load(pc.x, plane + y.i0 * pc.p.in_strides[2] + x.i1 * pc.p.in_strides[3]);
+    float c = load(pc.x, plane + y.i1 * pc.p.in_strides[2] + x.i0 * pc.p.in_strides[3]);
+    float d = load(pc.x, plane + y.i1 * pc.p.in_strides[2] + x.i1 * pc.p.in_strides[3]);
+    float dvdx = x.clamped ? 0.0 : (1.0 - y.w) * (b - a) + y.w * (d - c);
+    float dvdy = y.clamped ? 0.0 : (1.0 - x.w) * (c - a) + x.w * (d - b);
+    return share * vec4(dvdx * (1.0 - x.t), dvdy * (1.0 - y.t), dvdx * x.t, dvdy * y.t);
+}
+
+void roi_gradient()
+{
+    uvec3 n = gl_NumWorkGroups;
+    uint r = (gl_WorkGroupID.z * n.y + gl_WorkGroupID.y) * n.x + gl_WorkGroupID.x;
+    uint lid = gl_LocalInvocationID.x;
+    bool live = r < pc.p.num_rois;
+    Region g;
+    if (live)
+        g = region(r);
+    vec4 sum = vec4(0.0);
+    if (live && g.valid && LINEAR) {
+        uint items = pc.p.channels * pc.p.out_h * pc.p.out_w;
+        uint ny = g.ny * pc.p.out_h, nx = g.nx * pc.p.out_w;
+        for (uint k = lid; k < items; k += gl_WorkGroupSize.x) {
+            uvec4 i = bin_index(r * items + k);
+            float dy = load(pc.dy, bin_offset(i));
+            uint plane = g.b * pc.p.in_strides[0] + i.y * pc.p.in_strides[1];
+            if (MAXIMUM) {
+                Axis y, x;
+                if (max_sample(g, i, plane, y, x))
+                    sum += sample_roi_grad(plane, y, x, dy);
+                continue;
+            }
+            float share = div_rn(dy, float(g.nx * g.ny));
+            for (uint iy = 0u; iy < g.ny; iy++) {
+                Axis y = sample_axis(g.y1, g.h, i.z * g.ny + iy, ny, pc.p.in_h);
+                if (y.oob)
+                    continue;
+                for (uint ix = 0u; ix < g.nx; ix++) {
+                    Axis x = sample_axis(g.x1, g.w, i.w * g.nx + ix, nx, pc.p.in_w);
+                    if (!x.oob)
+                        sum += sample_roi_grad(plane, y, x, share);
+                }
+            }
+        }
+    }
+    // A fixed reduction tree: the same sum run to run.
+    partial[lid] = sum;
+    barrier();
+    for (uint s = gl_WorkGroupSize.x / 2u; s > 0u; s >>= 1u) {
+        if (lid < s)
+            partial[lid] += partial[lid + s];
+        barrier();
+    }
+    if (lid == 0u && live) {
+        vec4 t = partial[0] * vec4(pc.p.spatial_x, pc.p.spatial_y, pc.p.spatial_x, pc.p.spatial_y);
+        uint base = r * pc.p.roi_grad_strides[0];
+        for (uint k = 0u; k < 4u; k++)
+            store(pc.roi_grad, base + k * pc.p.roi_grad_strides[1], t[k]);
+    }
+}
+
+void main()
+{
+    if (STAGE == STAGE_SCATTER)
+        scatter();
+    else if (STAGE == STAGE_ZERO || STAGE == STAGE_CONVERT)
+        zero_or_convert();
+    else if (STAGE == STAGE_MAX_ABS)
+        max_abs();
+    else
+        roi_gradient();
+}

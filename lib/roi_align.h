@@ -1,0 +1,38 @@
+/* Shared by ROI_ALIGN1 and ROI_ALIGN_GRAD (OPERATORS.md section 4). */
+#ifndef DMLVK_ROI_ALIGN_H
+#define DMLVK_ROI_ALIGN_H
+
+#include "internal.h"
+
+/* Stages of glsl/roi_align_grad.comp (its STAGE specialization constant). */
+enum roi_stage { ROI_STAGE_ZERO, ROI_STAGE_MAX_ABS, ROI_STAGE_SCATTER, ROI_STAGE_CONVERT, ROI_STAGE_ROI };
+
+/* The descriptor fields of both operators, the tensors named by role. */
+struct roi_fields {
+    const char *op;
+    bool backward;
+    const dmlvk_tensor_desc *input;     /* optional for ROI_ALIGN_GRAD */
+    const dmlvk_tensor_desc *bins;      /* OutputTensor, or InputGradientTensor */
+    const char *bins_name;
+    const dmlvk_tensor_desc *rois, *batch;
+    const dmlvk_tensor_desc *grad, *roi_grad; /* ROI_ALIGN_GRAD's optional outputs */
+    dmlvk_reduce_function reduction;
+    dmlvk_interpolation_mode mode;
+    float spatial_x, spatial_y, in_off, out_off, oob_value;
+    uint32_t min_samples, max_samples;
+    dmlvk_bool align;
+};
+
+/* The checked tensors and the sizes they agree on. */
+struct roi_shape {
+    struct dmlvk_tensor input, bins, rois, batch, grad, roi_grad;
+    uint32_t num_rois, channels, batch_count, in_h, in_w, out_h, out_w;
+};
+
+/* Validates every rule of section 4 and writes the parameter block (glsl/roi_align_common.glsl). */
+dmlvk_status dmlvk_roi_align_prepare(const struct roi_fields *f, struct roi_shape *s, struct dmlvk_op_plan *plan);
+
+/* The first specialization constants after the workgroup size: LINEAR, MAXIMUM, ALIGN_CORNERS. */
+void dmlvk_roi_align_spec(const struct roi_fields *f, struct dmlvk_dispatch_plan *d);
+
+#endif

@@ -1,0 +1,72 @@
+/* ROI_ALIGN1 (OPERATORS.md section 4): one invocation per output element. Shader:
+ * glsl/roi_align1.comp; validation shared with ROI_ALIGN_GRAD in roi_align.c. */
+#include <stddef.h>
+
+#include "roi_align.h"
+
+#define NAME "ROI_ALIGN1"
+typedef dmlvk_roi_align1_operator_desc desc_t;
+
+static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque, struct dmlvk_op_plan *p)
+{
+    const desc_t *d = opaque;
+    struct roi_fields f = {
+        .op = NAME,
+        .input = d->InputTensor,
+        .bins = d->OutputTensor,
+        .bins_name = "OutputTensor",
+        .rois = d->ROITensor,
+        .batch = d->BatchIndicesTensor,
+        .reduction = d->ReductionFunction,
+        .mode = d->InterpolationMode,
+        .spatial_x = d->SpatialScaleX,
+        .spatial_y = d->SpatialScaleY,
+        .in_off = d->InputPixelOffset,
+        .out_off = d->OutputPixelOffset,
+        .oob_value = d->OutOfBoundsInputValue,
+        .min_samples = d->MinimumSamplesPerOutput,
+        .max_samples = d->MaximumSamplesPerOutput,
+        .align = d->AlignRegionsToCorners,
+    };
+    struct roi_shape s;
+    dmlvk_status st = dmlvk_roi_align_prepare(&f, &s, p);
+    if (st != DMLVK_OK)
+        return st;
+    struct dmlvk_dispatch_plan *dp = dmlvk_plan_add_dispatch(p, ctx, "roi_align1", s.bins.elements);
+    if (!dp)
+        return DMLVK_ERROR_UNSUPPORTED;
+    dmlvk_roi_align_spec(&f, dp);
+    const uint8_t slots[] = { DMLVK_SLOT_PARAMS, 0, 1, 2, 3 };
+    for (size_t i = 0; i < sizeof(slots); i++)
+        dp->slots[dp->slot_count++] = slots[i];
+    return DMLVK_OK;
+}
+
+static const dmlvk_field_info fields[] = {
+    { "InputTensor", DMLVK_FIELD_INPUT_TENSOR, offsetof(desc_t, InputTensor) },
+    { "ROITensor", DMLVK_FIELD_INPUT_TENSOR, offsetof(desc_t, ROITensor) },
+    { "BatchIndicesTensor", DMLVK_FIELD_INPUT_TENSOR, offsetof(desc_t, BatchIndicesTensor) },
+    { "OutputTensor", DMLVK_FIELD_OUTPUT_TENSOR, offsetof(desc_t, OutputTensor) },
+    { "ReductionFunction", DMLVK_FIELD_ENUM, offsetof(desc_t, ReductionFunction), 0, DMLVK_ENUM_REDUCE_FUNCTION },
+    { "InterpolationMode", DMLVK_FIELD_ENUM, offsetof(desc_t, InterpolationMode), 0, DMLVK_ENUM_INTERPOLATION_MODE },
+    { "SpatialScaleX", DMLVK_FIELD_FLOAT, offsetof(desc_t, SpatialScaleX) },
+    { "SpatialScaleY", DMLVK_FIELD_FLOAT, offsetof(desc_t, SpatialScaleY) },
+    { "InputPixelOffset", DMLVK_FIELD_FLOAT, offsetof(desc_t, InputPixelOffset) },
+    { "OutputPixelOffset", DMLVK_FIELD_FLOAT, offsetof(desc_t, OutputPixelOffset) },
+    { "OutOfBoundsInputValue", DMLVK_FIELD_FLOAT, offsetof(desc_t, OutOfBoundsInputValue) },
+    { "MinimumSamplesPerOutput", DMLVK_FIELD_UINT, offsetof(desc_t, MinimumSamplesPerOutput) },
+    { "MaximumSamplesPerOutput", DMLVK_FIELD_UINT, offsetof(desc_t, MaximumSamplesPerOutput) },
+    { "AlignRegionsToCorners", DMLVK_FIELD_BOOL, offsetof(desc_t, AlignRegionsToCorners) },
+};
+
+const struct dmlvk_op_class dmlvk_op_roi_align1 = {
+    .info = {
+        .type = DMLVK_OPERATOR_ROI_ALIGN1,
+        .name = NAME,
+        .desc_size = sizeof(desc_t),
+        .field_count = DMLVK_ARRAY_SIZE(fields),
+        .fields = fields,
+        .tensor_count = 4,
+    },
+    .plan = plan,
+};

@@ -1,0 +1,127 @@
+/*
+ * ROI_ALIGN_GRAD (OPERATORS.md section 4). Shader: glsl/roi_align_grad.comp, whose STAGE
+ * specialization constant picks the pass; validation shared with ROI_ALIGN1 in roi_align.c.
+ *
+ * The input gradient is a scatter (regions overlap freely), in one of three ways:
+ * - float32 output, default: zero the output, then float atomic adds straight into it
+ *   (VK_EXT_shader_atomic_float, or a compare-and-swap loop where the device lacks it);
+ * - float16 output: the same into a float32 scratch buffer, then one pass converts;
+ * - deterministic: a pass finds max |dY|, the scatter adds int64 fixed-point values (integer
+ *   addition is associative, so the order of the atomics no longer matters), and one pass
+ *   converts. Costs an extra read of dY, 8 bytes of scratch per input element and the
+ *   conversion pass; needs shaderBufferInt64Atomics. Values sit on a grid of
+ *   2^-62 * max|dY| * NumROIs * OutH * OutW, far finer than float32 for every realistic sum.
+ * The ROI gradient is one workgroup per region with a fixed reduction tree: deterministic always.
+ */
+#include <stddef.h>
+
+#include "roi_align.h"
+
+#define NAME "ROI_ALIGN_GRAD"
+#define SHADER "roi_align_grad"
+typedef dmlvk_roi_align_grad_operator_desc desc_t;
+
+enum { B_INPUT, B_DY, B_ROIS, B_BATCH, B_GRAD, B_ROI_GRAD };
+
+static struct dmlvk_dispatch_plan *stage(struct dmlvk_op_plan *p, const struct dmlvk_op_context *ctx,
+                                         const struct roi_fields *f, enum roi_stage st, bool to_scratch,
+                                         const char *features, uint64_t invocations)
+{
+    struct dmlvk_dispatch_plan *d = dmlvk_plan_add_dispatch(p, ctx, SHADER, invocations);
+    if (!d)
+        return NULL;
+    d->features = features;
+    dmlvk_roi_align_spec(f, d);
+    d->spec[d->spec_count++] = st;
+    d->spec[d->spec_count++] = to_scratch;
+    const uint8_t slots[] = { DMLVK_SLOT_PARAMS, B_INPUT, B_DY, B_ROIS, B_BATCH, B_GRAD, B_ROI_GRAD, DMLVK_SLOT_SCRATCH };
+    for (size_t i = 0; i < sizeof(slots); i++)
+        d->slots[d->slot_count++] = slots[i];
+    return d;
+}
+
+static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque, struct dmlvk_op_plan *p)
+{
+    const desc_t *d = opaque;
+    struct roi_fields f = {
+        .op = NAME,
+        .backward = true,
+        .input = d->InputTensor,
+        .bins = d->InputGradientTensor,
+        .bins_name = "InputGradientTensor",
+        .rois = d->ROITensor,
+        .batch = d->BatchIndicesTensor,
+        .grad = d->OutputGradientTensor,
+        .roi_grad = d->OutputROIGradientTensor,
+        .reduction = d->ReductionFunction,
+        .mode = d->InterpolationMode,
+        .spatial_x = d->SpatialScaleX,
+        .spatial_y = d->SpatialScaleY,
+        .in_off = d->InputPixelOffset,
+        .out_off = d->OutputPixelOffset,
+        .min_samples = d->MinimumSamplesPerOutput,
+        .max_samples = d->MaximumSamplesPerOutput,
+        .align = d->AlignRegionsToCorners,
+    };
+    struct roi_shape s;
+    dmlvk_status st = dmlvk_roi_align_prepare(&f, &s, p);
+    if (st != DMLVK_OK)
+        return st;
+    bool ok = true;
+    if (f.grad) {
+        uint64_t elements = s.grad.elements, bins = s.bins.elements;
+        if (ctx->params->deterministic) {
+            if (!ctx->int64_atomics)
+                return dmlvk_error(DMLVK_ERROR_UNSUPPORTED,
+                                   "%s: the deterministic mode needs shaderBufferInt64Atomics, which this device lacks", NAME);
+            p->scratch_bytes = 16 + 8 * elements;
+            p->zero_scratch = true;
+            ok = stage(p, ctx, &f, ROI_STAGE_MAX_ABS, true, "int64-atomics", bins) &&
+                 stage(p, ctx, &f, ROI_STAGE_SCATTER, true, "int64-atomics", bins) &&
+                 stage(p, ctx, &f, ROI_STAGE_CONVERT, true, "int64-atomics", elements);
+        } else {
+            const char *atomics = ctx->float32_atomic_add ? "float-atomics" : NULL;
+            bool to_scratch = s.grad.type == DMLVK_TENSOR_DATA_TYPE_FLOAT16;
+            if (to_scratch) {
+                p->scratch_bytes = 4 * elements;
+                p->zero_scratch = true;
+            }
+            ok = (to_scratch || stage(p, ctx, &f, ROI_STAGE_ZERO, false, NULL, elements)) &&
+                 stage(p, ctx, &f, ROI_STAGE_SCATTER, to_scratch, atomics, bins) &&
+                 (!to_scratch || stage(p, ctx, &f, ROI_STAGE_CONVERT, true, NULL, elements));
+        }
+    }
+    if (ok && f.roi_grad)
+        ok = stage(p, ctx, &f, ROI_STAGE_ROI, false, NULL, (uint64_t)s.num_rois * ctx->workgroup_size) != NULL;
+    return ok ? DMLVK_OK : DMLVK_ERROR_UNSUPPORTED;
+}
+
+static const dmlvk_field_info fields[] = {
+    { "InputTensor", DMLVK_FIELD_INPUT_TENSOR, offsetof(desc_t, InputTensor), 1 },
+    { "InputGradientTensor", DMLVK_FIELD_INPUT_TENSOR, offsetof(desc_t, InputGradientTensor) },
+    { "ROITensor", DMLVK_FIELD_INPUT_TENSOR, offsetof(desc_t, ROITensor) },
+    { "BatchIndicesTensor", DMLVK_FIELD_INPUT_TENSOR, offsetof(desc_t, BatchIndicesTensor) },
+    { "OutputGradientTensor", DMLVK_FIELD_OUTPUT_TENSOR, offsetof(desc_t, OutputGradientTensor), 1 },
+    { "OutputROIGradientTensor", DMLVK_FIELD_OUTPUT_TENSOR, offsetof(desc_t, OutputROIGradientTensor), 1 },
+    { "ReductionFunction", DMLVK_FIELD_ENUM, offsetof(desc_t, ReductionFunction), 0, DMLVK_ENUM_REDUCE_FUNCTION },
+    { "InterpolationMode", DMLVK_FIELD_ENUM, offsetof(desc_t, InterpolationMode), 0, DMLVK_ENUM_INTERPOLATION_MODE },
+    { "SpatialScaleX", DMLVK_FIELD_FLOAT, offsetof(desc_t, SpatialScaleX) },
+    { "SpatialScaleY", DMLVK_FIELD_FLOAT, offsetof(desc_t, SpatialScaleY) },
+    { "InputPixelOffset", DMLVK_FIELD_FLOAT, offsetof(desc_t, InputPixelOffset) },
+    { "OutputPixelOffset", DMLVK_FIELD_FLOAT, offsetof(desc_t, OutputPixelOffset) },
+    { "MinimumSamplesPerOutput", DMLVK_FIELD_UINT, offsetof(desc_t, MinimumSamplesPerOutput) },
+    { "MaximumSamplesPerOutput", DMLVK_FIELD_UINT, offsetof(desc_t, MaximumSamplesPerOutput) },
+    { "AlignRegionsToCorners", DMLVK_FIELD_BOOL, offsetof(desc_t, AlignRegionsToCorners) },
+};
+
+const struct dmlvk_op_class dmlvk_op_roi_align_grad = {
+    .info = {
+        .type = DMLVK_OPERATOR_ROI_ALIGN_GRAD,
+        .name = NAME,
+        .desc_size = sizeof(desc_t),
+        .field_count = DMLVK_ARRAY_SIZE(fields),
+        .fields = fields,
+        .tensor_count = 6,
+    },
+    .plan = plan,
+};
