@@ -108,3 +108,60 @@ dmlvk_status dmlvk_resample_grad1_desc_set_fields(dmlvk_resample_grad1_operator_
     SET_RESAMPLE_FIELDS(desc, f);
     return DMLVK_OK;
 }
+
+dmlvk_status dmlvk_roi_align_fields_from_convention(dmlvk_roi_align_convention convention, float spatial_scale,
+                                                   int32_t sampling_ratio, dmlvk_reduce_function reduction,
+                                                   dmlvk_roi_align_fields *f)
+{
+    const char *fn = "dmlvk_roi_align_fields_from_convention";
+    if (!f)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: fields is NULL", fn);
+    if (convention != DMLVK_ROI_ALIGN_CONVENTION_HALF_PIXEL && convention != DMLVK_ROI_ALIGN_CONVENTION_OUTPUT_HALF_PIXEL)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: convention %d is unknown", fn, (int)convention);
+    if (reduction != DMLVK_REDUCE_FUNCTION_AVERAGE && reduction != DMLVK_REDUCE_FUNCTION_MAX)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: reduction %d is neither AVERAGE nor MAX", fn, (int)reduction);
+    if (!isfinite(spatial_scale))
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: spatial_scale %g is not finite", fn, spatial_scale);
+    *f = (dmlvk_roi_align_fields){
+        .ReductionFunction = reduction,
+        .InterpolationMode = DMLVK_INTERPOLATION_MODE_LINEAR,
+        .SpatialScaleX = spatial_scale,
+        .SpatialScaleY = spatial_scale,
+        .InputPixelOffset = convention == DMLVK_ROI_ALIGN_CONVENTION_HALF_PIXEL ? 0.5f : 0.0f,
+        .OutputPixelOffset = -0.5f,
+        .MinimumSamplesPerOutput = sampling_ratio > 0 ? (uint32_t)sampling_ratio : 1,
+        .MaximumSamplesPerOutput = sampling_ratio > 0 ? (uint32_t)sampling_ratio : UINT32_MAX,
+    };
+    return DMLVK_OK;
+}
+
+/* ROI_ALIGN1 and ROI_ALIGN_GRAD name these members alike. */
+#define SET_ROI_ALIGN_FIELDS(desc, f)                                                                                  \
+    do {                                                                                                               \
+        (desc)->ReductionFunction = (f)->ReductionFunction;                                                            \
+        (desc)->InterpolationMode = (f)->InterpolationMode;                                                            \
+        (desc)->SpatialScaleX = (f)->SpatialScaleX;                                                                    \
+        (desc)->SpatialScaleY = (f)->SpatialScaleY;                                                                    \
+        (desc)->InputPixelOffset = (f)->InputPixelOffset;                                                              \
+        (desc)->OutputPixelOffset = (f)->OutputPixelOffset;                                                            \
+        (desc)->MinimumSamplesPerOutput = (f)->MinimumSamplesPerOutput;                                                \
+        (desc)->MaximumSamplesPerOutput = (f)->MaximumSamplesPerOutput;                                                \
+        (desc)->AlignRegionsToCorners = (f)->AlignRegionsToCorners;                                                    \
+    } while (0)
+
+dmlvk_status dmlvk_roi_align1_desc_set_fields(dmlvk_roi_align1_operator_desc *desc, const dmlvk_roi_align_fields *f)
+{
+    if (!desc || !f)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_roi_align1_desc_set_fields: NULL argument");
+    SET_ROI_ALIGN_FIELDS(desc, f);
+    desc->OutOfBoundsInputValue = f->OutOfBoundsInputValue;
+    return DMLVK_OK;
+}
+
+dmlvk_status dmlvk_roi_align_grad_desc_set_fields(dmlvk_roi_align_grad_operator_desc *desc, const dmlvk_roi_align_fields *f)
+{
+    if (!desc || !f)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_roi_align_grad_desc_set_fields: NULL argument");
+    SET_ROI_ALIGN_FIELDS(desc, f);
+    return DMLVK_OK;
+}

@@ -28,3 +28,20 @@ struct ref_resample {
 void ref_resample_forward(const struct ref_resample *r, const double *in, double *out, double *abs_out);
 /* out has small_sizes elements; abs_out (may be NULL) gets the sum of |terms| per element. */
 void ref_resample_backward(const struct ref_resample *r, const double *in_grad, double *out_grad, double *abs_out);
+
+/* ROI align (OPERATORS.md section 4). Input {B, C, H, W}, rois {R, 4}, output {R, C, OH, OW}. */
+struct ref_roi {
+    uint32_t batch, channels, height, width;
+    uint32_t num_rois, out_h, out_w;
+    int linear, maximum, align_corners;
+    double spatial_x, spatial_y, input_offset, output_offset, oob_value;
+    uint32_t min_samples, max_samples;
+    const double *rois;             /* num_rois x 4: x1, y1, x2, y2 */
+    const uint32_t *batch_indices;  /* num_rois; out-of-range regions contribute nothing */
+};
+
+void ref_roi_forward(const struct ref_roi *r, const double *x, double *out);
+/* dx (B*C*H*W) and droi (R*4) may each be NULL; x may be NULL for AVERAGE without droi.
+ * dx_abs / droi_abs (may be NULL) get the sums of |terms|, for tolerances. */
+void ref_roi_backward(const struct ref_roi *r, const double *x, const double *dy, double *dx, double *droi,
+                      double *dx_abs, double *droi_abs);

@@ -320,6 +320,158 @@ static json_t *resample_cases(struct rng *r, int op, int count)
     return cases;
 }
 
+static json_t *tensor4(const char *type, const uint32_t *sizes, uint32_t dims, struct rng *r, const double *logical,
+                       bool input)
+{
+    struct gen_tensor t = { .dims = dims, .elements = 1 };
+    for (uint32_t d = 0; d < dims; d++) {
+        t.sizes[d] = sizes[d];
+        t.elements *= sizes[d];
+    }
+    gen_strides(r, &t, false); /* strided, never broadcast: every logical value is its own */
+    (void)input;
+    return gen_tensor_json(&t, type, logical);
+}
+
+static double max_of(const double *v, uint64_t n)
+{
+    double m = 0;
+    for (uint64_t i = 0; i < n; i++)
+        m = v[i] > m ? v[i] : m;
+    return m;
+}
+
+/* Random ROI align cases, forward (backward false) or backward, checked against reference.c. */
+static json_t *roi_cases(struct rng *r, bool backward, int count)
+{
+    static const double scales[] = { 1, 0.5, 0.25, 2 };
+    static const double offsets[][2] = { { 0.5, -0.5 }, { 0, -0.5 }, { 0, 0 }, { 0.25, 0.5 } };
+    json_t *cases = json_array();
+    for (int n = 0; n < count; n++) {
+        bool f16 = n % 2 == 1;
+        const char *type = f16 ? "FLOAT16" : "FLOAT32";
+        struct ref_roi q = { 0 };
+        q.batch = rng_range(r, 1, 2);
+        q.channels = rng_range(r, 1, 3);
+        q.height = rng_range(r, 2, 8);
+        q.width = rng_range(r, 2, 8);
+        q.num_rois = rng_range(r, 1, 4);
+        q.out_h = rng_range(r, 1, 3);
+        q.out_w = rng_range(r, 1, 3);
+        q.linear = rng_range(r, 0, 3) != 0;
+        q.maximum = rng_range(r, 0, 3) == 0;
+        q.align_corners = rng_range(r, 0, 4) == 0;
+        q.spatial_x = scales[rng_range(r, 0, 3)];
+        q.spatial_y = scales[rng_range(r, 0, 3)];
+        uint32_t o = rng_range(r, 0, 3);
+        q.input_offset = offsets[o][0];
+        q.output_offset = offsets[o][1];
+        q.oob_value = representable(rng_uniform(r, -1, 1), f16);
+        bool adaptive = rng_range(r, 0, 2) == 0;
+        q.min_samples = rng_range(r, 1, 2);
+        q.max_samples = adaptive ? 0xffffffffu : q.min_samples + rng_range(r, 0, 1);
+        /* Corners on a 1/16 grid, some outside the input, some empty or mirrored; a batch index
+         * out of range now and then. */
+        double *rois = malloc(4 * q.num_rois * sizeof(double));
+        uint32_t *bidx = malloc(q.num_rois * sizeof(uint32_t));
+        for (uint32_t k = 0; k < q.num_rois; k++) {
+            double ex = q.width / q.spatial_x, ey = q.height / q.spatial_y;
+            for (int c = 0; c < 4; c++) {
+                double lim = c % 2 ? ey : ex;
+                rois[4 * k + c] = floor(rng_uniform(r, -0.3 * lim, 1.2 * lim) * 16) / 16;
+            }
+            if (rng_range(r, 0, 7) == 0)
+                rois[4 * k + 2] = rois[4 * k]; /* empty along x */
+            bidx[k] = rng_range(r, 0, 9) == 0 ? q.batch + 2 : rng_range(r, 0, q.batch - 1);
+        }
+        q.rois = rois;
+        q.batch_indices = bidx;
+        uint64_t nx = (uint64_t)q.batch * q.channels * q.height * q.width;
+        uint64_t ny = (uint64_t)q.num_rois * q.channels * q.out_h * q.out_w;
+        double *x = malloc(nx * sizeof(double)), *dy = malloc(ny * sizeof(double));
+        for (uint64_t i = 0; i < nx; i++)
+            x[i] = representable(rng_uniform(r, -2, 2), f16);
+        for (uint64_t i = 0; i < ny; i++)
+            dy[i] = representable(rng_uniform(r, -1, 1), f16);
+
+        json_t *c = json_object(), *desc = json_object(), *tensors = json_object(), *expected = json_object();
+        char name[96];
+        snprintf(name, sizeof(name), "%s/random-%d-%s-%s-%s", backward ? "roi_align_grad" : "roi_align1", n,
+                 q.linear ? "linear" : "nearest", q.maximum ? "max" : "average", type);
+        json_object_set_new(c, "name", json_string(name));
+        json_object_set_new(c, "operator", json_string(backward ? "ROI_ALIGN_GRAD" : "ROI_ALIGN1"));
+        if (f16)
+            json_object_set_new(c, "requires", json_pack("[s]", "float16"));
+        json_object_set_new(desc, "ReductionFunction", json_string(q.maximum ? "MAX" : "AVERAGE"));
+        json_object_set_new(desc, "InterpolationMode", json_string(q.linear ? "LINEAR" : "NEAREST_NEIGHBOR"));
+        json_object_set_new(desc, "SpatialScaleX", json_real(q.spatial_x));
+        json_object_set_new(desc, "SpatialScaleY", json_real(q.spatial_y));
+        json_object_set_new(desc, "InputPixelOffset", json_real(q.input_offset));
+        json_object_set_new(desc, "OutputPixelOffset", json_real(q.output_offset));
+        json_object_set_new(desc, "MinimumSamplesPerOutput", json_integer(q.min_samples));
+        json_object_set_new(desc, "MaximumSamplesPerOutput", json_integer(q.max_samples));
+        json_object_set_new(desc, "AlignRegionsToCorners", json_boolean(q.align_corners));
+        uint32_t in_sizes[4] = { q.batch, q.channels, q.height, q.width };
+        uint32_t bin_sizes[4] = { q.num_rois, q.channels, q.out_h, q.out_w };
+        uint32_t roi_dims = rng_range(r, 2, 4), roi_sizes[4] = { 1, 1, 1, 1 };
+        roi_sizes[roi_dims - 2] = q.num_rois;
+        roi_sizes[roi_dims - 1] = 4;
+        uint32_t batch_dims = rng_range(r, 1, 4), batch_sizes[4] = { 1, 1, 1, 1 };
+        batch_sizes[batch_dims - 1] = q.num_rois;
+        double *bvals = malloc(q.num_rois * sizeof(double));
+        for (uint32_t k = 0; k < q.num_rois; k++)
+            bvals[k] = bidx[k];
+        json_object_set_new(tensors, "ROITensor", tensor4(type, roi_sizes, roi_dims, r, rois, true));
+        json_object_set_new(tensors, "BatchIndicesTensor", tensor4("UINT32", batch_sizes, batch_dims, r, bvals, true));
+        if (!backward) {
+            json_object_set_new(desc, "OutOfBoundsInputValue", json_real(q.oob_value));
+            double *out = malloc(ny * sizeof(double));
+            ref_roi_forward(&q, x, out);
+            double mag = 0;
+            for (uint64_t i = 0; i < ny; i++)
+                mag = fabs(out[i]) > mag ? fabs(out[i]) : mag;
+            json_object_set_new(tensors, "InputTensor", tensor4(type, in_sizes, 4, r, x, true));
+            json_object_set_new(tensors, "OutputTensor", tensor4(type, bin_sizes, 4, r, NULL, false));
+            json_object_set_new(expected, "OutputTensor", gen_expected_json(out, ny, f16 ? 1 : 8, (f16 ? 2e-3 : 1e-5) * (mag + 1)));
+            free(out);
+        } else {
+            /* Which outputs: both, only the input gradient (then sometimes without InputTensor), only the ROI gradient. */
+            uint32_t which = rng_range(r, 0, 2);
+            bool want_dx = which != 2, want_droi = which != 1;
+            bool with_x = want_droi || q.maximum || rng_range(r, 0, 1);
+            double *dx = malloc(nx * sizeof(double)), *dx_abs = malloc(nx * sizeof(double));
+            double droi[16], droi_abs[16];
+            ref_roi_backward(&q, x, dy, dx, droi, dx_abs, droi_abs);
+            if (with_x)
+                json_object_set_new(tensors, "InputTensor", tensor4(type, in_sizes, 4, r, x, true));
+            json_object_set_new(tensors, "InputGradientTensor", tensor4(type, bin_sizes, 4, r, dy, true));
+            if (want_dx) {
+                json_object_set_new(tensors, "OutputGradientTensor", tensor4(type, in_sizes, 4, r, NULL, false));
+                json_object_set_new(expected, "OutputGradientTensor",
+                                    gen_expected_json(dx, nx, f16 ? 1 : 8, (f16 ? 2e-3 : 1e-5) * (max_of(dx_abs, nx) + 1e-3)));
+            }
+            if (want_droi) {
+                json_object_set_new(tensors, "OutputROIGradientTensor", tensor4(type, roi_sizes, roi_dims, r, NULL, false));
+                json_object_set_new(expected, "OutputROIGradientTensor",
+                                    gen_expected_json(droi, 4 * q.num_rois, f16 ? 1 : 8,
+                                                      (f16 ? 4e-3 : 1e-5) * (max_of(droi_abs, 4 * q.num_rois) + 1e-3)));
+            }
+            free(dx);
+            free(dx_abs);
+        }
+        json_object_set_new(c, "desc", desc);
+        json_object_set_new(c, "tensors", tensors);
+        json_object_set_new(c, "expected", expected);
+        json_array_append_new(cases, c);
+        free(rois);
+        free(bidx);
+        free(bvals);
+        free(x);
+        free(dy);
+    }
+    return cases;
+}
+
 static int write_cases(const char *dir, const char *file, json_t *cases)
 {
     char path[1024];
@@ -347,5 +499,7 @@ int main(int argc, char **argv)
     rc |= write_cases(argv[1], "resample2.json", resample_cases(&r, 1, 60));
     rc |= write_cases(argv[1], "resample_grad.json", resample_cases(&r, 2, 60));
     rc |= write_cases(argv[1], "resample_grad1.json", resample_cases(&r, 3, 60));
+    rc |= write_cases(argv[1], "roi_align1.json", roi_cases(&r, false, 80));
+    rc |= write_cases(argv[1], "roi_align_grad.json", roi_cases(&r, true, 80));
     return rc ? 1 : 0;
 }

@@ -63,6 +63,43 @@ DMLVK_API dmlvk_status dmlvk_resample2_desc_set_fields(dmlvk_resample2_operator_
 DMLVK_API dmlvk_status dmlvk_resample_grad1_desc_set_fields(dmlvk_resample_grad1_operator_desc *desc,
                                                             const dmlvk_resample_fields *fields);
 
+/* RoiAlign conventions, for ROI_ALIGN1 forward and ROI_ALIGN_GRAD backward. */
+typedef enum dmlvk_roi_align_convention {
+    /* torchvision roi_align(aligned=True); ONNX RoiAlign-16 half_pixel; Detectron2 ROIAlign(aligned=True) */
+    DMLVK_ROI_ALIGN_CONVENTION_HALF_PIXEL = 0,
+    /* torchvision aligned=False; ONNX output_half_pixel. Exact only for regions at least one
+     * pixel wide and high after scaling: those frameworks stretch smaller regions to 1 pixel. */
+    DMLVK_ROI_ALIGN_CONVENTION_OUTPUT_HALF_PIXEL = 1,
+} dmlvk_roi_align_convention;
+
+typedef struct dmlvk_roi_align_fields {
+    dmlvk_reduce_function ReductionFunction;
+    dmlvk_interpolation_mode InterpolationMode;
+    float SpatialScaleX;
+    float SpatialScaleY;
+    float InputPixelOffset;
+    float OutputPixelOffset;
+    float OutOfBoundsInputValue;
+    uint32_t MinimumSamplesPerOutput;
+    uint32_t MaximumSamplesPerOutput;
+    dmlvk_bool AlignRegionsToCorners;
+} dmlvk_roi_align_fields;
+
+/*
+ * Fills fields for a framework's roi_align: spatial_scale as the framework's, sampling_ratio as
+ * torchvision's (<= 0: adaptive), reduction AVERAGE (or MAX for ONNX mode=max). Boxes are then
+ * torchvision's columns 1..4 (x1, y1, x2, y2) and batch indices its column 0.
+ */
+DMLVK_API dmlvk_status dmlvk_roi_align_fields_from_convention(dmlvk_roi_align_convention convention, float spatial_scale,
+                                                              int32_t sampling_ratio, dmlvk_reduce_function reduction,
+                                                              dmlvk_roi_align_fields *fields);
+
+/* Copies fields into a descriptor (OutOfBoundsInputValue only where the descriptor has it). */
+DMLVK_API dmlvk_status dmlvk_roi_align1_desc_set_fields(dmlvk_roi_align1_operator_desc *desc,
+                                                        const dmlvk_roi_align_fields *fields);
+DMLVK_API dmlvk_status dmlvk_roi_align_grad_desc_set_fields(dmlvk_roi_align_grad_operator_desc *desc,
+                                                            const dmlvk_roi_align_fields *fields);
+
 #ifdef __cplusplus
 }
 #endif

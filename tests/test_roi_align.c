@@ -1,0 +1,453 @@
+/* ROI align: the ROI gradient against finite differences, the adjoint identity, the three scatter
+ * paths (float atomics, compare-and-swap, deterministic), and torchvision's formulas. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "gpu_util.h"
+#include "half.h"
+#include "reference.h"
+
+static dmlvk_device *dev;
+static dmlvk_device_info info;
+static uint64_t rng_state = 777;
+
+static double uniform(double lo, double hi)
+{
+    return lo + (hi - lo) * ((double)(splitmix64_next(&rng_state) >> 11) * 0x1p-53);
+}
+
+static uint32_t below(uint32_t n)
+{
+    return (uint32_t)(splitmix64_next(&rng_state) % n);
+}
+
+struct problem {
+    struct ref_roi q;
+    double rois[4 * 6];
+    uint32_t batch[6];
+    double *x, *dy;
+    uint64_t nx, ny;
+};
+
+/* Random regions with corners off any grid, so that no sample sits on a tie or a cell edge. */
+static void random_problem(struct problem *p, bool linear, bool maximum, bool adaptive)
+{
+    memset(p, 0, sizeof(*p));
+    struct ref_roi *q = &p->q;
+    q->batch = 2;
+    q->channels = 2;
+    q->height = 3 + below(6);
+    q->width = 3 + below(6);
+    q->num_rois = 1 + below(6);
+    q->out_h = 1 + below(3);
+    q->out_w = 1 + below(3);
+    q->linear = linear;
+    q->maximum = maximum;
+    q->spatial_x = 0.5;
+    q->spatial_y = 0.5;
+    q->input_offset = 0.5;
+    q->output_offset = -0.5;
+    q->min_samples = adaptive ? 1 : 1 + below(3);
+    q->max_samples = adaptive ? UINT32_MAX : q->min_samples;
+    for (uint32_t k = 0; k < q->num_rois; k++) {
+        double x1 = uniform(-2, 2 * q->width), y1 = uniform(-2, 2 * q->height);
+        p->rois[4 * k] = x1;
+        p->rois[4 * k + 1] = y1;
+        p->rois[4 * k + 2] = x1 + uniform(-4, 2 * q->width);
+        p->rois[4 * k + 3] = y1 + uniform(-4, 2 * q->height);
+        p->batch[k] = below(2);
+    }
+    q->rois = p->rois;
+    q->batch_indices = p->batch;
+    p->nx = (uint64_t)q->batch * q->channels * q->height * q->width;
+    p->ny = (uint64_t)q->num_rois * q->channels * q->out_h * q->out_w;
+    p->x = malloc(p->nx * sizeof(double));
+    p->dy = malloc(p->ny * sizeof(double));
+    for (uint64_t i = 0; i < p->nx; i++)
+        p->x[i] = uniform(-1, 1);
+    for (uint64_t i = 0; i < p->ny; i++)
+        p->dy[i] = uniform(-1, 1);
+}
+
+static void free_problem(struct problem *p)
+{
+    free(p->x);
+    free(p->dy);
+}
+
+static double objective(const struct problem *p)
+{
+    double *out = malloc(p->ny * sizeof(double)), sum = 0;
+    ref_roi_forward(&p->q, p->x, out);
+    for (uint64_t i = 0; i < p->ny; i++)
+        sum += out[i] * p->dy[i];
+    free(out);
+    return sum;
+}
+
+/* The ROI gradient formula is the derivative of sum(dY * ROI_ALIGN1(X)): central differences in float64. */
+static void test_roi_gradient_finite_differences(void **state)
+{
+    (void)state;
+    int checked = 0;
+    for (int iter = 0; iter < 60; iter++) {
+        struct problem p;
+        random_problem(&p, true, iter % 3 == 2, iter % 2 == 1);
+        double droi[24];
+        ref_roi_backward(&p.q, p.x, p.dy, NULL, droi, NULL, NULL);
+        for (uint32_t k = 0; k < 4 * p.q.num_rois; k++) {
+            const double h = 1e-6, saved = p.rois[k];
+            p.rois[k] = saved + h;
+            double up = objective(&p);
+            p.rois[k] = saved - h;
+            double down = objective(&p);
+            p.rois[k] = saved;
+            double fd = (up - down) / (2 * h);
+            /* A sample crossing a cell edge, a sample count changing or a MAX winner changing within
+             * h makes the function kinked there: skip those rare coordinates, count the rest. */
+            p.rois[k] = saved + 2 * h;
+            double up2 = objective(&p);
+            p.rois[k] = saved;
+            if (fabs((up2 - up) - (up - objective(&p))) > 1e-9)
+                continue;
+            if (fabs(fd - droi[k]) > 1e-5 * (1 + fabs(droi[k])))
+                fail_msg("case %d, coordinate %u: analytic %.12g, finite difference %.12g", iter, k, droi[k], fd);
+            checked++;
+        }
+        free_problem(&p);
+    }
+    assert_true(checked > 300);
+}
+
+/* GPU runs of ROI_ALIGN1 / ROI_ALIGN_GRAD on problem p, float32 or float16, packed tensors. */
+static void gpu_forward(const struct problem *p, double *out)
+{
+    const struct ref_roi *q = &p->q;
+    uint32_t in_sizes[4] = { q->batch, q->channels, q->height, q->width };
+    uint32_t roi_sizes[2] = { q->num_rois, 4 }, b_sizes[1] = { q->num_rois };
+    uint32_t out_sizes[4] = { q->num_rois, q->channels, q->out_h, q->out_w };
+    dmlvk_tensor_desc tx = packed_desc(DMLVK_TENSOR_DATA_TYPE_FLOAT32, 4, in_sizes);
+    dmlvk_tensor_desc tr = packed_desc(DMLVK_TENSOR_DATA_TYPE_FLOAT32, 2, roi_sizes);
+    dmlvk_tensor_desc tb = packed_desc(DMLVK_TENSOR_DATA_TYPE_UINT32, 1, b_sizes);
+    dmlvk_tensor_desc ty = packed_desc(DMLVK_TENSOR_DATA_TYPE_FLOAT32, 4, out_sizes);
+    dmlvk_roi_align1_operator_desc d = {
+        &tx, &tr, &tb, &ty, q->maximum ? DMLVK_REDUCE_FUNCTION_MAX : DMLVK_REDUCE_FUNCTION_AVERAGE,
+        q->linear ? DMLVK_INTERPOLATION_MODE_LINEAR : DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR, (float)q->spatial_x,
+        (float)q->spatial_y, (float)q->input_offset, (float)q->output_offset, (float)q->oob_value, q->min_samples,
+        q->max_samples, q->align_corners,
+    };
+    float *vx = malloc(p->nx * 4), vr[24], *vy = malloc(p->ny * 4);
+    for (uint64_t i = 0; i < p->nx; i++)
+        vx[i] = (float)p->x[i];
+    for (uint32_t i = 0; i < 4 * q->num_rois; i++)
+        vr[i] = (float)p->rois[i];
+    const dmlvk_tensor_desc *descs[4] = { &tx, &tr, &tb, &ty };
+    void *values[4] = { vx, vr, (void *)p->batch, vy };
+    dmlvk_operator_desc od = { DMLVK_OPERATOR_ROI_ALIGN1, &d };
+    if (gpu_run(dev, &od, NULL, descs, values, 4) != DMLVK_OK)
+        fail_msg("%s", dmlvk_last_error());
+    for (uint64_t i = 0; i < p->ny; i++)
+        out[i] = vy[i];
+    free(vx);
+    free(vy);
+}
+
+/* Runs the backward pass; dx and droi are filled when non-NULL. */
+static dmlvk_status gpu_backward(const struct problem *p, const dmlvk_operator_params *params, dmlvk_tensor_data_type type,
+                                 double *dx, double *droi)
+{
+    const struct ref_roi *q = &p->q;
+    bool f16 = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16;
+    uint32_t in_sizes[4] = { q->batch, q->channels, q->height, q->width };
+    uint32_t roi_sizes[2] = { q->num_rois, 4 }, b_sizes[1] = { q->num_rois };
+    uint32_t bin_sizes[4] = { q->num_rois, q->channels, q->out_h, q->out_w };
+    dmlvk_tensor_desc tx = packed_desc(type, 4, in_sizes), tdy = packed_desc(type, 4, bin_sizes);
+    dmlvk_tensor_desc tr = packed_desc(type, 2, roi_sizes), tb = packed_desc(DMLVK_TENSOR_DATA_TYPE_UINT32, 1, b_sizes);
+    dmlvk_tensor_desc tdx = tx, tdr = tr;
+    dmlvk_roi_align_grad_operator_desc d = {
+        &tx, &tdy, &tr, &tb, dx ? &tdx : NULL, droi ? &tdr : NULL,
+        q->maximum ? DMLVK_REDUCE_FUNCTION_MAX : DMLVK_REDUCE_FUNCTION_AVERAGE,
+        q->linear ? DMLVK_INTERPOLATION_MODE_LINEAR : DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR, (float)q->spatial_x,
+        (float)q->spatial_y, (float)q->input_offset, (float)q->output_offset, q->min_samples, q->max_samples,
+        q->align_corners,
+    };
+    uint8_t *v[6];
+    const double *src[6] = { p->x, p->dy, p->rois, NULL, NULL, NULL };
+    const uint64_t counts[6] = { p->nx, p->ny, 4 * q->num_rois, q->num_rois, p->nx, 4 * q->num_rois };
+    for (int i = 0; i < 6; i++) {
+        v[i] = calloc(counts[i], 4);
+        for (uint64_t e = 0; src[i] && e < counts[i]; e++) {
+            if (f16)
+                ((uint16_t *)v[i])[e] = half_from_double(src[i][e]);
+            else
+                ((float *)v[i])[e] = (float)src[i][e];
+        }
+    }
+    memcpy(v[3], p->batch, 4 * q->num_rois);
+    const dmlvk_tensor_desc *descs[6] = { &tx, &tdy, &tr, &tb, dx ? &tdx : NULL, droi ? &tdr : NULL };
+    dmlvk_operator_desc od = { DMLVK_OPERATOR_ROI_ALIGN_GRAD, &d };
+    dmlvk_status st = gpu_run(dev, &od, params, descs, (void *const *)v, 6);
+    for (uint64_t e = 0; st == DMLVK_OK && dx && e < p->nx; e++)
+        dx[e] = f16 ? half_to_float(((uint16_t *)v[4])[e]) : ((float *)v[4])[e];
+    for (uint64_t e = 0; st == DMLVK_OK && droi && e < 4 * q->num_rois; e++)
+        droi[e] = f16 ? half_to_float(((uint16_t *)v[5])[e]) : ((float *)v[5])[e];
+    for (int i = 0; i < 6; i++)
+        free(v[i]);
+    return st;
+}
+
+/* With AVERAGE and an out-of-bounds value of 0, the input gradient is the forward's transpose. */
+static void test_adjoint(void **state)
+{
+    (void)state;
+    for (int iter = 0; iter < 20; iter++) {
+        struct problem p;
+        random_problem(&p, iter % 2 == 0, false, iter % 3 == 0);
+        double *y = malloc(p.ny * sizeof(double)), *dx = malloc(p.nx * sizeof(double));
+        /* The GPU sees float32: let the reference-free identity use exactly those values. */
+        for (uint64_t i = 0; i < p.nx; i++)
+            p.x[i] = (float)p.x[i];
+        for (uint64_t i = 0; i < p.ny; i++)
+            p.dy[i] = (float)p.dy[i];
+        gpu_forward(&p, y);
+        assert_int_equal(gpu_backward(&p, NULL, DMLVK_TENSOR_DATA_TYPE_FLOAT32, dx, NULL), DMLVK_OK);
+        double lhs = 0, rhs = 0, mag = 0;
+        for (uint64_t i = 0; i < p.ny; i++) {
+            lhs += y[i] * p.dy[i];
+            mag += fabs(y[i] * p.dy[i]);
+        }
+        for (uint64_t i = 0; i < p.nx; i++) {
+            rhs += p.x[i] * dx[i];
+            mag += fabs(p.x[i] * dx[i]);
+        }
+        if (fabs(lhs - rhs) > 1e-5 * (mag + 1e-30))
+            fail_msg("case %d: <F(X),dY> = %.9g, <X,G(dY)> = %.9g", iter, lhs, rhs);
+        free(y);
+        free(dx);
+        free_problem(&p);
+    }
+}
+
+/* Float32 sample positions carry an absolute error of about ulp(position), which a small weight
+ * turns into a large relative one: the tolerance scales with the largest magnitude, not each element's. */
+static void expect_close(const char *what, const double *got, const double *want, const double *mag, uint64_t n,
+                         double rel)
+{
+    double scale = 1e-6;
+    for (uint64_t i = 0; i < n; i++)
+        scale = fmax(scale, mag[i]);
+    for (uint64_t i = 0; i < n; i++)
+        if (fabs(got[i] - want[i]) > rel * scale)
+            fail_msg("%s[%llu]: %.9g, reference %.9g", what, (unsigned long long)i, got[i], want[i]);
+}
+
+/* Float atomics, the compare-and-swap fallback and the deterministic mode all match the reference;
+ * the deterministic mode is bitwise identical run to run. */
+static void test_scatter_paths(void **state)
+{
+    (void)state;
+    /* On lavapipe the default path really is the float-atomic one. */
+    assert_true(info.float32_atomic_add);
+    assert_true(info.int64_atomics);
+    for (int iter = 0; iter < 12; iter++) {
+        bool f16 = iter % 2 == 1;
+        dmlvk_tensor_data_type type = f16 ? DMLVK_TENSOR_DATA_TYPE_FLOAT16 : DMLVK_TENSOR_DATA_TYPE_FLOAT32;
+        struct problem p;
+        random_problem(&p, true, iter % 4 == 3, iter % 3 == 0);
+        for (uint64_t i = 0; i < p.nx; i++)
+            p.x[i] = f16 ? half_to_float(half_from_double(p.x[i])) : (float)p.x[i];
+        for (uint64_t i = 0; i < p.ny; i++)
+            p.dy[i] = f16 ? half_to_float(half_from_double(p.dy[i])) : (float)p.dy[i];
+        for (uint32_t i = 0; i < 4 * p.q.num_rois; i++)
+            p.rois[i] = f16 ? half_to_float(half_from_double(p.rois[i])) : (float)p.rois[i];
+        double *want = malloc(p.nx * sizeof(double)), *mag = malloc(p.nx * sizeof(double));
+        ref_roi_backward(&p.q, p.x, p.dy, want, NULL, mag, NULL);
+        double *got = malloc(p.nx * sizeof(double)), *again = malloc(p.nx * sizeof(double));
+        double rel = f16 ? 2e-3 : 1e-5;
+        dmlvk_operator_params atomics = { 0 }, cas = { .force_cas_atomics = 1 }, det = { .deterministic = 1 };
+        assert_int_equal(gpu_backward(&p, &atomics, type, got, NULL), DMLVK_OK);
+        expect_close("float atomics", got, want, mag, p.nx, rel);
+        assert_int_equal(gpu_backward(&p, &cas, type, got, NULL), DMLVK_OK);
+        expect_close("compare-and-swap", got, want, mag, p.nx, rel);
+        assert_int_equal(gpu_backward(&p, &det, type, got, NULL), DMLVK_OK);
+        expect_close("deterministic", got, want, mag, p.nx, rel);
+        assert_int_equal(gpu_backward(&p, &det, type, again, NULL), DMLVK_OK);
+        assert_memory_equal(got, again, p.nx * sizeof(double));
+        free(want);
+        free(mag);
+        free(got);
+        free(again);
+        free_problem(&p);
+    }
+}
+
+/* The ROI gradient on the GPU matches the reference, whose formula the finite differences confirmed. */
+static void test_roi_gradient_gpu(void **state)
+{
+    (void)state;
+    for (int iter = 0; iter < 12; iter++) {
+        struct problem p;
+        random_problem(&p, true, iter % 3 == 2, iter % 2 == 0);
+        for (uint64_t i = 0; i < p.nx; i++)
+            p.x[i] = (float)p.x[i];
+        for (uint64_t i = 0; i < p.ny; i++)
+            p.dy[i] = (float)p.dy[i];
+        for (uint32_t i = 0; i < 4 * p.q.num_rois; i++)
+            p.rois[i] = (float)p.rois[i];
+        double want[24], mag[24], got[24];
+        ref_roi_backward(&p.q, p.x, p.dy, NULL, want, NULL, mag);
+        dmlvk_operator_params det = { .deterministic = iter % 2 };
+        assert_int_equal(gpu_backward(&p, &det, DMLVK_TENSOR_DATA_TYPE_FLOAT32, NULL, got), DMLVK_OK);
+        expect_close("ROI gradient", got, want, mag, 4 * p.q.num_rois, 1e-5);
+        free_problem(&p);
+    }
+}
+
+/* torchvision.ops.roi_align's own algorithm (forward and backward), written from its source's
+ * structure: start/end with the 0.5 shift when aligned, bin sizes, sampling grid, and its
+ * bilinear_interpolate with the -1 / size out-of-bounds rule. */
+static double tv_bilinear(const double *plane, int h, int w, double y, double x, double wts[4], int idx[4])
+{
+    if (y < -1.0 || y > h || x < -1.0 || x > w)
+        return 0;
+    if (y <= 0)
+        y = 0;
+    if (x <= 0)
+        x = 0;
+    int y_low = (int)y, x_low = (int)x, y_high, x_high;
+    if (y_low >= h - 1) {
+        y_high = y_low = h - 1;
+        y = y_low;
+    } else {
+        y_high = y_low + 1;
+    }
+    if (x_low >= w - 1) {
+        x_high = x_low = w - 1;
+        x = x_low;
+    } else {
+        x_high = x_low + 1;
+    }
+    double ly = y - y_low, lx = x - x_low, hy = 1 - ly, hx = 1 - lx;
+    wts[0] = hy * hx, wts[1] = hy * lx, wts[2] = ly * hx, wts[3] = ly * lx;
+    idx[0] = y_low * w + x_low, idx[1] = y_low * w + x_high, idx[2] = y_high * w + x_low, idx[3] = y_high * w + x_high;
+    return wts[0] * plane[idx[0]] + wts[1] * plane[idx[1]] + wts[2] * plane[idx[2]] + wts[3] * plane[idx[3]];
+}
+
+static void torchvision(const struct ref_roi *q, bool aligned, int ratio, const double *x, const double *dy, double *out,
+                        double *dx)
+{
+    int h = (int)q->height, w = (int)q->width;
+    if (dx)
+        memset(dx, 0, sizeof(double) * q->batch * q->channels * h * w);
+    for (uint32_t k = 0; k < q->num_rois; k++) {
+        const double *r = q->rois + 4 * k;
+        double off = aligned ? 0.5 : 0, scale = q->spatial_x;
+        double sw = r[0] * scale - off, sh = r[1] * scale - off, ew = r[2] * scale - off, eh = r[3] * scale - off;
+        double rw = ew - sw, rh = eh - sh;
+        if (!aligned) {
+            rw = fmax(rw, 1.0);
+            rh = fmax(rh, 1.0);
+        }
+        double bh = rh / q->out_h, bw = rw / q->out_w;
+        int gh = ratio > 0 ? ratio : (int)ceil(rh / q->out_h), gw = ratio > 0 ? ratio : (int)ceil(rw / q->out_w);
+        double count = fmax(gh * gw, 1);
+        for (uint32_t c = 0; c < q->channels; c++) {
+            uint64_t plane_at = ((uint64_t)q->batch_indices[k] * q->channels + c) * h * w;
+            for (uint32_t ph = 0; ph < q->out_h; ph++)
+                for (uint32_t pw = 0; pw < q->out_w; pw++) {
+                    uint64_t o = (((uint64_t)k * q->channels + c) * q->out_h + ph) * q->out_w + pw;
+                    double sum = 0;
+                    for (int iy = 0; iy < gh; iy++) {
+                        double y = sh + ph * bh + (iy + .5) * bh / gh;
+                        for (int ix = 0; ix < gw; ix++) {
+                            double xx = sw + pw * bw + (ix + .5) * bw / gw, wts[4] = { 0 };
+                            int idx[4] = { 0 };
+                            sum += tv_bilinear(x + plane_at, h, w, y, xx, wts, idx);
+                            for (int t = 0; dx && t < 4; t++)
+                                dx[plane_at + idx[t]] += dy[o] / count * wts[t];
+                        }
+                    }
+                    if (out)
+                        out[o] = sum / count;
+                }
+        }
+    }
+}
+
+static void test_torchvision(void **state)
+{
+    (void)state;
+    for (int iter = 0; iter < 24; iter++) {
+        bool aligned = iter % 2 == 0;
+        int ratio = iter % 3 == 0 ? 0 : 1 + iter % 3;
+        struct problem p;
+        random_problem(&p, true, false, false);
+        /* Boxes with x1 <= x2, y1 <= y2; unaligned ones at least 2 pixels after scaling (see MAPPINGS.md). */
+        for (uint32_t k = 0; k < p.q.num_rois; k++) {
+            double *r = p.rois + 4 * k;
+            r[2] = r[0] + uniform(aligned ? 0 : 4, 2 * p.q.width);
+            r[3] = r[1] + uniform(aligned ? 0 : 4, 2 * p.q.height);
+            for (int t = 0; t < 4; t++)
+                r[t] = (float)r[t];
+        }
+        for (uint64_t i = 0; i < p.nx; i++)
+            p.x[i] = (float)p.x[i];
+        for (uint64_t i = 0; i < p.ny; i++)
+            p.dy[i] = (float)p.dy[i];
+        dmlvk_roi_align_fields f;
+        assert_int_equal(dmlvk_roi_align_fields_from_convention(aligned ? DMLVK_ROI_ALIGN_CONVENTION_HALF_PIXEL
+                                                                        : DMLVK_ROI_ALIGN_CONVENTION_OUTPUT_HALF_PIXEL,
+                                                                0.5f, ratio, DMLVK_REDUCE_FUNCTION_AVERAGE, &f),
+                         DMLVK_OK);
+        p.q.input_offset = f.InputPixelOffset;
+        p.q.output_offset = f.OutputPixelOffset;
+        p.q.min_samples = f.MinimumSamplesPerOutput;
+        p.q.max_samples = f.MaximumSamplesPerOutput;
+        double *want = malloc(p.ny * sizeof(double)), *got = malloc(p.ny * sizeof(double));
+        double *want_dx = malloc(p.nx * sizeof(double)), *got_dx = malloc(p.nx * sizeof(double));
+        torchvision(&p.q, aligned, ratio, p.x, p.dy, want, want_dx);
+        gpu_forward(&p, got);
+        for (uint64_t i = 0; i < p.ny; i++)
+            if (fabs(got[i] - want[i]) > 1e-5)
+                fail_msg("torchvision %s ratio %d, output %llu: %.9g, torchvision %.9g", aligned ? "aligned" : "unaligned",
+                         ratio, (unsigned long long)i, got[i], want[i]);
+        assert_int_equal(gpu_backward(&p, NULL, DMLVK_TENSOR_DATA_TYPE_FLOAT32, got_dx, NULL), DMLVK_OK);
+        for (uint64_t i = 0; i < p.nx; i++)
+            if (fabs(got_dx[i] - want_dx[i]) > 1e-5)
+                fail_msg("torchvision backward, element %llu: %.9g, torchvision %.9g", (unsigned long long)i, got_dx[i],
+                         want_dx[i]);
+        free(want);
+        free(got);
+        free(want_dx);
+        free(got_dx);
+        free_problem(&p);
+    }
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    dev = test_device(NULL);
+    dmlvk_device_get_info(dev, &info);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    test_device_done(dev);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_roi_gradient_finite_differences),
+        cmocka_unit_test(test_adjoint),
+        cmocka_unit_test(test_scatter_paths),
+        cmocka_unit_test(test_roi_gradient_gpu),
+        cmocka_unit_test(test_torchvision),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
