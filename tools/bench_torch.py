@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""dmlvk-bench side by side with PyTorch's CUDA backward kernels, on the same shapes, in one run.
+
+usage: bench_torch.py [--bench PATH/dmlvk-bench] [--iterations N] [--out results.json]
+
+Runs dmlvk-bench --json (Vulkan, on its own device), then times the PyTorch ops on the same
+GPU with CUDA events (warm-up, then the median of many runs, random inputs), and prints a table
+with both times, both fractions of dmlvk-bench's copy ceiling and the ratio.
+"""
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+
+import torch
+import torchvision  # noqa: F401  (registers torch.ops.torchvision)
+
+
+def splitmix64(state):
+    state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return state, z ^ (z >> 31)
+
+
+def roi_boxes(rois, n, h, w, scale):
+    """The boxes dmlvk-bench draws (tools/dmlvk_bench.c, roi_boxes), as torchvision's Kx5 rows."""
+    s = 2024
+    img_w, img_h = w / scale, h / scale
+    rows = []
+    for k in range(rois):
+        u = []
+        for _ in range(4):
+            s, r = splitmix64(s)
+            u.append((r >> 11) * 2.0 ** -53)
+        bw, bh = 16 + u[2] * (img_w / 3), 16 + u[3] * (img_h / 3)
+        x1, y1 = u[0] * (img_w - bw), u[1] * (img_h - bh)
+        rows.append([k % n, x1, y1, x1 + bw, y1 + bh])
+    return torch.tensor(rows, dtype=torch.float32)
+
+
+def time_cuda(fn, iterations, warmup=5):
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(iterations):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times)
+
+
+def torch_workload(name, iterations):
+    """The PyTorch equivalent of a dmlvk-bench workload name, timed; None where there is none."""
+    dtype = torch.float16 if name.endswith("f16") else torch.float32
+    dev = "cuda"
+    if name.startswith("relu_grad"):
+        n = 1 << 28
+        x = torch.rand(n, device=dev, dtype=dtype) * 2 - 1
+        g = torch.rand(n, device=dev, dtype=dtype) * 2 - 1
+        return time_cuda(lambda: torch.ops.aten.threshold_backward(g, x, 0), iterations)
+    if name.startswith(("nearest_grad", "bilinear_grad")):
+        big = 256 if "_2x_" in name else 192
+        g = torch.rand(32, 64, big, big, device=dev, dtype=dtype) * 2 - 1
+        scale = big / 128
+        if name.startswith("nearest"):
+            return time_cuda(lambda: torch.ops.aten.upsample_nearest2d_backward(
+                g, [big, big], [32, 64, 128, 128], scale, scale), iterations)
+        return time_cuda(lambda: torch.ops.aten.upsample_bilinear2d_backward(
+            g, [big, big], [32, 64, 128, 128], False, scale, scale), iterations)
+    if name.startswith("roi_align_grad"):
+        if "_det" in name:
+            return None
+        bins = 14 if "14x14" in name else 7
+        boxes = roi_boxes(512, 2, 200, 304, 0.25).to(dev, dtype)
+        g = torch.rand(512, 256, bins, bins, device=dev, dtype=dtype) * 2 - 1
+        return time_cuda(lambda: torch.ops.torchvision._roi_align_backward(
+            g, boxes, 0.25, bins, bins, 2, 256, 200, 304, 2, True), iterations)
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bench", default="build/tools/dmlvk-bench")
+    ap.add_argument("--iterations", type=int, default=50)
+    ap.add_argument("--out")
+    args = ap.parse_args()
+
+    run = subprocess.run([args.bench, "--json", "--iterations", str(args.iterations)], check=True,
+                         capture_output=True, text=True)
+    ours = json.loads(run.stdout)
+    copy = ours["copy_gbps"]
+    print(f"device: {ours['device']}, torch {torch.__version__} on {torch.cuda.get_device_name()}")
+    print(f"copy ceiling (dmlvk-bench, compute-shader copy): {copy:.0f} GB/s\n")
+    head = f"{'workload':28} {'dmlvk ms':>9} {'of copy':>8} {'torch ms':>9} {'of copy':>8} {'speedup':>8}"
+    print(head)
+    print("-" * len(head))
+    rows = []
+    for r in ours["results"]:
+        t = torch_workload(r["name"], args.iterations)
+        torch_frac = (r["bytes"] / (t * 1e6)) / copy if t else None
+        speedup = t / r["ms"] if t else None
+        rows.append(dict(r, torch_ms=t, torch_fraction_of_copy=torch_frac, speedup=speedup))
+        print(f"{r['name']:28} {r['ms']:9.4f} {100 * r['fraction_of_copy']:7.1f}% "
+              + (f"{t:9.4f} {100 * torch_frac:7.1f}% {speedup:7.2f}x" if t else f"{'-':>9} {'-':>8} {'-':>8}"))
+        sys.stdout.flush()
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(dict(ours, results=rows, torch=torch.__version__), f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,618 @@
+/*
+ * dmlvk-bench: times operators with Vulkan timestamp queries on a device of its own, which it
+ * hands to dmlvk (the way an ML runtime embeds the library), and measures the copy ceiling of that
+ * device in the same run: a compute-shader copy of a large buffer.
+ *
+ * For each workload it prints the median time over many runs (after warm-up, on random inputs),
+ * the effective bandwidth on the minimal bytes (every input read once, every output written once)
+ * and that bandwidth as a fraction of the copy ceiling. It also reports how long creating the
+ * pipelines takes cold and from the disk cache.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <volk.h>
+
+#include <dmlvk/dmlvk.h>
+
+#include "bench_copy_spv.h"
+#include "half.h"
+
+struct vk {
+    VkInstance instance;
+    VkPhysicalDevice physical;
+    VkDevice device;
+    uint32_t family;
+    VkQueue queue;
+    VkCommandPool pool;
+    VkQueryPool queries;
+    uint32_t query_count;
+    float period;
+    bool f16, atomics, int64_atomics;
+};
+
+struct options {
+    const char *device;
+    int iterations, warmup;
+    bool json;
+    const char *preset;
+    bool deterministic_rows;
+};
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+#define CHECK_VK(call)                                                                                                 \
+    do {                                                                                                               \
+        VkResult r_ = (call);                                                                                          \
+        if (r_ != VK_SUCCESS) {                                                                                        \
+            fprintf(stderr, "dmlvk-bench: %s failed (%d)\n", #call, (int)r_);                                          \
+            exit(2);                                                                                                   \
+        }                                                                                                              \
+    } while (0)
+
+#define CHECK(call)                                                                                                    \
+    do {                                                                                                               \
+        if ((call) != DMLVK_OK) {                                                                                      \
+            fprintf(stderr, "dmlvk-bench: %s: %s\n", #call, dmlvk_last_error());                                       \
+            exit(2);                                                                                                   \
+        }                                                                                                              \
+    } while (0)
+
+/* ---- a Vulkan device of our own ---------------------------------------------------------------- */
+
+static void vk_create(struct vk *v, const char *want)
+{
+    CHECK_VK(volkInitialize());
+    VkApplicationInfo app = { .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .pApplicationName = "dmlvk-bench",
+                              .apiVersion = VK_API_VERSION_1_2 };
+    VkInstanceCreateInfo ici = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app };
+    CHECK_VK(vkCreateInstance(&ici, NULL, &v->instance));
+    volkLoadInstance(v->instance);
+    uint32_t n = 0;
+    CHECK_VK(vkEnumeratePhysicalDevices(v->instance, &n, NULL));
+    VkPhysicalDevice *pds = calloc(n ? n : 1, sizeof(*pds));
+    CHECK_VK(vkEnumeratePhysicalDevices(v->instance, &n, pds));
+    int chosen = -1, rank = 9;
+    for (uint32_t i = 0; i < n; i++) {
+        VkPhysicalDeviceProperties p;
+        vkGetPhysicalDeviceProperties(pds[i], &p);
+        if (want) {
+            char *end;
+            long idx = strtol(want, &end, 10);
+            if ((*end == '\0' && idx == (long)i) || (*end != '\0' && strstr(p.deviceName, want))) {
+                chosen = (int)i;
+                break;
+            }
+            continue;
+        }
+        int r = p.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU ? 0 : p.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU ? 1 : 2;
+        if (r < rank) {
+            rank = r;
+            chosen = (int)i;
+        }
+    }
+    if (chosen < 0) {
+        fprintf(stderr, "dmlvk-bench: no matching Vulkan device\n");
+        exit(2);
+    }
+    v->physical = pds[chosen];
+    free(pds);
+
+    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT af = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT };
+    VkPhysicalDeviceVulkan12Features f12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, .pNext = &af };
+    VkPhysicalDeviceVulkan11Features f11 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, .pNext = &f12 };
+    VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f11 };
+    vkGetPhysicalDeviceFeatures2(v->physical, &f2);
+    uint32_t ne = 0;
+    vkEnumerateDeviceExtensionProperties(v->physical, NULL, &ne, NULL);
+    VkExtensionProperties *exts = calloc(ne ? ne : 1, sizeof(*exts));
+    vkEnumerateDeviceExtensionProperties(v->physical, NULL, &ne, exts);
+    bool has_atomic_ext = false;
+    for (uint32_t i = 0; i < ne; i++)
+        has_atomic_ext |= !strcmp(exts[i].extensionName, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+    free(exts);
+    v->f16 = f11.storageBuffer16BitAccess;
+    v->atomics = has_atomic_ext && af.shaderBufferFloat32AtomicAdd;
+    v->int64_atomics = f2.features.shaderInt64 && f12.shaderBufferInt64Atomics;
+
+    uint32_t nq = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(v->physical, &nq, NULL);
+    VkQueueFamilyProperties *qf = calloc(nq, sizeof(*qf));
+    vkGetPhysicalDeviceQueueFamilyProperties(v->physical, &nq, qf);
+    v->family = UINT32_MAX;
+    for (uint32_t i = 0; i < nq && v->family == UINT32_MAX; i++)
+        if ((qf[i].queueFlags & VK_QUEUE_COMPUTE_BIT) && qf[i].timestampValidBits)
+            v->family = i;
+    free(qf);
+    if (v->family == UINT32_MAX) {
+        fprintf(stderr, "dmlvk-bench: no compute queue with timestamps\n");
+        exit(2);
+    }
+    float prio = 1;
+    VkDeviceQueueCreateInfo qci = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = v->family,
+                                    .queueCount = 1, .pQueuePriorities = &prio };
+    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT ae = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT,
+                                                        .shaderBufferFloat32AtomicAdd = VK_TRUE };
+    VkPhysicalDeviceVulkan12Features e12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                             .pNext = v->atomics ? &ae : NULL, .bufferDeviceAddress = VK_TRUE,
+                                             .shaderBufferInt64Atomics = v->int64_atomics };
+    VkPhysicalDeviceVulkan11Features e11 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, .pNext = &e12,
+                                             .storageBuffer16BitAccess = v->f16 };
+    VkPhysicalDeviceFeatures2 e2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &e11,
+                                     .features = { .shaderInt64 = v->int64_atomics } };
+    const char *ext_names[] = { VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME };
+    VkDeviceCreateInfo dci = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &e2, .queueCreateInfoCount = 1,
+                               .pQueueCreateInfos = &qci, .enabledExtensionCount = v->atomics ? 1 : 0,
+                               .ppEnabledExtensionNames = ext_names };
+    CHECK_VK(vkCreateDevice(v->physical, &dci, NULL, &v->device));
+    volkLoadDevice(v->device);
+    vkGetDeviceQueue(v->device, v->family, 0, &v->queue);
+    VkCommandPoolCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                                    .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, .queueFamilyIndex = v->family };
+    CHECK_VK(vkCreateCommandPool(v->device, &pci, NULL, &v->pool));
+    v->query_count = 2 * 1024;
+    VkQueryPoolCreateInfo qpi = { .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, .queryType = VK_QUERY_TYPE_TIMESTAMP,
+                                  .queryCount = v->query_count };
+    CHECK_VK(vkCreateQueryPool(v->device, &qpi, NULL, &v->queries));
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(v->physical, &props);
+    v->period = props.limits.timestampPeriod;
+}
+
+static dmlvk_device *import_device(const struct vk *v, const char *cache_dir)
+{
+    dmlvk_vulkan_import imp = {
+        .get_instance_proc_addr = vkGetInstanceProcAddr,
+        .instance = v->instance,
+        .api_version = VK_API_VERSION_1_2,
+        .physical_device = v->physical,
+        .device = v->device,
+        .queue_family_index = v->family,
+        .storage_buffer_16bit_access = v->f16,
+        .shader_buffer_float32_atomic_add = v->atomics,
+        .shader_buffer_int64_atomics = v->int64_atomics,
+    };
+    dmlvk_device_params p = DMLVK_DEVICE_PARAMS_DEFAULT;
+    p.cache_dir = cache_dir;
+    dmlvk_device *dev;
+    CHECK(dmlvk_device_import(&imp, &p, &dev));
+    return dev;
+}
+
+/* ---- timing --------------------------------------------------------------------------------- */
+
+typedef void (*record_fn)(VkCommandBuffer cmd, void *user);
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median milliseconds of one record() over `iterations` timed runs after `warmup` untimed ones,
+ * all in one submission with a full barrier between runs. */
+static double time_runs(struct vk *v, record_fn record, void *user, int warmup, int iterations)
+{
+    if (iterations > (int)v->query_count / 2)
+        iterations = (int)v->query_count / 2;
+    VkCommandBuffer cmd;
+    VkCommandBufferAllocateInfo cai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = v->pool,
+                                        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1 };
+    CHECK_VK(vkAllocateCommandBuffers(v->device, &cai, &cmd));
+    VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                    .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
+    CHECK_VK(vkBeginCommandBuffer(cmd, &bi));
+    vkCmdResetQueryPool(cmd, v->queries, 0, 2 * (uint32_t)iterations);
+    VkMemoryBarrier mb = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                           .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                           .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                                            VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT };
+    VkPipelineStageFlags stages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+    for (int i = 0; i < warmup + iterations; i++) {
+        int t = i - warmup;
+        if (t >= 0)
+            vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, v->queries, 2 * (uint32_t)t);
+        record(cmd, user);
+        vkCmdPipelineBarrier(cmd, stages, stages, 0, 1, &mb, 0, NULL, 0, NULL);
+        if (t >= 0)
+            vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, v->queries, 2 * (uint32_t)t + 1);
+    }
+    CHECK_VK(vkEndCommandBuffer(cmd));
+    VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cmd };
+    CHECK_VK(vkQueueSubmit(v->queue, 1, &si, VK_NULL_HANDLE));
+    CHECK_VK(vkQueueWaitIdle(v->queue));
+    uint64_t *ts = calloc(2 * (size_t)iterations, sizeof(uint64_t));
+    CHECK_VK(vkGetQueryPoolResults(v->device, v->queries, 0, 2 * (uint32_t)iterations, 2 * (size_t)iterations * 8, ts, 8,
+                                   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+    double *ms = calloc((size_t)iterations, sizeof(double));
+    for (int i = 0; i < iterations; i++)
+        ms[i] = (double)(ts[2 * i + 1] - ts[2 * i]) * v->period * 1e-6;
+    qsort(ms, (size_t)iterations, sizeof(double), compare_double);
+    double median = ms[iterations / 2];
+    free(ts);
+    free(ms);
+    vkFreeCommandBuffers(v->device, v->pool, 1, &cmd);
+    return median;
+}
+
+/* ---- the copy ceiling ----------------------------------------------------------------------- */
+
+struct copy_job {
+    VkPipeline pipeline;
+    VkPipelineLayout layout;
+    VkDeviceAddress src, dst;
+    uint32_t vec4s;
+};
+
+static void record_copy(VkCommandBuffer cmd, void *user)
+{
+    struct copy_job *c = user;
+    struct {
+        VkDeviceAddress src, dst;
+        uint32_t n;
+    } push = { c->src, c->dst, c->vec4s };
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->pipeline);
+    vkCmdPushConstants(cmd, c->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+    vkCmdDispatch(cmd, 132 * 16, 1, 1);
+}
+
+static VkDeviceAddress address_of(struct vk *v, dmlvk_buffer *b)
+{
+    VkBuffer vb;
+    CHECK(dmlvk_buffer_get_vk(b, &vb, NULL));
+    VkBufferDeviceAddressInfo ai = { .sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, .buffer = vb };
+    return vkGetBufferDeviceAddress(v->device, &ai);
+}
+
+/* GB/s (bytes read + written) of a compute-shader copy of `bytes`. */
+static double copy_ceiling(struct vk *v, dmlvk_device *dev, uint64_t bytes, const struct options *o)
+{
+    dmlvk_buffer *a, *b;
+    CHECK(dmlvk_buffer_create(dev, bytes, &a));
+    CHECK(dmlvk_buffer_create(dev, bytes, &b));
+    VkShaderModuleCreateInfo smci = { .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = sizeof(bench_copy_spv),
+                                      .pCode = bench_copy_spv };
+    VkShaderModule module;
+    CHECK_VK(vkCreateShaderModule(v->device, &smci, NULL, &module));
+    VkPushConstantRange range = { VK_SHADER_STAGE_COMPUTE_BIT, 0, 24 };
+    VkPipelineLayoutCreateInfo lci = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .pushConstantRangeCount = 1,
+                                       .pPushConstantRanges = &range };
+    struct copy_job c = { .src = address_of(v, a), .dst = address_of(v, b), .vec4s = (uint32_t)(bytes / 16) };
+    CHECK_VK(vkCreatePipelineLayout(v->device, &lci, NULL, &c.layout));
+    VkComputePipelineCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+                                       .stage = { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                                                  .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = module, .pName = "main" },
+                                       .layout = c.layout };
+    CHECK_VK(vkCreateComputePipelines(v->device, VK_NULL_HANDLE, 1, &ci, NULL, &c.pipeline));
+    double ms = time_runs(v, record_copy, &c, o->warmup, o->iterations);
+    vkDestroyPipeline(v->device, c.pipeline, NULL);
+    vkDestroyPipelineLayout(v->device, c.layout, NULL);
+    vkDestroyShaderModule(v->device, module, NULL);
+    dmlvk_buffer_destroy(a);
+    dmlvk_buffer_destroy(b);
+    return 2.0 * (double)bytes / (ms * 1e6);
+}
+
+/* ---- workloads ------------------------------------------------------------------------------ */
+
+enum kind { RELU_GRAD, NEAREST_GRAD, BILINEAR_GRAD, ROI_ALIGN_GRAD };
+
+struct workload {
+    char name[64];
+    enum kind kind;
+    bool f16;
+    bool deterministic;
+    uint32_t n, c, h, w;        /* input of the forward pass (relu: n elements) */
+    uint32_t oh, ow;            /* resample: forward output; roi: bins */
+    uint32_t rois, samples;
+    float spatial_scale;
+};
+
+struct bound_op {
+    dmlvk_operator *op;
+    dmlvk_binding bindings[8];
+    uint32_t count;
+};
+
+static void record_op(VkCommandBuffer cmd, void *user)
+{
+    struct bound_op *b = user;
+    if (dmlvk_operator_record(b->op, cmd, b->bindings, b->count) != DMLVK_OK) {
+        fprintf(stderr, "dmlvk-bench: %s\n", dmlvk_last_error());
+        exit(2);
+    }
+}
+
+/* Fills a buffer with uniform values in [lo, hi) (never all zeros), in chunks. */
+static void fill_random(dmlvk_buffer *b, uint64_t elements, bool f16, double lo, double hi, uint64_t seed)
+{
+    const uint64_t chunk = 1 << 22;
+    void *host = malloc(chunk * 4);
+    for (uint64_t at = 0; at < elements; at += chunk) {
+        uint64_t n = elements - at < chunk ? elements - at : chunk;
+        for (uint64_t i = 0; i < n; i++) {
+            double u = lo + (hi - lo) * ((double)(splitmix64_next(&seed) >> 11) * 0x1p-53);
+            if (f16)
+                ((uint16_t *)host)[i] = half_from_double(u);
+            else
+                ((float *)host)[i] = (float)u;
+        }
+        CHECK(dmlvk_buffer_write(b, at * (f16 ? 2 : 4), host, n * (f16 ? 2 : 4)));
+    }
+    free(host);
+}
+
+/* The boxes of the ROI align preset; tools/bench_torch.py draws the same ones. */
+static void roi_boxes(const struct workload *w, float *boxes, uint32_t *batch)
+{
+    uint64_t s = 2024;
+    double img_w = w->w / w->spatial_scale, img_h = w->h / w->spatial_scale;
+    for (uint32_t k = 0; k < w->rois; k++) {
+        double u[4];
+        for (int i = 0; i < 4; i++)
+            u[i] = (double)(splitmix64_next(&s) >> 11) * 0x1p-53;
+        double bw = 16 + u[2] * (img_w / 3), bh = 16 + u[3] * (img_h / 3);
+        double x1 = u[0] * (img_w - bw), y1 = u[1] * (img_h - bh);
+        boxes[4 * k] = (float)x1;
+        boxes[4 * k + 1] = (float)y1;
+        boxes[4 * k + 2] = (float)(x1 + bw);
+        boxes[4 * k + 3] = (float)(y1 + bh);
+        batch[k] = k % w->n;
+    }
+}
+
+struct result {
+    double ms, bytes, create_cold_ms, create_cached_ms;
+};
+
+static dmlvk_buffer *tensor_buffer(dmlvk_device *dev, uint64_t elements, bool f16)
+{
+    dmlvk_buffer *b;
+    CHECK(dmlvk_buffer_create(dev, (elements * (f16 ? 2 : 4) + 3) & ~UINT64_C(3), &b));
+    return b;
+}
+
+static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload *w, const struct options *o,
+                         const char *cache_dir, struct result *res)
+{
+    dmlvk_tensor_data_type type = w->f16 ? DMLVK_TENSOR_DATA_TYPE_FLOAT16 : DMLVK_TENSOR_DATA_TYPE_FLOAT32;
+    uint64_t es = w->f16 ? 2 : 4;
+    struct bound_op b = { 0 };
+    dmlvk_buffer *bufs[8] = { 0 };
+    uint32_t s_small[4] = { w->n, w->c, w->h, w->w }, s_big[4] = { w->n, w->c, w->oh, w->ow };
+    uint32_t s_relu[1] = { w->n }, s_rois[2] = { w->rois, 4 }, s_batch[1] = { w->rois };
+    uint32_t s_bins[4] = { w->rois, w->c, w->oh, w->ow };
+    dmlvk_tensor_desc t[6];
+    dmlvk_operator_desc od;
+    dmlvk_activation_relu_grad_operator_desc relu;
+    dmlvk_resample_grad1_operator_desc rs;
+    dmlvk_resample_fields rf;
+    dmlvk_roi_align_grad_operator_desc roi;
+    dmlvk_roi_align_fields roif;
+    dmlvk_operator_params params = { .deterministic = w->deterministic };
+    uint64_t e_small = (uint64_t)w->n * w->c * w->h * w->w, e_big = (uint64_t)w->n * w->c * w->oh * w->ow;
+    uint64_t e_bins = (uint64_t)w->rois * w->c * w->oh * w->ow;
+#define TENSOR(i, dims, sizes, dt)                                                                                     \
+    do {                                                                                                               \
+        t[i] = (dmlvk_tensor_desc){ .DataType = (dt), .DimensionCount = (dims), .Sizes = (sizes) };                    \
+        CHECK(dmlvk_tensor_min_size(&t[i], &t[i].TotalTensorSizeInBytes));                                             \
+    } while (0)
+    switch (w->kind) {
+    case RELU_GRAD:
+        for (int i = 0; i < 3; i++)
+            TENSOR(i, 1, s_relu, type);
+        relu = (dmlvk_activation_relu_grad_operator_desc){ &t[0], &t[1], &t[2] };
+        od = (dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU_GRAD, &relu };
+        b.count = 3;
+        for (int i = 0; i < 3; i++)
+            bufs[i] = tensor_buffer(dev, w->n, w->f16);
+        fill_random(bufs[0], w->n, w->f16, -1, 1, 1);
+        fill_random(bufs[1], w->n, w->f16, -1, 1, 2);
+        res->bytes = 3.0 * w->n * es;
+        break;
+    case NEAREST_GRAD:
+    case BILINEAR_GRAD:
+        TENSOR(0, 4, s_big, type);
+        TENSOR(1, 4, s_small, type);
+        CHECK(dmlvk_resample_fields_from_convention(w->kind == NEAREST_GRAD ? DMLVK_RESAMPLE_CONVENTION_PYTORCH_NEAREST
+                                                                            : DMLVK_RESAMPLE_CONVENTION_HALF_PIXEL_LINEAR,
+                                                    4, s_small, s_big, NULL, &rf));
+        rs = (dmlvk_resample_grad1_operator_desc){ &t[0], &t[1] };
+        CHECK(dmlvk_resample_grad1_desc_set_fields(&rs, &rf));
+        od = (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE_GRAD1, &rs };
+        b.count = 2;
+        bufs[0] = tensor_buffer(dev, e_big, w->f16);
+        bufs[1] = tensor_buffer(dev, e_small, w->f16);
+        fill_random(bufs[0], e_big, w->f16, -1, 1, 3);
+        res->bytes = (double)(e_big + e_small) * es;
+        break;
+    case ROI_ALIGN_GRAD: {
+        TENSOR(1, 4, s_bins, type);
+        TENSOR(2, 2, s_rois, type);
+        TENSOR(3, 1, s_batch, DMLVK_TENSOR_DATA_TYPE_UINT32);
+        TENSOR(4, 4, s_small, type);
+        CHECK(dmlvk_roi_align_fields_from_convention(DMLVK_ROI_ALIGN_CONVENTION_HALF_PIXEL, w->spatial_scale,
+                                                     (int32_t)w->samples, DMLVK_REDUCE_FUNCTION_AVERAGE, &roif));
+        roi = (dmlvk_roi_align_grad_operator_desc){ NULL, &t[1], &t[2], &t[3], &t[4], NULL };
+        CHECK(dmlvk_roi_align_grad_desc_set_fields(&roi, &roif));
+        od = (dmlvk_operator_desc){ DMLVK_OPERATOR_ROI_ALIGN_GRAD, &roi };
+        b.count = 6;
+        bufs[1] = tensor_buffer(dev, e_bins, w->f16);
+        bufs[2] = tensor_buffer(dev, 4 * (uint64_t)w->rois, w->f16);
+        CHECK(dmlvk_buffer_create(dev, 4 * (uint64_t)w->rois, &bufs[3]));
+        bufs[4] = tensor_buffer(dev, e_small, w->f16);
+        fill_random(bufs[1], e_bins, w->f16, -1, 1, 4);
+        float *boxes = malloc(16 * (size_t)w->rois);
+        uint32_t *batch = malloc(4 * (size_t)w->rois);
+        roi_boxes(w, boxes, batch);
+        if (w->f16) {
+            uint16_t *h = malloc(8 * (size_t)w->rois);
+            for (uint32_t i = 0; i < 4 * w->rois; i++)
+                h[i] = half_from_float(boxes[i]);
+            CHECK(dmlvk_buffer_write(bufs[2], 0, h, 8 * (uint64_t)w->rois));
+            free(h);
+        } else {
+            CHECK(dmlvk_buffer_write(bufs[2], 0, boxes, 16 * (uint64_t)w->rois));
+        }
+        CHECK(dmlvk_buffer_write(bufs[3], 0, batch, 4 * (uint64_t)w->rois));
+        free(boxes);
+        free(batch);
+        res->bytes = (double)(e_bins + e_small + 4 * (uint64_t)w->rois) * es + 4.0 * w->rois;
+        break;
+    }
+    }
+#undef TENSOR
+    for (uint32_t i = 0; i < b.count; i++)
+        if (bufs[i])
+            b.bindings[i] = (dmlvk_binding){ .buffer = bufs[i], .size = VK_WHOLE_SIZE };
+
+    /* Pipeline creation: cold on a fresh device and cache directory, then from the disk cache. */
+    res->create_cold_ms = res->create_cached_ms = -1;
+    if (cache_dir) {
+        char dir[8192];
+        snprintf(dir, sizeof(dir), "%s/%s", cache_dir, w->name);
+        for (int pass = 0; pass < 2; pass++) {
+            dmlvk_device *fresh = import_device(v, dir);
+            dmlvk_operator *op;
+            double t0 = now_ms();
+            CHECK(dmlvk_operator_create(fresh, &od, &params, &op));
+            double t1 = now_ms();
+            if (pass == 0)
+                res->create_cold_ms = t1 - t0;
+            else
+                res->create_cached_ms = t1 - t0;
+            dmlvk_operator_destroy(op);
+            dmlvk_device_destroy(fresh);
+        }
+    }
+    CHECK(dmlvk_operator_create(dev, &od, &params, &b.op));
+    res->ms = time_runs(v, record_op, &b, o->warmup, o->iterations);
+    dmlvk_operator_destroy(b.op);
+    for (int i = 0; i < 8; i++)
+        dmlvk_buffer_destroy(bufs[i]);
+}
+
+static int add_preset(struct workload *w, int n, const char *preset, bool f16_ok, bool det_ok)
+{
+    bool small = !strcmp(preset, "small");
+    const char *types[2] = { "f32", "f16" };
+    for (int ti = 0; ti < (f16_ok ? 2 : 1); ti++) {
+        bool f16 = ti == 1;
+        struct workload relu = { .kind = RELU_GRAD, .f16 = f16, .n = small ? 1u << 20 : 1u << 28 };
+        snprintf(relu.name, sizeof(relu.name), "relu_grad_%s", types[ti]);
+        w[n++] = relu;
+        const uint32_t from[2] = { 256, 192 };
+        for (int k = 0; k < 2; k++) {
+            for (int interp = 0; interp < 2; interp++) {
+                struct workload r = { .kind = interp ? BILINEAR_GRAD : NEAREST_GRAD, .f16 = f16, .n = small ? 2 : 32,
+                                      .c = small ? 4 : 64, .h = small ? 32 : 128, .w = small ? 32 : 128 };
+                r.oh = r.ow = small ? from[k] / 4 : from[k];
+                snprintf(r.name, sizeof(r.name), "%s_grad_%s_%s", interp ? "bilinear" : "nearest", k ? "1.5x" : "2x",
+                         types[ti]);
+                w[n++] = r;
+            }
+        }
+        const uint32_t bins[2] = { 7, 14 };
+        for (int k = 0; k < 2; k++)
+            for (int det = 0; det < (det_ok ? 2 : 1); det++) {
+                struct workload r = { .kind = ROI_ALIGN_GRAD, .f16 = f16, .deterministic = det, .n = 2,
+                                      .c = small ? 8 : 256, .h = small ? 50 : 200, .w = small ? 76 : 304,
+                                      .oh = bins[k], .ow = bins[k], .rois = small ? 32 : 512, .samples = 2,
+                                      .spatial_scale = 0.25f };
+                snprintf(r.name, sizeof(r.name), "roi_align_grad_%ux%u%s_%s", bins[k], bins[k], det ? "_det" : "",
+                         types[ti]);
+                w[n++] = r;
+            }
+    }
+    return n;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: dmlvk-bench [--preset gpu|small] [--device N|NAME] [--iterations N] [--warmup N] [--json]\n"
+               "Times dmlvk's backward operators with Vulkan timestamps next to a compute-shader copy of the same\n"
+               "device. gpu: the workloads of BENCHMARKS.md; small: the same kinds, sized for a CPU device.\n");
+}
+
+int main(int argc, char **argv)
+{
+    struct options o = { .iterations = 50, .warmup = 5, .preset = "gpu" };
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json"))
+            o.json = true;
+        else if (!strcmp(argv[i], "--preset") && i + 1 < argc)
+            o.preset = argv[++i];
+        else if (!strcmp(argv[i], "--device") && i + 1 < argc)
+            o.device = argv[++i];
+        else if (!strcmp(argv[i], "--iterations") && i + 1 < argc)
+            o.iterations = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--warmup") && i + 1 < argc)
+            o.warmup = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--help")) {
+            usage(stdout);
+            return 0;
+        } else {
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (o.iterations < 1 || o.warmup < 0 || (strcmp(o.preset, "gpu") && strcmp(o.preset, "small"))) {
+        usage(stderr);
+        return 2;
+    }
+    struct vk v = { 0 };
+    vk_create(&v, o.device);
+    char cache_dir[] = "/tmp/dmlvk-bench-cache-XXXXXX";
+    if (!mkdtemp(cache_dir))
+        return 2;
+    dmlvk_device *dev = import_device(&v, cache_dir);
+    dmlvk_device_info info;
+    CHECK(dmlvk_device_get_info(dev, &info));
+
+    bool small = !strcmp(o.preset, "small");
+    double ceiling = copy_ceiling(&v, dev, small ? (UINT64_C(64) << 20) : (UINT64_C(1) << 30), &o);
+    struct workload w[64];
+    int n = add_preset(w, 0, o.preset, v.f16, v.int64_atomics);
+    if (o.json)
+        printf("{\"device\": \"%s\", \"driver_version\": %u, \"copy_gbps\": %.1f, \"results\": [\n", info.name,
+               info.driver_version, ceiling);
+    else
+        printf("device: %s (driver %u)\ncopy ceiling: %.1f GB/s (compute-shader copy, bytes read + written)\n\n"
+               "%-28s %10s %10s %9s %12s %12s\n",
+               info.name, info.driver_version, ceiling, "workload", "ms", "GB/s", "of copy", "create cold", "from cache");
+    for (int i = 0; i < n; i++) {
+        struct result r = { 0 };
+        run_workload(&v, dev, &w[i], &o, cache_dir, &r);
+        double gbps = r.bytes / (r.ms * 1e6);
+        if (o.json)
+            printf("  {\"name\": \"%s\", \"ms\": %.5f, \"bytes\": %.0f, \"gbps\": %.1f, \"fraction_of_copy\": %.3f, "
+                   "\"create_cold_ms\": %.2f, \"create_cached_ms\": %.2f}%s\n",
+                   w[i].name, r.ms, r.bytes, gbps, gbps / ceiling, r.create_cold_ms, r.create_cached_ms, i + 1 < n ? "," : "");
+        else
+            printf("%-28s %10.4f %10.1f %8.1f%% %10.2fms %10.2fms\n", w[i].name, r.ms, gbps, 100 * gbps / ceiling,
+                   r.create_cold_ms, r.create_cached_ms);
+        fflush(stdout);
+    }
+    if (o.json)
+        printf("]}\n");
+    dmlvk_device_destroy(dev);
+    char cmd[600];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", cache_dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "dmlvk-bench: could not remove %s\n", cache_dir);
+    vkDestroyQueryPool(v.device, v.queries, NULL);
+    vkDestroyCommandPool(v.device, v.pool, NULL);
+    vkDestroyDevice(v.device, NULL);
+    vkDestroyInstance(v.instance, NULL);
+    return 0;
+}
