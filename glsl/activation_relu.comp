@@ -13,6 +13,21 @@ layout(push_constant) uniform Push {
 
 void main()
 {
+    if (CONTIGUOUS) {
+        uint q = invocation_index(), first = q * VECTOR_WIDTH;
+        if (first >= pc.p.count)
+            return;
+        if (first + VECTOR_WIDTH <= pc.p.count && vec4_aligned(pc.x) && vec4_aligned(pc.y)) {
+            vec4 x = load4(pc.x, q);
+            store4(pc.y, q, vec4(x.x > 0.0 ? x.x : 0.0, x.y > 0.0 ? x.y : 0.0, x.z > 0.0 ? x.z : 0.0, x.w > 0.0 ? x.w : 0.0));
+            return;
+        }
+        for (uint i = first; i < min(first + VECTOR_WIDTH, pc.p.count); i++) {
+            float x = load(pc.x, i);
+            store(pc.y, i, x > 0.0 ? x : 0.0);
+        }
+        return;
+    }
     uint i = invocation_index();
     if (i >= pc.p.count)
         return;

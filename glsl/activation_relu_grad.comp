@@ -12,8 +12,25 @@ layout(push_constant) uniform Push {
     Tensor dx;
 } pc;
 
+vec4 relu_grad4(vec4 x, vec4 dy)
+{
+    return vec4(x.x > 0.0 ? dy.x : 0.0, x.y > 0.0 ? dy.y : 0.0, x.z > 0.0 ? dy.z : 0.0, x.w > 0.0 ? dy.w : 0.0);
+}
+
 void main()
 {
+    if (CONTIGUOUS) {
+        uint q = invocation_index(), first = q * VECTOR_WIDTH;
+        if (first >= pc.p.count)
+            return;
+        if (first + VECTOR_WIDTH <= pc.p.count && vec4_aligned(pc.x) && vec4_aligned(pc.dy) && vec4_aligned(pc.dx)) {
+            store4(pc.dx, q, relu_grad4(load4(pc.x, q), load4(pc.dy, q)));
+            return;
+        }
+        for (uint i = first; i < min(first + VECTOR_WIDTH, pc.p.count); i++)
+            store(pc.dx, i, load(pc.x, i) > 0.0 ? load(pc.dy, i) : 0.0);
+        return;
+    }
     uint i = invocation_index();
     if (i >= pc.p.count)
         return;

@@ -1,6 +1,9 @@
 // Element-wise operators over ELEMENTWISE_TENSORS tensors of one shape with their own strides.
 // The host merges dimensions that are contiguous in every tensor, so DIMS is usually 1.
 layout(constant_id = 1) const uint DIMS = 1;
+// Every tensor packed and alike: each invocation takes 4 consecutive elements (VECTOR_WIDTH).
+layout(constant_id = 2) const bool CONTIGUOUS = false;
+const uint VECTOR_WIDTH = 4u;
 
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Params {
     uint count;

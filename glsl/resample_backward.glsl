@@ -1,5 +1,6 @@
 // RESAMPLE_GRAD and RESAMPLE_GRAD1 as a gather: each OutputGradient element walks, per axis, the
 // contiguous range of InputGradient indices whose taps reach it, and sums in a fixed order.
+#extension GL_EXT_control_flow_attributes : require
 #include "resample_common.glsl"
 
 // The weight with which larger-side index o reaches smaller-side index i on axis d.
@@ -13,6 +14,32 @@ float tap_weight(uint d, uint o, uint i)
     return k == i ? 1.0 - w : w;   // the range holds only o with k == i, or k + 1 == i and w > 0
 }
 
+// Axes 0 and 1 are identities and axes 2 and 3 gather from at most TAPS_Y x TAPS_X positions,
+// with the weights precomputed per index: unrolled loops, one row partial sum per tap row.
+float fast_gather(uint i[4])
+{
+    uint ey = pc.p.fast_offset[0] + (2u + TAPS_Y) * i[2];
+    uint ex = pc.p.fast_offset[1] + (2u + TAPS_X) * i[3];
+    uint lo_y = pc.p.table[ey], n_y = pc.p.table[ey + 1u];
+    uint lo_x = pc.p.table[ex], n_x = pc.p.table[ex + 1u];
+    uint base = i[0] * pc.p.in_strides[0] + i[1] * pc.p.in_strides[1] + lo_x * pc.p.in_strides[3];
+    float acc = 0.0;
+    [[unroll]] for (uint ty = 0u; ty < TAPS_Y; ty++) {
+        if (ty >= n_y)
+            break;
+        uint row = base + (lo_y + ty) * pc.p.in_strides[2];
+        float racc = 0.0;
+        [[unroll]] for (uint tx = 0u; tx < TAPS_X; tx++) {
+            if (tx >= n_x)
+                break;
+            float v = load(pc.src, row + tx * pc.p.in_strides[3]);
+            racc += LINEAR ? uintBitsToFloat(pc.p.table[ex + 2u + tx]) * v : v;
+        }
+        acc += LINEAR ? uintBitsToFloat(pc.p.table[ey + 2u + ty]) * racc : racc;
+    }
+    return acc;
+}
+
 void main()
 {
     uint e = invocation_index();
@@ -20,6 +47,10 @@ void main()
         return;
     uint i[4];
     uint out_off = written_index(e, i);
+    if (TAPS_Y > 0u) {
+        store(pc.dst, out_off, fast_gather(i));
+        return;
+    }
     uint lo[4], hi[4];
     for (uint d = 0u; d < 4u; d++) {
         uint r = pc.p.range_offset[d] + 2u * i[d];

@@ -4,6 +4,9 @@
 // indices that reach each smaller-side index.
 layout(constant_id = 1) const bool LINEAR = false;
 layout(constant_id = 2) const uint DIMS = 4;   // the real axes are the last DIMS of 4
+// Backward only: the fast gather's unrolled tap counts on axes 2 and 3 (0: the general loops).
+layout(constant_id = 3) const uint TAPS_Y = 0;
+layout(constant_id = 4) const uint TAPS_X = 0;
 
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Params {
     uint count;
@@ -13,6 +16,7 @@ layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Par
     uint in_strides[4];
     uint map_offset[4];
     uint range_offset[4];
+    uint fast_offset[2];    // per index of axes 2 and 3: lo, count, TAPS weights
     uint table[];
 };
 

@@ -40,10 +40,15 @@ dmlvk_status dmlvk_plan_elementwise(const struct dmlvk_op_context *ctx, struct d
         for (uint32_t d = 0; d < DMLVK_TENSOR_DIMENSION_COUNT_MAX; d++)
             dmlvk_params_u32(plan, d < dims ? strides[t][d] : 0);
 
-    struct dmlvk_dispatch_plan *dp = dmlvk_plan_add_dispatch(plan, ctx, shader, tensors[0].elements);
+    bool contiguous = dims == 1;
+    for (uint32_t t = 0; t < n; t++)
+        contiguous = contiguous && strides[t][0] == 1;
+    uint64_t invocations = contiguous ? (tensors[0].elements + 3) / 4 : tensors[0].elements;
+    struct dmlvk_dispatch_plan *dp = dmlvk_plan_add_dispatch(plan, ctx, shader, invocations);
     if (!dp)
         return DMLVK_ERROR_UNSUPPORTED;
     dp->spec[dp->spec_count++] = dims;
+    dp->spec[dp->spec_count++] = contiguous;
     dp->slots[dp->slot_count++] = DMLVK_SLOT_PARAMS;
     for (uint32_t t = 0; t < n; t++)
         dp->slots[dp->slot_count++] = (uint8_t)t;

@@ -130,6 +130,72 @@ static void fill_ranges(const struct axis *ax, const uint32_t *map, uint32_t *ra
     }
 }
 
+/* The most larger-side indices the fast gather unrolls per axis. */
+#define FAST_MAX_TAPS 8
+
+/* An axis that maps o to o with weight 0 on the next index: the identity (a batch or channel axis). */
+static bool identity_axis(const struct axis *ax, const uint32_t *map)
+{
+    if (ax->big != ax->small)
+        return false;
+    for (int64_t o = 0; o < ax->big; o++)
+        if (map[2 * o] != (uint32_t)o || map[2 * o + 1] != 0)
+            return false;
+    return true;
+}
+
+/*
+ * The fast gather of glsl/resample_backward.glsl: when axes 0 and 1 are identities and no index of
+ * axes 2 and 3 gathers from more than FAST_MAX_TAPS positions, each index of those two axes gets
+ * [lo, count, weight 0 .. weight taps-1], and taps[] (the loop lengths the shader unrolls) is set.
+ * Otherwise taps[] stays 0 and the general loops run.
+ */
+static dmlvk_status plan_fast_gather(struct dmlvk_op_plan *plan, const struct axis *axes, uint32_t table_at,
+                                     uint32_t fast_offsets_at, uint32_t taps[2])
+{
+    const uint32_t *t = plan->params + table_at;
+    const uint32_t *header = plan->params + fast_offsets_at - 2 * AXES;
+    for (uint32_t d = 0; d < 2; d++)
+        if (!identity_axis(&axes[d], t + header[d]))
+            return DMLVK_OK;
+    uint32_t need[2];
+    for (uint32_t a = 0; a < 2; a++) {
+        const uint32_t *ranges = t + header[AXES + 2 + a];
+        need[a] = 1;
+        for (int64_t i = 0; i < axes[2 + a].small; i++) {
+            uint32_t n = ranges[2 * i + 1] - ranges[2 * i];
+            if (n > FAST_MAX_TAPS)
+                return DMLVK_OK;
+            need[a] = n > need[a] ? n : need[a];
+        }
+    }
+    for (uint32_t a = 0; a < 2; a++) {
+        const struct axis *ax = &axes[2 + a];
+        uint32_t stride = 2 + need[a];
+        uint32_t at = dmlvk_params_reserve(plan, (uint32_t)ax->small * stride);
+        if (at == UINT32_MAX)
+            return DMLVK_ERROR_OUT_OF_MEMORY;
+        /* Re-read after the reserve: the block may have moved. */
+        const uint32_t *map = plan->params + table_at + plan->params[fast_offsets_at - 2 * AXES + 2 + a];
+        const uint32_t *ranges = plan->params + table_at + plan->params[fast_offsets_at - AXES + 2 + a];
+        plan->params[fast_offsets_at + a] = at - table_at;
+        for (int64_t i = 0; i < ax->small; i++) {
+            uint32_t *entry = plan->params + at + i * stride, lo = ranges[2 * i], hi = ranges[2 * i + 1];
+            entry[0] = lo;
+            entry[1] = hi - lo;
+            for (uint32_t o = lo; o < hi; o++) {
+                float w;
+                memcpy(&w, &map[2 * o + 1], 4);
+                float weight = map[2 * o] == (uint32_t)i ? 1.0f - w : w; /* as the general loop's tap_weight */
+                memcpy(&entry[2 + o - lo], &weight, 4);
+            }
+        }
+    }
+    taps[0] = need[0];
+    taps[1] = need[1];
+    return DMLVK_OK;
+}
+
 static dmlvk_status check_array(const char *op, const char *name, const float *v, uint32_t n, bool scale)
 {
     if (!v)
@@ -205,7 +271,7 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         dmlvk_params_u32(plan, d < pad ? 0 : written->strides[d - pad]);
     for (uint32_t d = 0; d < AXES; d++)
         dmlvk_params_u32(plan, d < pad ? 0 : read->strides[d - pad]);
-    uint32_t offsets_at = dmlvk_params_reserve(plan, 2 * AXES);
+    uint32_t offsets_at = dmlvk_params_reserve(plan, 2 * AXES + 2);
     uint32_t table_at = plan->params_size;
     uint32_t tables = dmlvk_params_reserve(plan, (uint32_t)table_words);
     if (offsets_at == UINT32_MAX || tables == UINT32_MAX)
@@ -223,11 +289,17 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         }
     }
 
+    uint32_t taps[2] = { 0, 0 };
+    if (f->backward && plan_fast_gather(plan, axes, table_at, offsets_at + 2 * AXES, taps) != DMLVK_OK)
+        return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the coordinate tables", op);
+
     struct dmlvk_dispatch_plan *dp = dmlvk_plan_add_dispatch(plan, ctx, shader, written->elements);
     if (!dp)
         return DMLVK_ERROR_UNSUPPORTED;
     dp->spec[dp->spec_count++] = f->mode == DMLVK_INTERPOLATION_MODE_LINEAR;
     dp->spec[dp->spec_count++] = in.dims;
+    dp->spec[dp->spec_count++] = taps[0];
+    dp->spec[dp->spec_count++] = taps[1];
     dp->slots[dp->slot_count++] = DMLVK_SLOT_PARAMS;
     dp->slots[dp->slot_count++] = 0; /* binding 0: the input (or InputGradientTensor) */
     dp->slots[dp->slot_count++] = 1;
