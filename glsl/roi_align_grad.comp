@@ -127,12 +127,23 @@ void scatter_sample(Region g, uint c, Axis y, Axis x, float share, float fixed_s
     }
 }
 
+// (r, c, oy, ox) with the channel fastest: neighbouring invocations then add into different
+// planes instead of into the same pixels (adjacent bins share taps), which serializes atomics.
+uvec4 scatter_index(uint e)
+{
+    uint c = e % pc.p.channels;
+    e /= pc.p.channels;
+    uint ox = e % pc.p.out_w;
+    e /= pc.p.out_w;
+    return uvec4(e / pc.p.out_h, c, e % pc.p.out_h, ox);
+}
+
 void scatter()
 {
     uint e = invocation_index();
     if (e >= pc.p.num_rois * pc.p.channels * pc.p.out_h * pc.p.out_w)
         return;
-    uvec4 i = bin_index(e);
+    uvec4 i = scatter_index(e);
     Region g = region(i.x);
     if (!g.valid)
         return;
@@ -177,6 +188,16 @@ void zero_or_convert()
     uint e = invocation_index();
     if (e >= pc.p.grad_elements)
         return;
+    if (STAGE == STAGE_ZERO && TO_SCRATCH) {
+#if DMLVK_ATOMICS == 2
+        if (e == 0u)
+            pc.scratch.max_abs_bits = 0u;
+        pc.scratch.v[e] = 0l;
+#else
+        pc.scratch.v[e] = 0.0;
+#endif
+        return;
+    }
     uvec4 i = grad_index(e);
     float v = 0.0;
     if (STAGE == STAGE_CONVERT) {
@@ -190,19 +211,32 @@ void zero_or_convert()
                        i.w * pc.p.grad_strides[3], v);
 }
 
+shared vec4 partial[gl_WorkGroupSize.x];
+shared uint partial_max[gl_WorkGroupSize.x];
+
 void max_abs()
 {
 #if DMLVK_ATOMICS == 2
-    uint e = invocation_index();
-    if (e >= pc.p.num_rois * pc.p.channels * pc.p.out_h * pc.p.out_w)
-        return;
-    float dy = abs(load(pc.dy, bin_offset(bin_index(e))));
-    if (dy > 0.0 && !isinf(dy) && !isnan(dy))   // positive floats order like their bits
-        atomicMax(pc.scratch.max_abs_bits, floatBitsToUint(dy));
+    // Positive floats order like their bits. One atomic per workgroup: all of them on one address
+    // would serialize.
+    uint e = invocation_index(), lid = gl_LocalInvocationID.x;
+    uint bits = 0u;
+    if (e < pc.p.num_rois * pc.p.channels * pc.p.out_h * pc.p.out_w) {
+        float dy = abs(load(pc.dy, bin_offset(bin_index(e))));
+        if (!isinf(dy) && !isnan(dy))
+            bits = floatBitsToUint(dy);
+    }
+    partial_max[lid] = bits;
+    barrier();
+    for (uint s = gl_WorkGroupSize.x / 2u; s > 0u; s >>= 1u) {
+        if (lid < s)
+            partial_max[lid] = max(partial_max[lid], partial_max[lid + s]);
+        barrier();
+    }
+    if (lid == 0u && partial_max[0] != 0u)
+        atomicMax(pc.scratch.max_abs_bits, partial_max[0]);
 #endif
 }
-
-shared vec4 partial[gl_WorkGroupSize.x];
 
 // d sum(dY * out) / d(x1, y1, x2, y2) of one sample read with weight `share`, before the spatial scales.
 vec4 sample_roi_grad(uint plane, Axis y, Axis x, float share)

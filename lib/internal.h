@@ -58,8 +58,7 @@ struct dmlvk_op_plan {
     uint32_t params_size;               /* in words */
     uint32_t params_capacity;
     bool params_failed;                 /* an append ran out of memory */
-    uint64_t scratch_bytes;
-    bool zero_scratch;                  /* clear the scratch buffer before the first dispatch */
+    uint64_t scratch_bytes;             /* the operator's own device memory; its dispatches initialize it */
     uint32_t dispatch_count;
     struct dmlvk_dispatch_plan dispatches[DMLVK_MAX_DISPATCHES];
 };

@@ -279,16 +279,6 @@ static void record_resolved(const dmlvk_operator *op, VkCommandBuffer cmd, const
         .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
         .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
     };
-    if (op->plan.zero_scratch) {
-        const VkMemoryBarrier filled = {
-            .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-            .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
-            .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
-        };
-        vk->vkCmdFillBuffer(cmd, op->scratch->buffer, 0, VK_WHOLE_SIZE, 0);
-        vk->vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &filled,
-                                 0, NULL, 0, NULL);
-    }
     for (uint32_t i = 0; i < op->plan.dispatch_count; i++) {
         const struct dmlvk_dispatch_plan *d = &op->plan.dispatches[i];
         if (i > 0)

@@ -75,18 +75,16 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
                 return dmlvk_error(DMLVK_ERROR_UNSUPPORTED,
                                    "%s: the deterministic mode needs shaderBufferInt64Atomics, which this device lacks", NAME);
             p->scratch_bytes = 16 + 8 * elements;
-            p->zero_scratch = true;
-            ok = stage(p, ctx, &f, ROI_STAGE_MAX_ABS, true, "int64-atomics", bins) &&
+            ok = stage(p, ctx, &f, ROI_STAGE_ZERO, true, "int64-atomics", elements) &&
+                 stage(p, ctx, &f, ROI_STAGE_MAX_ABS, true, "int64-atomics", bins) &&
                  stage(p, ctx, &f, ROI_STAGE_SCATTER, true, "int64-atomics", bins) &&
                  stage(p, ctx, &f, ROI_STAGE_CONVERT, true, "int64-atomics", elements);
         } else {
             const char *atomics = ctx->float32_atomic_add ? "float-atomics" : NULL;
             bool to_scratch = s.grad.type == DMLVK_TENSOR_DATA_TYPE_FLOAT16;
-            if (to_scratch) {
+            if (to_scratch)
                 p->scratch_bytes = 4 * elements;
-                p->zero_scratch = true;
-            }
-            ok = (to_scratch || stage(p, ctx, &f, ROI_STAGE_ZERO, false, NULL, elements)) &&
+            ok = stage(p, ctx, &f, ROI_STAGE_ZERO, to_scratch, NULL, elements) &&
                  stage(p, ctx, &f, ROI_STAGE_SCATTER, to_scratch, atomics, bins) &&
                  (!to_scratch || stage(p, ctx, &f, ROI_STAGE_CONVERT, true, NULL, elements));
         }
