@@ -14,17 +14,19 @@ layout(push_constant) uniform Push {
 void main()
 {
     if (CONTIGUOUS) {
-        uint q = invocation_index(), first = q * VECTOR_WIDTH;
-        if (first >= pc.p.count)
-            return;
-        if (first + VECTOR_WIDTH <= pc.p.count && vec4_aligned(pc.x) && vec4_aligned(pc.y)) {
-            vec4 x = load4(pc.x, q);
-            store4(pc.y, q, vec4(x.x > 0.0 ? x.x : 0.0, x.y > 0.0 ? x.y : 0.0, x.z > 0.0 ? x.z : 0.0, x.w > 0.0 ? x.w : 0.0));
-            return;
-        }
-        for (uint i = first; i < min(first + VECTOR_WIDTH, pc.p.count); i++) {
-            float x = load(pc.x, i);
-            store(pc.y, i, x > 0.0 ? x : 0.0);
+        uint count = pc.p.count, whole = count / VECTOR_WIDTH;
+        bool aligned = vec4_aligned(pc.x) && vec4_aligned(pc.y);
+        for (uint q = invocation_index(); q * VECTOR_WIDTH < count; q += invocation_count()) {
+            if (aligned && q < whole) {
+                vec4 x = load4(pc.x, q);
+                store4(pc.y, q, vec4(x.x > 0.0 ? x.x : 0.0, x.y > 0.0 ? x.y : 0.0, x.z > 0.0 ? x.z : 0.0,
+                                     x.w > 0.0 ? x.w : 0.0));
+                continue;
+            }
+            for (uint i = q * VECTOR_WIDTH; i < min(q * VECTOR_WIDTH + VECTOR_WIDTH, count); i++) {
+                float x = load(pc.x, i);
+                store(pc.y, i, x > 0.0 ? x : 0.0);
+            }
         }
         return;
     }

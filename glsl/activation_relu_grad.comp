@@ -20,15 +20,16 @@ vec4 relu_grad4(vec4 x, vec4 dy)
 void main()
 {
     if (CONTIGUOUS) {
-        uint q = invocation_index(), first = q * VECTOR_WIDTH;
-        if (first >= pc.p.count)
-            return;
-        if (first + VECTOR_WIDTH <= pc.p.count && vec4_aligned(pc.x) && vec4_aligned(pc.dy) && vec4_aligned(pc.dx)) {
-            store4(pc.dx, q, relu_grad4(load4(pc.x, q), load4(pc.dy, q)));
-            return;
+        uint count = pc.p.count, whole = count / VECTOR_WIDTH;
+        bool aligned = vec4_aligned(pc.x) && vec4_aligned(pc.dy) && vec4_aligned(pc.dx);
+        for (uint q = invocation_index(); q * VECTOR_WIDTH < count; q += invocation_count()) {
+            if (aligned && q < whole) {
+                store4(pc.dx, q, relu_grad4(load4(pc.x, q), load4(pc.dy, q)));
+                continue;
+            }
+            for (uint i = q * VECTOR_WIDTH; i < min(q * VECTOR_WIDTH + VECTOR_WIDTH, count); i++)
+                store(pc.dx, i, load(pc.x, i) > 0.0 ? load(pc.dy, i) : 0.0);
         }
-        for (uint i = first; i < min(first + VECTOR_WIDTH, pc.p.count); i++)
-            store(pc.dx, i, load(pc.x, i) > 0.0 ? load(pc.dy, i) : 0.0);
         return;
     }
     uint i = invocation_index();

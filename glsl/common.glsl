@@ -108,6 +108,13 @@ void store(Tensor t, uint i, float f)
 }
 #endif
 
+// All invocations of the dispatch, for grid-stride loops.
+uint invocation_count()
+{
+    uvec3 n = gl_NumWorkGroups;
+    return n.x * n.y * n.z * gl_WorkGroupSize.x;
+}
+
 // A linear invocation index over a dispatch spread across x, y and z.
 uint invocation_index()
 {

@@ -127,23 +127,12 @@ void scatter_sample(Region g, uint c, Axis y, Axis x, float share, float fixed_s
     }
 }
 
-// (r, c, oy, ox) with the channel fastest: neighbouring invocations then add into different
-// planes instead of into the same pixels (adjacent bins share taps), which serializes atomics.
-uvec4 scatter_index(uint e)
-{
-    uint c = e % pc.p.channels;
-    e /= pc.p.channels;
-    uint ox = e % pc.p.out_w;
-    e /= pc.p.out_w;
-    return uvec4(e / pc.p.out_h, c, e % pc.p.out_h, ox);
-}
-
 void scatter()
 {
     uint e = invocation_index();
     if (e >= pc.p.num_rois * pc.p.channels * pc.p.out_h * pc.p.out_w)
         return;
-    uvec4 i = scatter_index(e);
+    uvec4 i = bin_index(e);
     Region g = region(i.x);
     if (!g.valid)
         return;

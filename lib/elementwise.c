@@ -43,7 +43,13 @@ dmlvk_status dmlvk_plan_elementwise(const struct dmlvk_op_context *ctx, struct d
     bool contiguous = dims == 1;
     for (uint32_t t = 0; t < n; t++)
         contiguous = contiguous && strides[t][0] == 1;
-    uint64_t invocations = contiguous ? (tensors[0].elements + 3) / 4 : tensors[0].elements;
+    /* Contiguous: a grid-stride loop over groups of 4 elements, with enough workgroups to fill any
+     * current GPU and few enough that each invocation loops a while. */
+    uint64_t invocations = tensors[0].elements;
+    if (contiguous) {
+        uint64_t groups = (tensors[0].elements + 3) / 4, cap = (uint64_t)8192 * ctx->workgroup_size;
+        invocations = groups < cap ? groups : cap;
+    }
     struct dmlvk_dispatch_plan *dp = dmlvk_plan_add_dispatch(plan, ctx, shader, invocations);
     if (!dp)
         return DMLVK_ERROR_UNSUPPORTED;

@@ -199,12 +199,9 @@ static int compare_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Median milliseconds of one record() over `iterations` timed runs after `warmup` untimed ones,
- * all in one submission with a full barrier between runs. */
-static double time_runs(struct vk *v, record_fn record, void *user, int warmup, int iterations)
+/* Records `runs` runs of record(), each followed by a full barrier; with timestamps around each when timed. */
+static double submit_runs(struct vk *v, record_fn record, void *user, int runs, bool timed, double *ms_out)
 {
-    if (iterations > (int)v->query_count / 2)
-        iterations = (int)v->query_count / 2;
     VkCommandBuffer cmd;
     VkCommandBufferAllocateInfo cai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = v->pool,
                                         .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1 };
@@ -212,36 +209,57 @@ static double time_runs(struct vk *v, record_fn record, void *user, int warmup, 
     VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                     .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT };
     CHECK_VK(vkBeginCommandBuffer(cmd, &bi));
-    vkCmdResetQueryPool(cmd, v->queries, 0, 2 * (uint32_t)iterations);
+    if (timed)
+        vkCmdResetQueryPool(cmd, v->queries, 0, 2 * (uint32_t)runs);
     VkMemoryBarrier mb = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                            .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
                            .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
                                             VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT };
     VkPipelineStageFlags stages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
-    for (int i = 0; i < warmup + iterations; i++) {
-        int t = i - warmup;
-        if (t >= 0)
-            vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, v->queries, 2 * (uint32_t)t);
+    for (int i = 0; i < runs; i++) {
+        if (timed)
+            vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, v->queries, 2 * (uint32_t)i);
         record(cmd, user);
         vkCmdPipelineBarrier(cmd, stages, stages, 0, 1, &mb, 0, NULL, 0, NULL);
-        if (t >= 0)
-            vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, v->queries, 2 * (uint32_t)t + 1);
+        if (timed)
+            vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, v->queries, 2 * (uint32_t)i + 1);
     }
     CHECK_VK(vkEndCommandBuffer(cmd));
     VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cmd };
+    double t0 = now_ms();
     CHECK_VK(vkQueueSubmit(v->queue, 1, &si, VK_NULL_HANDLE));
     CHECK_VK(vkQueueWaitIdle(v->queue));
-    uint64_t *ts = calloc(2 * (size_t)iterations, sizeof(uint64_t));
-    CHECK_VK(vkGetQueryPoolResults(v->device, v->queries, 0, 2 * (uint32_t)iterations, 2 * (size_t)iterations * 8, ts, 8,
-                                   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+    double wall = now_ms() - t0;
+    if (timed) {
+        uint64_t *ts = calloc(2 * (size_t)runs, sizeof(uint64_t));
+        CHECK_VK(vkGetQueryPoolResults(v->device, v->queries, 0, 2 * (uint32_t)runs, 2 * (size_t)runs * 8, ts, 8,
+                                       VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+        for (int i = 0; i < runs; i++)
+            ms_out[i] = (double)(ts[2 * i + 1] - ts[2 * i]) * v->period * 1e-6;
+        free(ts);
+    }
+    vkFreeCommandBuffers(v->device, v->pool, 1, &cmd);
+    return wall;
+}
+
+/*
+ * Median milliseconds of one record() over `iterations` timed runs. The warm-up is measured in
+ * time, not runs: the host spends seconds preparing each workload, the GPU's clocks fall meanwhile,
+ * and a short warm-up left the first workloads timed at low clocks.
+ */
+static double time_runs(struct vk *v, record_fn record, void *user, int warmup, int iterations)
+{
+    if (iterations > (int)v->query_count / 2)
+        iterations = (int)v->query_count / 2;
+    double one = submit_runs(v, record, user, warmup > 0 ? warmup : 1, false, NULL) / (warmup > 0 ? warmup : 1);
+    int runs = (int)fmin(4000, ceil(300.0 / fmax(one, 1e-3)));
+    if (warmup > 0)
+        submit_runs(v, record, user, runs, false, NULL);
     double *ms = calloc((size_t)iterations, sizeof(double));
-    for (int i = 0; i < iterations; i++)
-        ms[i] = (double)(ts[2 * i + 1] - ts[2 * i]) * v->period * 1e-6;
+    submit_runs(v, record, user, iterations, true, ms);
     qsort(ms, (size_t)iterations, sizeof(double), compare_double);
     double median = ms[iterations / 2];
-    free(ts);
     free(ms);
-    vkFreeCommandBuffers(v->device, v->pool, 1, &cmd);
     return median;
 }
 
