@@ -290,8 +290,7 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
     }
 
     uint32_t taps[2] = { 0, 0 };
-    /* Measured on an H100: the fast gather pays off for LINEAR, the general loops run NEAREST faster. */
-    if (f->backward && f->mode == DMLVK_INTERPOLATION_MODE_LINEAR &&
+    if (f->backward &&
         plan_fast_gather(plan, axes, table_at, offsets_at + 2 * AXES, taps) != DMLVK_OK)
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the coordinate tables", op);
 
