@@ -75,6 +75,7 @@ struct physical_caps {
     VkPhysicalDeviceProperties props;
     bool api_ok, bda, storage16, atomic_add, int64_atomics;
     int32_t compute_family;
+    uint32_t timestamp_bits;
 };
 
 static bool has_extension(VkPhysicalDevice pd, const char *name)
@@ -122,8 +123,10 @@ static void query_caps(VkPhysicalDevice pd, struct physical_caps *caps)
         return;
     vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, q);
     for (uint32_t i = 0; i < nq && caps->compute_family < 0; i++)
-        if (q[i].queueFlags & VK_QUEUE_COMPUTE_BIT)
+        if (q[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
             caps->compute_family = (int32_t)i;
+            caps->timestamp_bits = q[i].timestampValidBits;
+        }
     free(q);
 }
 
@@ -144,7 +147,7 @@ static void fill_info(const struct physical_caps *caps, uint32_t index, dmlvk_de
     info->timestamp_period = caps->props.limits.timestampPeriod;
 }
 
-static dmlvk_status create_instance(bool validation, VkInstance *instance, bool *debug_utils)
+static dmlvk_status create_instance(bool validation, VkInstance *instance, bool *debug_utils, uint32_t *api_version)
 {
     uint32_t loader_version = volkGetInstanceVersion();
     if (loader_version < REQUIRED_API)
@@ -184,6 +187,7 @@ static dmlvk_status create_instance(bool validation, VkInstance *instance, bool 
     VkResult r = vkCreateInstance(&ci, NULL, instance);
     if (r != VK_SUCCESS)
         return dmlvk_vk_error(r, "vkCreateInstance");
+    *api_version = app.apiVersion;
     volkLoadInstanceOnly(*instance);
     return DMLVK_OK;
 }
@@ -213,7 +217,8 @@ dmlvk_status dmlvk_enumerate_devices(dmlvk_device_info *infos, uint32_t *count)
         return st;
     VkInstance instance;
     bool debug_utils;
-    if ((st = create_instance(false, &instance, &debug_utils)) != DMLVK_OK)
+    uint32_t api_version;
+    if ((st = create_instance(false, &instance, &debug_utils, &api_version)) != DMLVK_OK)
         return st;
     VkPhysicalDevice *pds;
     uint32_t n;
@@ -293,6 +298,9 @@ static dmlvk_status pick_physical(VkPhysicalDevice *pds, uint32_t n, const dmlvk
 static dmlvk_status init_common(dmlvk_device *dev, const struct physical_caps *caps, const dmlvk_device_params *params)
 {
     dev->props = caps->props;
+    dev->timestamp_bits = (int32_t)dev->queue_family == caps->compute_family ? caps->timestamp_bits : 0;
+    if (dev->api_version > caps->props.apiVersion)
+        dev->api_version = caps->props.apiVersion;
     vkGetPhysicalDeviceMemoryProperties(dev->physical, &dev->mem_props);
     volkLoadDeviceTable(&dev->vk, dev->device);
     dev->vk.vkGetDeviceQueue(dev->device, dev->queue_family, 0, &dev->queue);
@@ -407,7 +415,7 @@ dmlvk_status dmlvk_device_create(const dmlvk_device_params *params_in, dmlvk_dev
     if (!dev)
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "out of host memory creating a device");
     bool debug_utils;
-    if ((st = create_instance(params.validation, &dev->instance, &debug_utils)) != DMLVK_OK)
+    if ((st = create_instance(params.validation, &dev->instance, &debug_utils, &dev->api_version)) != DMLVK_OK)
         goto fail;
     dev->own_instance = true;
     if (debug_utils) {
@@ -480,6 +488,7 @@ dmlvk_status dmlvk_device_import(const dmlvk_vulkan_import *import, const dmlvk_
     if (!dev)
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "out of host memory creating a device");
     dev->instance = import->instance;
+    dev->api_version = import->api_version;
     dev->physical = import->physical_device;
     dev->device = import->device;
     dev->queue_family = import->queue_family_index;

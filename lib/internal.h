@@ -141,6 +141,7 @@ struct dmlvk_device {
     VkQueue queue;
     VkPhysicalDeviceProperties props;
     VkPhysicalDeviceMemoryProperties mem_props;
+    uint32_t api_version;               /* what the device may use: min(instance's, device's) */
     bool float16;
     bool float32_atomic_add;
     bool int64_atomics;
@@ -155,6 +156,7 @@ struct dmlvk_device {
     VkCommandPool pool;
     VkCommandBuffer cmd;
     VkFence fence;
+    uint32_t timestamp_bits;            /* of the queue family; 0: no timestamps */
 
     VkPipelineLayout layout;            /* one for all: a push-constant range of addresses */
 

@@ -315,16 +315,24 @@ dmlvk_status dmlvk_operator_record(dmlvk_operator *op, VkCommandBuffer cmd, cons
 struct execute_args {
     const dmlvk_operator *op;
     const struct resolved *r;
+    VkQueryPool timestamps;     /* or VK_NULL_HANDLE */
 };
 
 static dmlvk_status record_execute(VkCommandBuffer cmd, void *user)
 {
     const struct execute_args *a = user;
+    const struct VolkDeviceTable *vk = &a->op->dev->vk;
+    if (a->timestamps) {
+        vk->vkCmdResetQueryPool(cmd, a->timestamps, 0, 2);
+        vk->vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, a->timestamps, 0);
+    }
     record_resolved(a->op, cmd, a->r);
+    if (a->timestamps)
+        vk->vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, a->timestamps, 1);
     return DMLVK_OK;
 }
 
-dmlvk_status dmlvk_operator_execute(dmlvk_operator *op, const dmlvk_binding *bindings, uint32_t count)
+static dmlvk_status execute(dmlvk_operator *op, const dmlvk_binding *bindings, uint32_t count, double *gpu_ms)
 {
     if (!op)
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_operator_execute: op is NULL");
@@ -332,6 +340,43 @@ dmlvk_status dmlvk_operator_execute(dmlvk_operator *op, const dmlvk_binding *bin
     dmlvk_status st = resolve(op, bindings, count, &r);
     if (st != DMLVK_OK)
         return st;
-    struct execute_args a = { op, &r };
-    return dmlvk_device_submit(op->dev, record_execute, &a);
+    dmlvk_device *dev = op->dev;
+    struct execute_args a = { op, &r, VK_NULL_HANDLE };
+    if (gpu_ms) {
+        if (!dev->timestamp_bits)
+            return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "%s: the device's queue has no timestamps", op->cls->info.name);
+        /* A pool per call: concurrent timed calls never share queries. */
+        VkQueryPoolCreateInfo qci = { .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                                      .queryType = VK_QUERY_TYPE_TIMESTAMP, .queryCount = 2 };
+        VkResult vr = dev->vk.vkCreateQueryPool(dev->device, &qci, NULL, &a.timestamps);
+        if (vr != VK_SUCCESS)
+            return dmlvk_vk_error(vr, "vkCreateQueryPool");
+    }
+    st = dmlvk_device_submit(dev, record_execute, &a);
+    if (st == DMLVK_OK && gpu_ms) {
+        uint64_t ts[2];
+        VkResult vr = dev->vk.vkGetQueryPoolResults(dev->device, a.timestamps, 0, 2, sizeof(ts), ts, 8,
+                                                    VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+        uint64_t mask = dev->timestamp_bits >= 64 ? UINT64_MAX : (UINT64_C(1) << dev->timestamp_bits) - 1;
+        if (vr == VK_SUCCESS)
+            *gpu_ms = (double)((ts[1] - ts[0]) & mask) * dev->props.limits.timestampPeriod * 1e-6;
+        else
+            st = dmlvk_vk_error(vr, "vkGetQueryPoolResults");
+    }
+    if (a.timestamps)
+        dev->vk.vkDestroyQueryPool(dev->device, a.timestamps, NULL);
+    return st;
+}
+
+dmlvk_status dmlvk_operator_execute(dmlvk_operator *op, const dmlvk_binding *bindings, uint32_t count)
+{
+    return execute(op, bindings, count, NULL);
+}
+
+dmlvk_status dmlvk_operator_execute_timed(dmlvk_operator *op, const dmlvk_binding *bindings, uint32_t count,
+                                          double *gpu_ms)
+{
+    if (!gpu_ms)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_operator_execute_timed: gpu_ms is NULL");
+    return execute(op, bindings, count, gpu_ms);
 }

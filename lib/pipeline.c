@@ -53,7 +53,7 @@ static dmlvk_status compile(dmlvk_device *dev, const struct dmlvk_shader_blob *b
     };
     VkComputePipelineCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-        .pNext = dev->props.apiVersion >= VK_API_VERSION_1_3 ? &fci : NULL,
+        .pNext = dev->api_version >= VK_API_VERSION_1_3 ? &fci : NULL,
         .stage = {
             .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
             .stage = VK_SHADER_STAGE_COMPUTE_BIT,

@@ -74,6 +74,14 @@ DMLVK_API dmlvk_status dmlvk_operator_get_properties(const dmlvk_operator *op, d
 DMLVK_API dmlvk_status dmlvk_operator_execute(dmlvk_operator *op, const dmlvk_binding *bindings, uint32_t count);
 
 /*
+ * dmlvk_operator_execute that also measures: *gpu_ms receives the GPU time from before the
+ * operator's first dispatch to after its last (Vulkan timestamps). DMLVK_ERROR_UNSUPPORTED when
+ * the device's queue has no timestamps.
+ */
+DMLVK_API dmlvk_status dmlvk_operator_execute_timed(dmlvk_operator *op, const dmlvk_binding *bindings, uint32_t count,
+                                                    double *gpu_ms);
+
+/*
  * Records the operator into cmd, which must be in the recording state on a queue family with
  * compute. The operator's dispatches are ordered among themselves; ordering against the caller's
  * other commands (a compute-shader write/read barrier before and after) is the caller's job.
