@@ -20,7 +20,7 @@ static dmlvk_status create(dmlvk_device *dev, uint64_t size, VkBufferUsageFlags 
     *out = NULL;
     if (size == 0)
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "buffer size: must be at least 1 byte");
-    dmlvk_buffer *buf = calloc(1, sizeof(*buf));
+    dmlvk_buffer *buf = dmlvk_calloc(dev, 1, sizeof(*buf));
     if (!buf)
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "out of host memory creating a buffer");
     buf->device = dev;
@@ -32,7 +32,7 @@ static dmlvk_status create(dmlvk_device *dev, uint64_t size, VkBufferUsageFlags 
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
     dmlvk_status st;
-    VkResult r = dev->vk.vkCreateBuffer(dev->device, &bci, NULL, &buf->buffer);
+    VkResult r = dmlvk_fault(dev) ? VK_ERROR_OUT_OF_DEVICE_MEMORY : dev->vk.vkCreateBuffer(dev->device, &bci, NULL, &buf->buffer);
     if (r != VK_SUCCESS) {
         st = dmlvk_vk_error(r, "vkCreateBuffer");
         goto fail;
@@ -67,7 +67,8 @@ static dmlvk_status create(dmlvk_device *dev, uint64_t size, VkBufferUsageFlags 
         .allocationSize = req.size,
         .memoryTypeIndex = (uint32_t)type,
     };
-    if ((r = dev->vk.vkAllocateMemory(dev->device, &mai, NULL, &buf->memory)) != VK_SUCCESS) {
+    r = dmlvk_fault(dev) ? VK_ERROR_OUT_OF_DEVICE_MEMORY : dev->vk.vkAllocateMemory(dev->device, &mai, NULL, &buf->memory);
+    if (r != VK_SUCCESS) {
         st = dmlvk_vk_error(r, "vkAllocateMemory");
         goto fail;
     }
@@ -76,7 +77,9 @@ static dmlvk_status create(dmlvk_device *dev, uint64_t size, VkBufferUsageFlags 
         goto fail;
     }
     if ((dev->mem_props.memoryTypes[type].propertyFlags & mappable) == mappable) {
-        if ((r = dev->vk.vkMapMemory(dev->device, buf->memory, 0, VK_WHOLE_SIZE, 0, &buf->mapped)) != VK_SUCCESS) {
+        r = dmlvk_fault(dev) ? VK_ERROR_MEMORY_MAP_FAILED
+                             : dev->vk.vkMapMemory(dev->device, buf->memory, 0, VK_WHOLE_SIZE, 0, &buf->mapped);
+        if (r != VK_SUCCESS) {
             st = dmlvk_vk_error(r, "vkMapMemory");
             goto fail;
         }

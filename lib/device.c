@@ -31,6 +31,23 @@ static dmlvk_status load_vulkan(PFN_vkGetInstanceProcAddr custom)
     return DMLVK_OK;
 }
 
+void dmlvk_debug_fail_nth_allocation(dmlvk_device *dev, int64_t n)
+{
+    atomic_store(&dev->fault_countdown, n < 0 ? -1 : n);
+}
+
+bool dmlvk_fault(dmlvk_device *dev)
+{
+    if (atomic_load(&dev->fault_countdown) < 0)
+        return false;
+    return atomic_fetch_sub(&dev->fault_countdown, 1) == 0;
+}
+
+void *dmlvk_calloc(dmlvk_device *dev, size_t n, size_t size)
+{
+    return dmlvk_fault(dev) ? NULL : calloc(n, size);
+}
+
 void dmlvk_log(const dmlvk_device *dev, dmlvk_log_level level, const char *fmt, ...)
 {
     if (!dev->log || level > dev->log_level)
@@ -348,6 +365,7 @@ static dmlvk_device *alloc_device(const dmlvk_device_params *params)
         return NULL;
     pthread_mutex_init(&dev->submit_lock, NULL);
     pthread_mutex_init(&dev->cache_lock, NULL);
+    atomic_init(&dev->fault_countdown, -1);
     dev->log = params->log;
     dev->log_user = params->log_user;
     dev->log_level = params->log_level;
@@ -572,7 +590,7 @@ dmlvk_status dmlvk_device_submit(dmlvk_device *dev, dmlvk_status (*record)(VkCom
 {
     pthread_mutex_lock(&dev->submit_lock);
     dmlvk_status st = DMLVK_OK;
-    VkResult r = dev->vk.vkResetCommandBuffer(dev->cmd, 0);
+    VkResult r = dmlvk_fault(dev) ? VK_ERROR_OUT_OF_DEVICE_MEMORY : dev->vk.vkResetCommandBuffer(dev->cmd, 0);
     VkCommandBufferBeginInfo bi = {
         .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
         .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
@@ -603,7 +621,7 @@ dmlvk_status dmlvk_device_submit(dmlvk_device *dev, dmlvk_status (*record)(VkCom
     VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &dev->cmd };
     if (dev->lock_queue)
         dev->lock_queue(dev->queue_user);
-    r = dev->vk.vkQueueSubmit(dev->queue, 1, &si, dev->fence);
+    r = dmlvk_fault(dev) ? VK_ERROR_OUT_OF_DEVICE_MEMORY : dev->vk.vkQueueSubmit(dev->queue, 1, &si, dev->fence);
     if (dev->unlock_queue)
         dev->unlock_queue(dev->queue_user);
     if (r != VK_SUCCESS) {

@@ -170,6 +170,8 @@ struct dmlvk_device {
     dmlvk_log_level log_level;
 
     atomic_uint_fast64_t stat_compiled, stat_memory_hits, stat_disk_hits, stat_validation;
+    /* Fault injection for tests: the allocation that finds it at 0 fails; negative: off. */
+    atomic_int_fast64_t fault_countdown;
     uint64_t stat_disk_bytes;
 };
 
@@ -181,6 +183,14 @@ struct dmlvk_buffer {
     void *mapped;                       /* host-visible memory, or NULL */
     VkDeviceAddress address;
 };
+
+/* Makes the n-th allocation from now on fail (host or device memory, Vulkan object creation);
+ * n < 0 turns injection off. For tests of the failure paths; not public. */
+void dmlvk_debug_fail_nth_allocation(dmlvk_device *dev, int64_t n);
+/* True when the allocation about to happen must fail (see above). */
+bool dmlvk_fault(dmlvk_device *dev);
+/* calloc, subject to fault injection. */
+void *dmlvk_calloc(dmlvk_device *dev, size_t n, size_t size);
 
 void dmlvk_log(const dmlvk_device *dev, dmlvk_log_level level, const char *fmt, ...) DMLVK_PRINTF(3, 4);
 

@@ -125,7 +125,7 @@ dmlvk_status dmlvk_operator_create(dmlvk_device *dev, const dmlvk_operator_desc 
     if (wg > dev->props.limits.maxComputeWorkGroupInvocations || wg > dev->props.limits.maxComputeWorkGroupSize[0])
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: workgroup_size %u exceeds the device's limit", cls->info.name, wg);
 
-    dmlvk_operator *op = calloc(1, sizeof(*op));
+    dmlvk_operator *op = dmlvk_calloc(dev, 1, sizeof(*op));
     if (!op)
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "out of host memory creating an operator");
     op->dev = dev;

@@ -34,7 +34,7 @@ static dmlvk_status compile(dmlvk_device *dev, const struct dmlvk_shader_blob *b
         .pCode = blob->code,
     };
     VkShaderModule module;
-    VkResult r = dev->vk.vkCreateShaderModule(dev->device, &smci, NULL, &module);
+    VkResult r = dmlvk_fault(dev) ? VK_ERROR_OUT_OF_HOST_MEMORY : dev->vk.vkCreateShaderModule(dev->device, &smci, NULL, &module);
     if (r != VK_SUCCESS)
         return dmlvk_vk_error(r, "vkCreateShaderModule");
     VkSpecializationMapEntry entries[DMLVK_MAX_SPEC_CONSTANTS];
@@ -63,7 +63,8 @@ static dmlvk_status compile(dmlvk_device *dev, const struct dmlvk_shader_blob *b
         },
         .layout = dev->layout,
     };
-    r = dev->vk.vkCreateComputePipelines(dev->device, dev->vk_cache, 1, &ci, NULL, pipeline);
+    r = dmlvk_fault(dev) ? VK_ERROR_OUT_OF_DEVICE_MEMORY
+                         : dev->vk.vkCreateComputePipelines(dev->device, dev->vk_cache, 1, &ci, NULL, pipeline);
     dev->vk.vkDestroyShaderModule(dev->device, module, NULL);
     if (r != VK_SUCCESS)
         return dmlvk_vk_error(r, "vkCreateComputePipelines");
@@ -89,7 +90,7 @@ dmlvk_status dmlvk_pipeline_get(dmlvk_device *dev, const char *shader, const cha
             return DMLVK_OK;
         }
     dmlvk_status st;
-    struct dmlvk_pipeline_entry *e = calloc(1, sizeof(*e));
+    struct dmlvk_pipeline_entry *e = dmlvk_calloc(dev, 1, sizeof(*e));
     if (!e) {
         st = dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "out of host memory caching a pipeline");
     } else if ((st = compile(dev, blob, spec, spec_count, &e->pipeline)) != DMLVK_OK) {
