@@ -16,8 +16,9 @@
 #include "resample.h"
 
 #define AXES 4
-/* The tables are part of the parameter block; beyond this many words, refuse. */
-#define MAX_TABLE_WORDS (UINT32_C(1) << 28)
+/* The tables are part of the parameter block (host memory at creation, device memory after);
+ * beyond this many words (256 MiB), refuse. */
+#define MAX_TABLE_WORDS (UINT32_C(1) << 26)
 
 struct axis {
     double scale, in_off, out_off;
