@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -365,6 +366,16 @@ bool data_values(const struct data_spec *spec, dmlvk_tensor_data_type type, uint
             }
         }
     } else if (spec->source == DATA_FILE) {
+        struct stat st;
+        if (stat(spec->path, &st) != 0) {
+            snprintf(err, err_size, "%s: %s", spec->path, strerror(errno));
+            goto fail;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            /* A FIFO or a device could block or never end. */
+            snprintf(err, err_size, "%s: not a regular file", spec->path);
+            goto fail;
+        }
         FILE *f = fopen(spec->path, "rb");
         if (!f) {
             snprintf(err, err_size, "%s: %s", spec->path, strerror(errno));

@@ -30,6 +30,7 @@ struct result {
 };
 
 struct options {
+    uint64_t max_tensor_bytes;
     bool json;
     const char *dump_dir;
     const char *device;
@@ -56,6 +57,7 @@ static void usage(FILE *f)
             "  --dump DIR        write every output tensor to DIR as NAME.TENSOR.bin with a .json header\n"
             "  --validation      enable VK_LAYER_KHRONOS_validation; any message fails the case\n"
             "  --stats           print the device's pipeline and cache counters on stderr at the end\n"
+            "  --max-tensor-mib N  refuse (as a file error) tensors larger than N MiB (default 1024)\n"
             "  --version         print the version and exit\n"
             "  --help            print this help and exit\n\n"
             "exit status: 0 all passed, 1 a case failed, 2 a file could not be read or parsed\n");
@@ -424,6 +426,16 @@ static void run_case(dmlvk_device *dev, const dmlvk_device_info *info, const str
     }
 
     uint32_t n = c->info->tensor_count;
+    for (uint32_t i = 0; i < n; i++)
+        if (c->tensors[i].present && c->tensors[i].desc.TotalTensorSizeInBytes > opt->max_tensor_bytes) {
+            /* Refused before any allocation: a hostile file must not exhaust memory. */
+            r->outcome = FILE_ERROR;
+            snprintf(r->message, sizeof(r->message), "%s: %s: %llu bytes is over dmlvk-run's limit of %llu (--max-tensor-mib)",
+                     c->file, c->tensors[i].field, (unsigned long long)c->tensors[i].desc.TotalTensorSizeInBytes,
+                     (unsigned long long)opt->max_tensor_bytes);
+            dmlvk_operator_destroy(op);
+            return;
+        }
     struct bound bound[CASE_MAX_TENSORS] = { 0 };
     dmlvk_binding bindings[CASE_MAX_TENSORS] = { 0 };
     bool ok = true;
@@ -516,7 +528,7 @@ static int list_devices(void)
 
 int main(int argc, char **argv)
 {
-    struct options opt = { 0 };
+    struct options opt = { .max_tensor_bytes = UINT64_C(1) << 30 };
     struct paths inputs = { 0 };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -534,6 +546,8 @@ int main(int argc, char **argv)
             opt.validation = true;
         } else if (!strcmp(a, "--stats")) {
             opt.stats = true;
+        } else if (!strcmp(a, "--max-tensor-mib") && i + 1 < argc) {
+            opt.max_tensor_bytes = strtoull(argv[++i], NULL, 10) << 20;
         } else if ((!strcmp(a, "--dump") || !strcmp(a, "--device")) && i + 1 < argc) {
             if (!strcmp(a, "--dump"))
                 opt.dump_dir = argv[++i];

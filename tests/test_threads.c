@@ -1,0 +1,122 @@
+/*
+ * The thread-safety promises of the headers: several threads create, execute, record and destroy
+ * operators of one device at once, including the same pipeline keys at the same time, and one
+ * operator executed from several threads. Run under ThreadSanitizer in CI.
+ */
+#include <pthread.h>
+#include <stdio.h>
+
+#include "testutil.h"
+
+#define THREADS 4
+#define ROUNDS 6
+
+static dmlvk_device *dev;
+static dmlvk_operator *shared_op;
+
+static const uint32_t sizes[] = { 5, 7 };
+
+static int relu_round(dmlvk_operator *op, int seed)
+{
+    dmlvk_buffer *x, *dy, *dx;
+    float hx[35], hdy[35], hdx[35];
+    for (int i = 0; i < 35; i++) {
+        hx[i] = (float)((i * 7 + seed) % 5) - 2;
+        hdy[i] = (float)(i + seed);
+    }
+    if (dmlvk_buffer_create(dev, 140, &x) || dmlvk_buffer_create(dev, 140, &dy) || dmlvk_buffer_create(dev, 140, &dx))
+        return 1;
+    dmlvk_buffer_write(x, 0, hx, 140);
+    dmlvk_buffer_write(dy, 0, hdy, 140);
+    dmlvk_binding b[3] = { { .buffer = x, .size = 140 }, { .buffer = dy, .size = 140 }, { .buffer = dx, .size = 140 } };
+    int bad = dmlvk_operator_execute(op, b, 3) != DMLVK_OK || dmlvk_buffer_read(dx, 0, hdx, 140) != DMLVK_OK;
+    for (int i = 0; i < 35 && !bad; i++)
+        bad = hdx[i] != (hx[i] > 0 ? hdy[i] : 0);
+    dmlvk_buffer_destroy(x);
+    dmlvk_buffer_destroy(dy);
+    dmlvk_buffer_destroy(dx);
+    return bad;
+}
+
+static void *worker(void *arg)
+{
+    int id = (int)(intptr_t)arg, failures = 0;
+    dmlvk_tensor_desc t = { .DataType = DMLVK_TENSOR_DATA_TYPE_FLOAT32, .DimensionCount = 2, .Sizes = sizes,
+                            .TotalTensorSizeInBytes = 140 };
+    dmlvk_activation_relu_grad_operator_desc d = { &t, &t, &t };
+    for (int round = 0; round < ROUNDS; round++) {
+        /* Every thread asks for the same pipeline keys, and some for new ones. */
+        dmlvk_operator_params params = { .workgroup_size = (uint32_t)(64 << ((round + id) % 3)) };
+        dmlvk_operator *op;
+        if (dmlvk_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU_GRAD, &d }, &params, &op)) {
+            failures++;
+            continue;
+        }
+        failures += relu_round(op, id * 100 + round);
+        failures += relu_round(shared_op, id * 1000 + round); /* one operator, many threads */
+        dmlvk_operator_destroy(op);
+        if (dmlvk_last_error()[0] && round == 0 && id == 0)
+            fprintf(stderr, "(last error of thread 0: %s)\n", dmlvk_last_error());
+    }
+    return (void *)(intptr_t)failures;
+}
+
+static void test_threads(void **state)
+{
+    (void)state;
+    dev = test_device(NULL);
+    dmlvk_tensor_desc t = { .DataType = DMLVK_TENSOR_DATA_TYPE_FLOAT32, .DimensionCount = 2, .Sizes = sizes,
+                            .TotalTensorSizeInBytes = 140 };
+    dmlvk_activation_relu_grad_operator_desc d = { &t, &t, &t };
+    assert_int_equal(dmlvk_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU_GRAD, &d }, NULL,
+                                           &shared_op), DMLVK_OK);
+    pthread_t th[THREADS];
+    for (int i = 0; i < THREADS; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, worker, (void *)(intptr_t)i), 0);
+    int failures = 0;
+    for (int i = 0; i < THREADS; i++) {
+        void *r;
+        pthread_join(th[i], &r);
+        failures += (int)(intptr_t)r;
+    }
+    assert_int_equal(failures, 0);
+    dmlvk_device_stats s;
+    dmlvk_device_get_stats(dev, &s);
+    /* Three workgroup sizes, plus the shared operator's: each key compiled exactly once. */
+    assert_int_equal(s.pipelines_compiled, 3);
+    dmlvk_operator_destroy(shared_op);
+    test_device_done(dev);
+}
+
+/* Errors are per thread: one thread's failure does not show in another's dmlvk_last_error. */
+static void *fail_one(void *arg)
+{
+    (void)arg;
+    dmlvk_operator *op;
+    dmlvk_operator_create(dev, &(dmlvk_operator_desc){ (dmlvk_operator_type)77, &op }, NULL, &op);
+    return NULL;
+}
+
+static void test_error_per_thread(void **state)
+{
+    (void)state;
+    dev = test_device(NULL);
+    dmlvk_buffer *b;
+    assert_int_equal(dmlvk_buffer_create(dev, 0, &b), DMLVK_ERROR_INVALID_ARGUMENT);
+    char mine[256];
+    snprintf(mine, sizeof(mine), "%s", dmlvk_last_error());
+    pthread_t th;
+    pthread_create(&th, NULL, fail_one, NULL);
+    pthread_join(th, NULL);
+    assert_string_equal(dmlvk_last_error(), mine);
+    test_device_done(dev);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_error_per_thread),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
