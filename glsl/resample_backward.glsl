@@ -18,10 +18,12 @@ float tap_weight(uint d, uint o, uint i)
 // with the weights precomputed per index: unrolled loops, one row partial sum per tap row.
 float fast_gather(uint i[4])
 {
-    uint ey = pc.p.fast_offset[0] + (2u + TAPS_Y) * i[2];
-    uint ex = pc.p.fast_offset[1] + (2u + TAPS_X) * i[3];
-    uint lo_y = pc.p.table[ey], n_y = pc.p.table[ey + 1u];
-    uint lo_x = pc.p.table[ex], n_x = pc.p.table[ex + 1u];
+    // Per axis: lo[S], count[S], weight t [S]... (structure of arrays, S = that axis's size).
+    uint sy = pc.p.out_sizes[2], sx = pc.p.out_sizes[3];
+    uint ey = pc.p.fast_offset[0] + i[2];
+    uint ex = pc.p.fast_offset[1] + i[3];
+    uint lo_y = pc.p.table[ey], n_y = pc.p.table[ey + sy];
+    uint lo_x = pc.p.table[ex], n_x = pc.p.table[ex + sx];
     uint base = i[0] * pc.p.in_strides[0] + i[1] * pc.p.in_strides[1] + lo_x * pc.p.in_strides[3];
     float acc = 0.0;
     [[unroll]] for (uint ty = 0u; ty < TAPS_Y; ty++) {
@@ -33,9 +35,9 @@ float fast_gather(uint i[4])
             if (tx >= n_x)
                 break;
             float v = load(pc.src, row + tx * pc.p.in_strides[3]);
-            racc += LINEAR ? uintBitsToFloat(pc.p.table[ex + 2u + tx]) * v : v;
+            racc += LINEAR ? uintBitsToFloat(pc.p.table[ex + (2u + tx) * sx]) * v : v;
         }
-        acc += LINEAR ? uintBitsToFloat(pc.p.table[ey + 2u + ty]) * racc : racc;
+        acc += LINEAR ? uintBitsToFloat(pc.p.table[ey + (2u + ty) * sy]) * racc : racc;
     }
     return acc;
 }

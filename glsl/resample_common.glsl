@@ -16,7 +16,7 @@ layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Par
     uint in_strides[4];
     uint map_offset[4];
     uint range_offset[4];
-    uint fast_offset[2];    // per index of axes 2 and 3: lo, count, TAPS weights
+    uint fast_offset[2];    // axes 2 and 3: lo[], count[], then TAPS weight arrays
     uint table[];
 };
 

@@ -148,7 +148,7 @@ static bool identity_axis(const struct axis *ax, const uint32_t *map)
 /*
  * The fast gather of glsl/resample_backward.glsl: when axes 0 and 1 are identities and no index of
  * axes 2 and 3 gathers from more than FAST_MAX_TAPS positions, each index of those two axes gets
- * [lo, count, weight 0 .. weight taps-1], and taps[] (the loop lengths the shader unrolls) is set.
+ * lo, count and weights 0 .. taps-1, and taps[] (the loop lengths the shader unrolls) is set.
  * Otherwise taps[] stays 0 and the general loops run.
  */
 static dmlvk_status plan_fast_gather(struct dmlvk_op_plan *plan, const struct axis *axes, uint32_t table_at,
@@ -171,24 +171,27 @@ static dmlvk_status plan_fast_gather(struct dmlvk_op_plan *plan, const struct ax
         }
     }
     for (uint32_t a = 0; a < 2; a++) {
+        /* Structure of arrays (lo[], count[], weight 0[], weight 1[], ...): neighbouring
+         * invocations read neighbouring words, one cache line for a whole subgroup. */
         const struct axis *ax = &axes[2 + a];
-        uint32_t stride = 2 + need[a];
-        uint32_t at = dmlvk_params_reserve(plan, (uint32_t)ax->small * stride);
+        uint32_t n = (uint32_t)ax->small;
+        uint32_t at = dmlvk_params_reserve(plan, n * (2 + need[a]));
         if (at == UINT32_MAX)
             return DMLVK_ERROR_OUT_OF_MEMORY;
         /* Re-read after the reserve: the block may have moved. */
         const uint32_t *map = plan->params + table_at + plan->params[fast_offsets_at - 2 * AXES + 2 + a];
         const uint32_t *ranges = plan->params + table_at + plan->params[fast_offsets_at - AXES + 2 + a];
+        uint32_t *soa = plan->params + at;
         plan->params[fast_offsets_at + a] = at - table_at;
-        for (int64_t i = 0; i < ax->small; i++) {
-            uint32_t *entry = plan->params + at + i * stride, lo = ranges[2 * i], hi = ranges[2 * i + 1];
-            entry[0] = lo;
-            entry[1] = hi - lo;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t lo = ranges[2 * i], hi = ranges[2 * i + 1];
+            soa[i] = lo;
+            soa[n + i] = hi - lo;
             for (uint32_t o = lo; o < hi; o++) {
                 float w;
                 memcpy(&w, &map[2 * o + 1], 4);
-                float weight = map[2 * o] == (uint32_t)i ? 1.0f - w : w; /* as the general loop's tap_weight */
-                memcpy(&entry[2 + o - lo], &weight, 4);
+                float weight = map[2 * o] == i ? 1.0f - w : w; /* as the general loop's tap_weight */
+                memcpy(&soa[(2 + o - lo) * n + i], &weight, 4);
             }
         }
     }
