@@ -9,8 +9,8 @@ build=$2
 meson setup "$build" "$src" -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug >/dev/null
 ninja -C "$build"
 driver=$(ls /usr/lib/*/libvulkan_lvp.so 2>/dev/null | head -n 1)
-LD_PRELOAD="$(gcc -print-file-name=libasan.so)${driver:+:$driver}" \
+DMLVK_SANITIZER_PRELOAD="$(gcc -print-file-name=libasan.so)${driver:+:$driver}" \
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 LSAN_OPTIONS="suppressions=$src/tests/sanitizers/lsan.supp" \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    meson test -C "$build" --print-errorlogs --num-processes 2
+    meson test -C "$build" --print-errorlogs --num-processes 2 --wrapper "$src/tests/sanitizers/preload.sh"
