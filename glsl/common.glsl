@@ -79,6 +79,17 @@ void store(Tensor t, uint i, float f)
     TensorBits(t).v[i] = uint16_t(f32_to_f16_bits(f));
 }
 
+// Elements i and i+1 (the last axis packed): one 32-bit store when i is even.
+void store2(Tensor t, uint i, float a, float b)
+{
+    if ((i & 1u) == 0u) {
+        TensorWords(t).v[i >> 1] = f32_to_f16_bits(a) | (f32_to_f16_bits(b) << 16);
+    } else {
+        store(t, i, a);
+        store(t, i + 1u, b);
+    }
+}
+
 // Elements 4q .. 4q+3.
 vec4 load4(Tensor t, uint q)
 {
@@ -92,6 +103,21 @@ void store4(Tensor t, uint q, vec4 f)
                                 f32_to_f16_bits(f.z) | (f32_to_f16_bits(f.w) << 16));
 }
 #else
+void store(Tensor t, uint i, float f)
+{
+    t.v[i] = f;
+}
+
+void store2(Tensor t, uint i, float a, float b)
+{
+    if ((i & 1u) == 0u && (uvec2(t).x & 7u) == 0u) {
+        TensorUvec2(t).v[i >> 1] = floatBitsToUint(vec2(a, b));
+    } else {
+        store(t, i, a);
+        store(t, i + 1u, b);
+    }
+}
+
 vec4 load4(Tensor t, uint q)
 {
     return uintBitsToFloat(TensorVec4(t).v[q]);
@@ -100,11 +126,6 @@ vec4 load4(Tensor t, uint q)
 void store4(Tensor t, uint q, vec4 f)
 {
     TensorVec4(t).v[q] = floatBitsToUint(f);
-}
-
-void store(Tensor t, uint i, float f)
-{
-    t.v[i] = f;
 }
 #endif
 

@@ -48,6 +48,20 @@ void main()
     if (e >= pc.p.count)
         return;
     uint i[4];
+    if (PAIRS) {
+        // e counts pairs along the last axis: the element index is 2 * (e mod pairs) there.
+        uint width = pc.p.out_sizes[3], pairs = (width + 1u) / 2u;
+        uint row = e / pairs, x = 2u * (e - row * pairs);
+        uint out_off = written_index(row * width + x, i);
+        float a = fast_gather(i);
+        if (x + 1u < width) {
+            i[3] = x + 1u;
+            store2(pc.dst, out_off, a, fast_gather(i));
+        } else {
+            store(pc.dst, out_off, a);
+        }
+        return;
+    }
     uint out_off = written_index(e, i);
     if (TAPS_Y > 0u) {
         store(pc.dst, out_off, fast_gather(i));

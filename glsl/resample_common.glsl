@@ -7,9 +7,11 @@ layout(constant_id = 2) const uint DIMS = 4;   // the real axes are the last DIM
 // Backward only: the fast gather's unrolled tap counts on axes 2 and 3 (0: the general loops).
 layout(constant_id = 3) const uint TAPS_Y = 0;
 layout(constant_id = 4) const uint TAPS_X = 0;
+// Backward fast gather only: each invocation writes two neighbours on the packed last axis.
+layout(constant_id = 5) const bool PAIRS = false;
 
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Params {
-    uint count;
+    uint count;             // invocations
     uint out_sizes[4];
     uint in_sizes[4];
     uint out_strides[4];

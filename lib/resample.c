@@ -266,7 +266,7 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
     /* Header (matches Params in glsl/resample_common.glsl), then the tables. */
     plan->data_type = in.type;
     const struct dmlvk_tensor *written = &out, *read = &in;
-    dmlvk_params_u32(plan, (uint32_t)written->elements);
+    uint32_t count_at = dmlvk_params_reserve(plan, 1); /* invocations: set below */
     for (uint32_t d = 0; d < AXES; d++)
         dmlvk_params_u32(plan, d < pad ? 1 : written->sizes[d - pad]);
     for (uint32_t d = 0; d < AXES; d++)
@@ -298,13 +298,23 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         plan_fast_gather(plan, axes, table_at, offsets_at + 2 * AXES, taps) != DMLVK_OK)
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the coordinate tables", op);
 
-    struct dmlvk_dispatch_plan *dp = dmlvk_plan_add_dispatch(plan, ctx, shader, written->elements);
+    /* The fast gather writes two neighbours along a packed last axis per invocation: float16
+     * outputs then leave as whole 32-bit words (16-bit stores ran several times slower on an H100). */
+    uint32_t last = written->sizes[written->dims - 1];
+    bool pairs = taps[0] > 0 && written->strides[written->dims - 1] == 1 && last > 1;
+    uint64_t invocations = pairs ? written->elements / last * ((last + 1) / 2) : written->elements;
+    if (count_at == UINT32_MAX)
+        return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the parameters", op);
+    plan->params[count_at] = (uint32_t)invocations;
+
+    struct dmlvk_dispatch_plan *dp = dmlvk_plan_add_dispatch(plan, ctx, shader, invocations);
     if (!dp)
         return DMLVK_ERROR_UNSUPPORTED;
     dp->spec[dp->spec_count++] = f->mode == DMLVK_INTERPOLATION_MODE_LINEAR;
     dp->spec[dp->spec_count++] = in.dims;
     dp->spec[dp->spec_count++] = taps[0];
     dp->spec[dp->spec_count++] = taps[1];
+    dp->spec[dp->spec_count++] = pairs;
     dp->slots[dp->slot_count++] = DMLVK_SLOT_PARAMS;
     dp->slots[dp->slot_count++] = 0; /* binding 0: the input (or InputGradientTensor) */
     dp->slots[dp->slot_count++] = 1;

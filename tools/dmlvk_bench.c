@@ -41,7 +41,8 @@ struct options {
     int iterations, warmup;
     bool json;
     const char *preset;
-    bool deterministic_rows;
+    const char *only;
+    int repeat;
 };
 
 static double now_ms(void)
@@ -498,7 +499,7 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
     res->create_cold_ms = res->create_cached_ms = -1;
     if (cache_dir) {
         char dir[8192];
-        snprintf(dir, sizeof(dir), "%s/%s", cache_dir, w->name);
+        snprintf(dir, sizeof(dir), "%.4000s/%.64s", cache_dir, w->name);
         for (int pass = 0; pass < 2; pass++) {
             dmlvk_device *fresh = import_device(v, dir);
             dmlvk_operator *op;
@@ -558,13 +559,14 @@ static int add_preset(struct workload *w, int n, const char *preset, bool f16_ok
 static void usage(FILE *f)
 {
     fprintf(f, "usage: dmlvk-bench [--preset gpu|small] [--device N|NAME] [--iterations N] [--warmup N] [--json]\n"
+               "                   [--only SUBSTRING] [--repeat N]\n"
                "Times dmlvk's backward operators with Vulkan timestamps next to a compute-shader copy of the same\n"
                "device. gpu: the workloads of BENCHMARKS.md; small: the same kinds, sized for a CPU device.\n");
 }
 
 int main(int argc, char **argv)
 {
-    struct options o = { .iterations = 50, .warmup = 5, .preset = "gpu" };
+    struct options o = { .iterations = 50, .warmup = 5, .preset = "gpu", .repeat = 1 };
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json"))
             o.json = true;
@@ -576,6 +578,10 @@ int main(int argc, char **argv)
             o.iterations = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--warmup") && i + 1 < argc)
             o.warmup = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+            o.only = argv[++i];
+        else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
+            o.repeat = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--help")) {
             usage(stdout);
             return 0;
@@ -584,7 +590,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (o.iterations < 1 || o.warmup < 0 || (strcmp(o.preset, "gpu") && strcmp(o.preset, "small"))) {
+    if (o.iterations < 1 || o.warmup < 0 || o.repeat < 1 || (strcmp(o.preset, "gpu") && strcmp(o.preset, "small"))) {
         usage(stderr);
         return 2;
     }
@@ -600,7 +606,12 @@ int main(int argc, char **argv)
     bool small = !strcmp(o.preset, "small");
     double ceiling = copy_ceiling(&v, dev, small ? (UINT64_C(64) << 20) : (UINT64_C(1) << 30), &o);
     struct workload w[64];
-    int n = add_preset(w, 0, o.preset, v.f16, v.int64_atomics);
+    int all = add_preset(w, 0, o.preset, v.f16, v.int64_atomics), n = 0;
+    /* --only keeps the workloads whose name contains it; --repeat runs each several times. */
+    struct workload picked[64 * 8];
+    for (int i = 0; i < all; i++)
+        for (int r = 0; r < o.repeat && (!o.only || strstr(w[i].name, o.only)) && n < 64 * 8; r++)
+            picked[n++] = w[i];
     if (o.json)
         printf("{\"device\": \"%s\", \"driver_version\": %u, \"copy_gbps\": %.1f, \"results\": [\n", info.name,
                info.driver_version, ceiling);
@@ -610,14 +621,15 @@ int main(int argc, char **argv)
                info.name, info.driver_version, ceiling, "workload", "ms", "GB/s", "of copy", "create cold", "from cache");
     for (int i = 0; i < n; i++) {
         struct result r = { 0 };
-        run_workload(&v, dev, &w[i], &o, cache_dir, &r);
+        run_workload(&v, dev, &picked[i], &o, cache_dir, &r);
         double gbps = r.bytes / (r.ms * 1e6);
         if (o.json)
             printf("  {\"name\": \"%s\", \"ms\": %.5f, \"bytes\": %.0f, \"gbps\": %.1f, \"fraction_of_copy\": %.3f, "
                    "\"create_cold_ms\": %.2f, \"create_cached_ms\": %.2f}%s\n",
-                   w[i].name, r.ms, r.bytes, gbps, gbps / ceiling, r.create_cold_ms, r.create_cached_ms, i + 1 < n ? "," : "");
+                   picked[i].name, r.ms, r.bytes, gbps, gbps / ceiling, r.create_cold_ms, r.create_cached_ms,
+                   i + 1 < n ? "," : "");
         else
-            printf("%-28s %10.4f %10.1f %8.1f%% %10.2fms %10.2fms\n", w[i].name, r.ms, gbps, 100 * gbps / ceiling,
+            printf("%-28s %10.4f %10.1f %8.1f%% %10.2fms %10.2fms\n", picked[i].name, r.ms, gbps, 100 * gbps / ceiling,
                    r.create_cold_ms, r.create_cached_ms);
         fflush(stdout);
     }
