@@ -1,51 +1,15 @@
-/* RESAMPLE1 (OPERATORS.md section 3). Planning is shared with the other resample operators in
- * resample.c; shader: glsl/resample1.comp. */
+/* RESAMPLE1 (OPERATORS.md section 3): forward; nearest rounds ties toward the smaller index. Validation and planning are shared with
+ * the other resample operators in resample.c; shader: glsl/resample1.comp. */
 #include <stddef.h>
 
 #include "resample.h"
 
-#define NAME "RESAMPLE1"
 typedef dmlvk_resample1_operator_desc desc_t;
 
-static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque, struct dmlvk_op_plan *p)
-{
-    const desc_t *d = opaque;
-    struct resample_fields f = {
-        .op = NAME,
-        .input_name = "InputTensor",
-        .output_name = "OutputTensor",
-        .input = d->InputTensor,
-        .output = d->OutputTensor,
-        .backward = false,
-        .mode = d->InterpolationMode,
-        .has_rounding = false,
-        .dimension_count = d->DimensionCount,
-        .scales = d->Scales,
-        .input_pixel_offsets = d->InputPixelOffsets,
-        .output_pixel_offsets = d->OutputPixelOffsets,
-        .min_dims = 1,
-    };
-    return dmlvk_plan_resample(ctx, &f, "resample1", p);
-}
-
 static const dmlvk_field_info fields[] = {
-    { "InputTensor", DMLVK_FIELD_INPUT_TENSOR, offsetof(desc_t, InputTensor) },
-    { "OutputTensor", DMLVK_FIELD_OUTPUT_TENSOR, offsetof(desc_t, OutputTensor) },
-    { "InterpolationMode", DMLVK_FIELD_ENUM, offsetof(desc_t, InterpolationMode), 0, DMLVK_ENUM_INTERPOLATION_MODE },
-    { "DimensionCount", DMLVK_FIELD_DIMENSION_COUNT, offsetof(desc_t, DimensionCount) },
-    { "Scales", DMLVK_FIELD_FLOAT_ARRAY, offsetof(desc_t, Scales) },
-    { "InputPixelOffsets", DMLVK_FIELD_FLOAT_ARRAY, offsetof(desc_t, InputPixelOffsets) },
-    { "OutputPixelOffsets", DMLVK_FIELD_FLOAT_ARRAY, offsetof(desc_t, OutputPixelOffsets) },
+    RESAMPLE_TENSOR_FIELDS(desc_t, InputTensor, OutputTensor),
+    RESAMPLE_MODE_FIELD(desc_t),
+    RESAMPLE_ARRAY_FIELDS(desc_t),
 };
 
-const struct dmlvk_op_class dmlvk_op_resample1 = {
-    .info = {
-        .type = DMLVK_OPERATOR_RESAMPLE1,
-        .name = NAME,
-        .desc_size = sizeof(desc_t),
-        .field_count = DMLVK_ARRAY_SIZE(fields),
-        .fields = fields,
-        .tensor_count = 2,
-    },
-    .plan = plan,
-};
+RESAMPLE_OPERATOR(resample1, RESAMPLE1, desc_t, false, false, 0, 1, InputTensor, OutputTensor);

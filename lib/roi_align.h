@@ -32,6 +32,19 @@ struct roi_shape {
 /* Validates every rule of section 4 and writes the parameter block (glsl/roi_align_common.glsl). */
 dmlvk_status dmlvk_roi_align_prepare(const struct roi_fields *f, struct roi_shape *s, struct dmlvk_op_plan *plan);
 
+/* Entries of the two descriptors' field tables (members named alike in both structs). */
+#define ROI_ALIGN_MODE_FIELDS(desc_t)                                                                                  \
+    { "ReductionFunction", DMLVK_FIELD_ENUM, offsetof(desc_t, ReductionFunction), 0, DMLVK_ENUM_REDUCE_FUNCTION },     \
+        { "InterpolationMode", DMLVK_FIELD_ENUM, offsetof(desc_t, InterpolationMode), 0, DMLVK_ENUM_INTERPOLATION_MODE }, \
+        { "SpatialScaleX", DMLVK_FIELD_FLOAT, offsetof(desc_t, SpatialScaleX) },                                       \
+        { "SpatialScaleY", DMLVK_FIELD_FLOAT, offsetof(desc_t, SpatialScaleY) },                                       \
+        { "InputPixelOffset", DMLVK_FIELD_FLOAT, offsetof(desc_t, InputPixelOffset) },                                 \
+        { "OutputPixelOffset", DMLVK_FIELD_FLOAT, offsetof(desc_t, OutputPixelOffset) }
+#define ROI_ALIGN_SAMPLE_FIELDS(desc_t)                                                                                \
+    { "MinimumSamplesPerOutput", DMLVK_FIELD_UINT, offsetof(desc_t, MinimumSamplesPerOutput) },                        \
+        { "MaximumSamplesPerOutput", DMLVK_FIELD_UINT, offsetof(desc_t, MaximumSamplesPerOutput) },                    \
+        { "AlignRegionsToCorners", DMLVK_FIELD_BOOL, offsetof(desc_t, AlignRegionsToCorners) }
+
 /* The first specialization constants after the workgroup size: LINEAR, MAXIMUM, ALIGN_CORNERS. */
 void dmlvk_roi_align_spec(const struct roi_fields *f, struct dmlvk_dispatch_plan *d);
 

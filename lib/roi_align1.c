@@ -47,16 +47,9 @@ static const dmlvk_field_info fields[] = {
     { "ROITensor", DMLVK_FIELD_INPUT_TENSOR, offsetof(desc_t, ROITensor) },
     { "BatchIndicesTensor", DMLVK_FIELD_INPUT_TENSOR, offsetof(desc_t, BatchIndicesTensor) },
     { "OutputTensor", DMLVK_FIELD_OUTPUT_TENSOR, offsetof(desc_t, OutputTensor) },
-    { "ReductionFunction", DMLVK_FIELD_ENUM, offsetof(desc_t, ReductionFunction), 0, DMLVK_ENUM_REDUCE_FUNCTION },
-    { "InterpolationMode", DMLVK_FIELD_ENUM, offsetof(desc_t, InterpolationMode), 0, DMLVK_ENUM_INTERPOLATION_MODE },
-    { "SpatialScaleX", DMLVK_FIELD_FLOAT, offsetof(desc_t, SpatialScaleX) },
-    { "SpatialScaleY", DMLVK_FIELD_FLOAT, offsetof(desc_t, SpatialScaleY) },
-    { "InputPixelOffset", DMLVK_FIELD_FLOAT, offsetof(desc_t, InputPixelOffset) },
-    { "OutputPixelOffset", DMLVK_FIELD_FLOAT, offsetof(desc_t, OutputPixelOffset) },
+    ROI_ALIGN_MODE_FIELDS(desc_t),
     { "OutOfBoundsInputValue", DMLVK_FIELD_FLOAT, offsetof(desc_t, OutOfBoundsInputValue) },
-    { "MinimumSamplesPerOutput", DMLVK_FIELD_UINT, offsetof(desc_t, MinimumSamplesPerOutput) },
-    { "MaximumSamplesPerOutput", DMLVK_FIELD_UINT, offsetof(desc_t, MaximumSamplesPerOutput) },
-    { "AlignRegionsToCorners", DMLVK_FIELD_BOOL, offsetof(desc_t, AlignRegionsToCorners) },
+    ROI_ALIGN_SAMPLE_FIELDS(desc_t),
 };
 
 const struct dmlvk_op_class dmlvk_op_roi_align1 = {
