@@ -33,11 +33,6 @@ dmlvk_status dmlvk_vk_error(VkResult result, const char *what)
     }
 }
 
-void dmlvk_clear_error(void)
-{
-    last_error[0] = '\0';
-}
-
 const char *dmlvk_last_error(void)
 {
     return last_error;

@@ -23,7 +23,6 @@
 /* Records the calling thread's error message and returns status. */
 dmlvk_status dmlvk_error(dmlvk_status status, const char *fmt, ...) DMLVK_PRINTF(2, 3);
 dmlvk_status dmlvk_vk_error(VkResult result, const char *what);
-void dmlvk_clear_error(void);
 
 /* ---- pipelines and dispatch plans --------------------------------------------------------- */
 
@@ -36,8 +35,7 @@ void dmlvk_clear_error(void);
 /* What a push-constant address slot points at. */
 enum {
     DMLVK_SLOT_PARAMS = 0xF0,   /* the operator's parameter block */
-    DMLVK_SLOT_SCRATCH = 0xF1,  /* the operator's scratch buffer */
-    DMLVK_SLOT_NONE = 0xFF,     /* nothing: address 0 */
+    DMLVK_SLOT_SCRATCH = 0xF1,  /* the operator's scratch buffer (address 0 when it has none) */
 };
 
 struct dmlvk_dispatch_plan {
@@ -48,7 +46,6 @@ struct dmlvk_dispatch_plan {
     uint32_t groups[3];
     uint8_t slots[DMLVK_MAX_PUSH_ADDRESSES]; /* binding index, or a DMLVK_SLOT_* value */
     uint32_t slot_count;
-    uint64_t scratch_offset;            /* added to the scratch address in this dispatch */
 };
 
 /* What an operator module makes of a validated descriptor. */

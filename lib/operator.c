@@ -290,7 +290,7 @@ static void record_resolved(const dmlvk_operator *op, VkCommandBuffer cmd, const
             if (slot == DMLVK_SLOT_PARAMS)
                 push[s] = op->params->address;
             else if (slot == DMLVK_SLOT_SCRATCH)
-                push[s] = op->scratch ? op->scratch->address + d->scratch_offset : 0;
+                push[s] = op->scratch ? op->scratch->address : 0;
             else if (slot < MAX_BINDINGS)
                 push[s] = r->address[slot];
         }
