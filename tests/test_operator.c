@@ -193,6 +193,51 @@ static void test_reflection(void **state)
     assert_int_equal(dmlvk_enum_from_name(DMLVK_ENUM_AXIS_DIRECTION, "LINEAR", &v), DMLVK_ERROR_INVALID_ARGUMENT);
 }
 
+/* Tensors larger than maxStorageBufferRange (128 MiB on lavapipe) work: shaders reach them through
+ * buffer device addresses, not descriptors. */
+static void test_beyond_storage_buffer_range(void **state)
+{
+    struct fixture *f = *state;
+    dmlvk_device_info info;
+    dmlvk_device_get_info(f->dev, &info);
+    const uint32_t n = 40u << 20; /* 160 MiB of float32 */
+    if ((uint64_t)n * 4 <= info.max_storage_buffer_range)
+        skip();
+    const uint32_t sizes[] = { n };
+    dmlvk_tensor_desc t = { .DataType = DMLVK_TENSOR_DATA_TYPE_FLOAT32, .DimensionCount = 1, .Sizes = sizes,
+                            .TotalTensorSizeInBytes = (uint64_t)n * 4 };
+    dmlvk_activation_relu_grad_operator_desc d = { &t, &t, &t };
+    dmlvk_operator *op;
+    assert_int_equal(dmlvk_operator_create(f->dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU_GRAD, &d }, NULL, &op),
+                     DMLVK_OK);
+    float *x = malloc((size_t)n * 4), *dy = malloc((size_t)n * 4), *dx = malloc((size_t)n * 4);
+    for (uint32_t i = 0; i < n; i++) {
+        x[i] = (i % 3 == 0) ? -1.0f : 1.0f;
+        dy[i] = (float)(i & 1023);
+    }
+    dmlvk_buffer *bx, *bdy, *bdx;
+    assert_int_equal(dmlvk_buffer_create(f->dev, (uint64_t)n * 4, &bx), DMLVK_OK);
+    assert_int_equal(dmlvk_buffer_create(f->dev, (uint64_t)n * 4, &bdy), DMLVK_OK);
+    assert_int_equal(dmlvk_buffer_create(f->dev, (uint64_t)n * 4, &bdx), DMLVK_OK);
+    dmlvk_buffer_write(bx, 0, x, (uint64_t)n * 4);
+    dmlvk_buffer_write(bdy, 0, dy, (uint64_t)n * 4);
+    dmlvk_binding b[3] = { { .buffer = bx, .size = VK_WHOLE_SIZE }, { .buffer = bdy, .size = VK_WHOLE_SIZE },
+                           { .buffer = bdx, .size = VK_WHOLE_SIZE } };
+    assert_int_equal(dmlvk_operator_execute(op, b, 3), DMLVK_OK);
+    assert_int_equal(dmlvk_buffer_read(bdx, 0, dx, (uint64_t)n * 4), DMLVK_OK);
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < n; i++)
+        bad += dx[i] != (x[i] > 0 ? dy[i] : 0.0f);
+    assert_int_equal(bad, 0);
+    dmlvk_buffer_destroy(bx);
+    dmlvk_buffer_destroy(bdy);
+    dmlvk_buffer_destroy(bdx);
+    dmlvk_operator_destroy(op);
+    free(x);
+    free(dy);
+    free(dx);
+}
+
 /* The validation layer's messages really reach the counter that every test checks. */
 static void test_validation_is_on(void **state)
 {
@@ -220,6 +265,7 @@ int main(void)
         cmocka_unit_test(test_binding_errors),
         cmocka_unit_test(test_record),
         cmocka_unit_test(test_reflection),
+        cmocka_unit_test(test_beyond_storage_buffer_range),
         cmocka_unit_test(test_validation_is_on),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
