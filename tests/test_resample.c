@@ -5,6 +5,7 @@
 
 #include "gpu_util.h"
 #include "half.h"
+#include "reference.h"
 
 static dmlvk_device *dev;
 
@@ -229,6 +230,52 @@ static void test_convention_errors(void **state)
     assert_true(f.Scales[0] == 2 && f.InputPixelOffsets[0] == 0.5f && f.OutputPixelOffsets[0] == -0.5f);
 }
 
+/* Planes wider than a workgroup's tile (128 columns) and taller than 4 rows, several planes, both
+ * types and modes: the tiled gather against the float64 reference. */
+static void test_wide_planes(void **state)
+{
+    (void)state;
+    const float scales[] = { 2.0f, 1.5f, 0.75f };
+    for (int k = 0; k < 12; k++) {
+        struct resample_case c = { .dims = 4, .small = { 2, 3, 9, 301 }, .mode = (dmlvk_interpolation_mode)(k % 2),
+                                   .rounding = DMLVK_AXIS_DIRECTION_DECREASING };
+        float s = scales[(k / 2) % 3];
+        for (int d = 0; d < 4; d++) {
+            c.scales[d] = d < 2 ? 1.0f : s;
+            c.in_off[d] = 0.5f;
+            c.out_off[d] = -0.5f;
+            c.big[d] = d < 2 ? c.small[d] : (uint32_t)ceil(c.small[d] * s);
+        }
+        dmlvk_tensor_data_type type = k >= 6 ? DMLVK_TENSOR_DATA_TYPE_FLOAT16 : DMLVK_TENSOR_DATA_TYPE_FLOAT32;
+        uint32_t ns = count(4, c.small), nb = count(4, c.big);
+        float *dy = malloc(nb * 4), *dx = malloc(ns * 4);
+        double *dyd = malloc(nb * 8), *want = malloc(ns * 8), *mag = malloc(ns * 8);
+        for (uint32_t i = 0; i < nb; i++) {
+            dy[i] = (float)uniform(-1, 1);
+            if (type == DMLVK_TENSOR_DATA_TYPE_FLOAT16)
+                dy[i] = half_to_float(half_from_float(dy[i]));
+            dyd[i] = dy[i];
+        }
+        struct ref_resample r = { .dims = 4, .linear = c.mode == DMLVK_INTERPOLATION_MODE_LINEAR, .rounding = REF_ROUND_FLOOR };
+        memcpy(r.small_sizes, c.small, sizeof(r.small_sizes));
+        memcpy(r.big_sizes, c.big, sizeof(r.big_sizes));
+        memcpy(r.scales, c.scales, sizeof(r.scales));
+        memcpy(r.input_offsets, c.in_off, sizeof(r.input_offsets));
+        memcpy(r.output_offsets, c.out_off, sizeof(r.output_offsets));
+        ref_resample_backward(&r, dyd, want, mag);
+        run_resample(&c, true, type, dy, dx);
+        double tol = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? 2e-3 : 2e-6;
+        for (uint32_t i = 0; i < ns; i++)
+            if (fabs(dx[i] - want[i]) > tol * (mag[i] + 1e-3))
+                fail_msg("case %d, element %u: %.7g, reference %.7g", k, i, dx[i], want[i]);
+        free(dy);
+        free(dx);
+        free(dyd);
+        free(want);
+        free(mag);
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -250,6 +297,7 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_conventions),
         cmocka_unit_test(test_convention_errors),
+        cmocka_unit_test(test_wide_planes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
