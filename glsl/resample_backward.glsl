@@ -42,77 +42,8 @@ float fast_gather(uint i[4])
     return acc;
 }
 
-const uint TILE_ROWS = 4u, TILE_COLS = 128u;
-shared float window[WIN_ROWS * WIN_COLS];
-
-// fast_gather's sum, reading the input from the shared window that starts at (wy0, wx0).
-float window_gather(uint iy, uint ix, uint wy0, uint wx0)
-{
-    uint sy = pc.p.out_sizes[2], sx = pc.p.out_sizes[3];
-    uint ey = pc.p.fast_offset[0] + iy, ex = pc.p.fast_offset[1] + ix;
-    uint lo_y = pc.p.table[ey], n_y = pc.p.table[ey + sy];
-    uint lo_x = pc.p.table[ex], n_x = pc.p.table[ex + sx];
-    uint base = (lo_y - wy0) * WIN_COLS + (lo_x - wx0);
-    float acc = 0.0;
-    [[unroll]] for (uint ty = 0u; ty < TAPS_Y; ty++) {
-        if (ty >= n_y)
-            break;
-        float racc = 0.0;
-        [[unroll]] for (uint tx = 0u; tx < TAPS_X; tx++) {
-            if (tx >= n_x)
-                break;
-            float v = window[base + ty * WIN_COLS + tx];
-            racc += LINEAR ? uintBitsToFloat(pc.p.table[ex + (2u + tx) * sx]) * v : v;
-        }
-        acc += LINEAR ? uintBitsToFloat(pc.p.table[ey + (2u + ty) * sy]) * racc : racc;
-    }
-    return acc;
-}
-
-void tiled_gather()
-{
-    uint sy = pc.p.out_sizes[2], sx = pc.p.out_sizes[3];
-    uint tiles_x = (sx + TILE_COLS - 1u) / TILE_COLS, tiles_y = (sy + TILE_ROWS - 1u) / TILE_ROWS;
-    uvec3 n = gl_NumWorkGroups;
-    uint g = (gl_WorkGroupID.z * n.y + gl_WorkGroupID.y) * n.x + gl_WorkGroupID.x;
-    uint tile_x = g % tiles_x;
-    g /= tiles_x;
-    uint tile_y = g % tiles_y;
-    uint plane = g / tiles_y;
-    if (plane >= pc.p.out_sizes[0] * pc.p.out_sizes[1])
-        return;   // the whole workgroup: no barrier is left waiting
-    uint b = plane / pc.p.out_sizes[1], c = plane % pc.p.out_sizes[1];
-    uint r0 = tile_y * TILE_ROWS, c0 = tile_x * TILE_COLS;
-    uint r1 = min(r0 + TILE_ROWS, sy) - 1u, c1 = min(c0 + TILE_COLS, sx) - 1u;
-    uint wy0 = pc.p.table[pc.p.fast_offset[0] + r0];
-    uint wy1 = pc.p.table[pc.p.fast_offset[0] + r1] + pc.p.table[pc.p.fast_offset[0] + r1 + sy];
-    uint wx0 = pc.p.table[pc.p.fast_offset[1] + c0];
-    uint wx1 = pc.p.table[pc.p.fast_offset[1] + c1] + pc.p.table[pc.p.fast_offset[1] + c1 + sx];
-    uint rows = wy1 > wy0 ? wy1 - wy0 : 0u, cols = wx1 > wx0 ? wx1 - wx0 : 0u;
-    uint in_base = b * pc.p.in_strides[0] + c * pc.p.in_strides[1];
-    for (uint k = gl_LocalInvocationID.x; k < rows * cols; k += gl_WorkGroupSize.x) {
-        uint r = k / cols, col = k - r * cols;
-        window[r * WIN_COLS + col] = load(pc.src, in_base + (wy0 + r) * pc.p.in_strides[2] + (wx0 + col) * pc.p.in_strides[3]);
-    }
-    barrier();
-    uint lid = gl_LocalInvocationID.x;
-    uint iy = r0 + lid / (TILE_COLS / 2u), ix = c0 + 2u * (lid % (TILE_COLS / 2u));
-    if (iy >= sy || ix >= sx)
-        return;
-    uint out_off = b * pc.p.out_strides[0] + c * pc.p.out_strides[1] + iy * pc.p.out_strides[2] + ix * pc.p.out_strides[3];
-    float a = window_gather(iy, ix, wy0, wx0);
-    if (ix + 1u < sx)
-        store2(pc.dst, out_off, a, window_gather(iy, ix + 1u, wy0, wx0));
-    else
-        store(pc.dst, out_off, a);
-}
-
 void main()
 {
-    if (TILE) {
-        tiled_gather();
-        return;
-    }
     uint e = invocation_index();
     if (e >= pc.p.count)
         return;

@@ -9,11 +9,6 @@ layout(constant_id = 3) const uint TAPS_Y = 0;
 layout(constant_id = 4) const uint TAPS_X = 0;
 // Backward fast gather only: each invocation writes two neighbours on the packed last axis.
 layout(constant_id = 5) const bool PAIRS = false;
-// Backward tiled gather: a workgroup of 256 writes 4 x 128 outputs of one plane from an input
-// window of at most WIN_ROWS x WIN_COLS, loaded into shared memory first.
-layout(constant_id = 6) const bool TILE = false;
-layout(constant_id = 7) const uint WIN_ROWS = 1;
-layout(constant_id = 8) const uint WIN_COLS = 1;
 
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Params {
     uint count;             // invocations

@@ -200,34 +200,6 @@ static dmlvk_status plan_fast_gather(struct dmlvk_op_plan *plan, const struct ax
     return DMLVK_OK;
 }
 
-/* The tiled gather (glsl/resample_backward.glsl): a workgroup of TILE_INVOCATIONS writes
- * TILE_ROWS x TILE_COLS outputs of one plane, two per invocation, from a window of the input that it
- * first loads into shared memory (each input read once per tile, float16 unpacked once). */
-#define TILE_ROWS 4
-#define TILE_COLS 128
-#define TILE_INVOCATIONS 256
-#define TILE_MAX_WINDOW 8192 /* floats of shared memory */
-
-/* The largest input window (rows, columns) any tile needs; false when one would not fit. */
-static bool tile_window(const struct dmlvk_op_plan *plan, const struct axis *axes, uint32_t table_at,
-                        uint32_t fast_offsets_at, uint32_t window[2])
-{
-    const uint32_t tile[2] = { TILE_ROWS, TILE_COLS };
-    for (uint32_t a = 0; a < 2; a++) {
-        uint32_t n = (uint32_t)axes[2 + a].small, widest = 1;
-        const uint32_t *soa = plan->params + table_at + plan->params[fast_offsets_at + a];
-        /* lo and lo + count never decrease along the axis: a tile's window is first lo to last hi. */
-        for (uint32_t first = 0; first < n; first += tile[a]) {
-            uint32_t last = first + tile[a] - 1 < n ? first + tile[a] - 1 : n - 1;
-            uint32_t hi = soa[last] + soa[n + last];
-            uint32_t width = hi > soa[first] ? hi - soa[first] : 0;
-            widest = width > widest ? width : widest;
-        }
-        window[a] = widest;
-    }
-    return (uint64_t)window[0] * window[1] <= TILE_MAX_WINDOW;
-}
-
 static dmlvk_status check_array(const char *op, const char *name, const float *v, uint32_t n, bool scale)
 {
     if (!v)
@@ -333,12 +305,6 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
     bool pairs = taps[0] > 0 && written->strides[written->dims - 1] == 1 && last > 1 &&
                  (written->type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 || taps[0] * taps[1] <= 9);
     uint64_t invocations = pairs ? written->elements / last * ((last + 1) / 2) : written->elements;
-    uint32_t window[2] = { 0, 0 };
-    if (pairs && ctx->workgroup_size == TILE_INVOCATIONS && tile_window(plan, axes, table_at, offsets_at + 2 * AXES, window)) {
-        uint64_t planes = written->elements / ((uint64_t)axes[2].small * axes[3].small);
-        invocations = planes * ((axes[2].small + TILE_ROWS - 1) / TILE_ROWS) *
-                      ((axes[3].small + TILE_COLS - 1) / TILE_COLS) * TILE_INVOCATIONS;
-    }
     if (count_at == UINT32_MAX)
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the parameters", op);
     plan->params[count_at] = (uint32_t)invocations;
@@ -351,9 +317,6 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
     dp->spec[dp->spec_count++] = taps[0];
     dp->spec[dp->spec_count++] = taps[1];
     dp->spec[dp->spec_count++] = pairs;
-    dp->spec[dp->spec_count++] = window[0] > 0;
-    dp->spec[dp->spec_count++] = window[0] ? window[0] : 1;
-    dp->spec[dp->spec_count++] = window[1] ? window[1] : 1;
     dp->slots[dp->slot_count++] = DMLVK_SLOT_PARAMS;
     dp->slots[dp->slot_count++] = 0; /* binding 0: the input (or InputGradientTensor) */
     dp->slots[dp->slot_count++] = 1;
