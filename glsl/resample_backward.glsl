@@ -25,6 +25,10 @@ float fast_gather(uint i[4])
     uint lo_y = pc.p.table[ey], n_y = pc.p.table[ey + sy];
     uint lo_x = pc.p.table[ex], n_x = pc.p.table[ex + sx];
     uint base = i[0] * pc.p.in_strides[0] + i[1] * pc.p.in_strides[1] + lo_x * pc.p.in_strides[3];
+    // The x weights once, in registers: the compiler does not hoist these loads out of the row loop.
+    float wx[8];   // TAPS_X <= 8 (FAST_MAX_TAPS in lib/resample.c)
+    [[unroll]] for (uint tx = 0u; tx < TAPS_X; tx++)
+        wx[tx] = LINEAR && tx < n_x ? uintBitsToFloat(pc.p.table[ex + (2u + tx) * sx]) : 0.0;
     float acc = 0.0;
     [[unroll]] for (uint ty = 0u; ty < TAPS_Y; ty++) {
         if (ty >= n_y)
@@ -35,7 +39,7 @@ float fast_gather(uint i[4])
             if (tx >= n_x)
                 break;
             float v = load(pc.src, row + tx * pc.p.in_strides[3]);
-            racc += LINEAR ? uintBitsToFloat(pc.p.table[ex + (2u + tx) * sx]) * v : v;
+            racc += LINEAR ? wx[tx] * v : v;
         }
         acc += LINEAR ? uintBitsToFloat(pc.p.table[ey + (2u + ty) * sy]) * racc : racc;
     }
