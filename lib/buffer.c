@@ -37,8 +37,12 @@ static dmlvk_status create(dmlvk_device *dev, uint64_t size, VkBufferUsageFlags 
         st = dmlvk_vk_error(r, "vkCreateBuffer");
         goto fail;
     }
-    VkMemoryRequirements req;
-    dev->vk.vkGetBufferMemoryRequirements(dev->device, buf->buffer, &req);
+    VkMemoryDedicatedRequirements dedicated = { .sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS };
+    VkMemoryRequirements2 req2 = { .sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2, .pNext = &dedicated };
+    VkBufferMemoryRequirementsInfo2 rqi = { .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_REQUIREMENTS_INFO_2,
+                                            .buffer = buf->buffer };
+    dev->vk.vkGetBufferMemoryRequirements2(dev->device, &rqi, &req2);
+    const VkMemoryRequirements req = req2.memoryRequirements;
     const VkMemoryPropertyFlags mappable = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
     int type = -1;
     if (staging) {
@@ -57,8 +61,14 @@ static dmlvk_status create(dmlvk_device *dev, uint64_t size, VkBufferUsageFlags 
         st = dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "no memory type fits a %s buffer", staging ? "staging" : "device");
         goto fail;
     }
+    /* Each buffer has its own allocation anyway: say so where the driver prefers or requires it. */
+    VkMemoryDedicatedAllocateInfo dedicate = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO,
+        .buffer = buf->buffer,
+    };
     VkMemoryAllocateFlagsInfo flags = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
+        .pNext = (dedicated.prefersDedicatedAllocation || dedicated.requiresDedicatedAllocation) ? &dedicate : NULL,
         .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT,
     };
     VkMemoryAllocateInfo mai = {
