@@ -10,6 +10,7 @@ layout(push_constant) uniform Push {
     Tensor rois;
     UintTensor batch;
     Tensor y;
+    UintTensor skipped;     // diagnostics: regions with an out-of-range batch index
 } pc;
 
 #include "roi_align_common.glsl"
@@ -21,6 +22,8 @@ void main()
         return;
     uvec4 i = bin_index(e);
     Region g = region(i.x);
+    if (!g.valid && i.y == 0u && i.z == 0u && i.w == 0u)
+        atomicAdd(pc.skipped.v[0], 1u);
     float result = pc.p.oob_value;
     if (g.valid) {
         uint plane = g.b * pc.p.in_strides[0] + i.y * pc.p.in_strides[1];

@@ -30,12 +30,14 @@ layout(push_constant) uniform Push {
     Tensor grad;
     Tensor roi_grad;
     Scratch scratch;
+    UintTensor skipped;     // diagnostics: regions with an out-of-range batch index
 } pc;
 
 #include "roi_align_common.glsl"
 
 layout(constant_id = 4) const uint STAGE = 2;
 layout(constant_id = 5) const bool TO_SCRATCH = false;  // sums go to scratch, not straight to grad
+layout(constant_id = 6) const bool COUNT_SKIPPED = false; // this stage counts the skipped regions
 
 const uint STAGE_ZERO = 0u, STAGE_MAX_ABS = 1u, STAGE_SCATTER = 2u, STAGE_CONVERT = 3u, STAGE_ROI = 4u;
 
@@ -134,8 +136,11 @@ void scatter()
         return;
     uvec4 i = bin_index(e);
     Region g = region(i.x);
-    if (!g.valid)
+    if (!g.valid) {
+        if (COUNT_SKIPPED && i.y == 0u && i.z == 0u && i.w == 0u)
+            atomicAdd(pc.skipped.v[0], 1u);
         return;
+    }
     float dy = load(pc.dy, bin_offset(i));
     float fixed_scale = 1.0;
 #if DMLVK_ATOMICS == 2
@@ -248,6 +253,8 @@ void roi_gradient()
     Region g;
     if (live)
         g = region(r);
+    if (COUNT_SKIPPED && live && !g.valid && lid == 0u)
+        atomicAdd(pc.skipped.v[0], 1u);
     vec4 sum = vec4(0.0);
     if (live && g.valid && LINEAR) {
         uint items = pc.p.channels * pc.p.out_h * pc.p.out_w;

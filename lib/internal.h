@@ -29,13 +29,14 @@ dmlvk_status dmlvk_vk_error(VkResult result, const char *what);
 #define DMLVK_MAX_SPEC_CONSTANTS 16
 #define DMLVK_MAX_DISPATCHES 6
 /* Push constants: the parameter block's address, then one address per bound tensor. */
-#define DMLVK_MAX_PUSH_ADDRESSES 8
+#define DMLVK_MAX_PUSH_ADDRESSES 12
 #define DMLVK_PUSH_CONSTANT_BYTES 128
 
 /* What a push-constant address slot points at. */
 enum {
     DMLVK_SLOT_PARAMS = 0xF0,   /* the operator's parameter block */
     DMLVK_SLOT_SCRATCH = 0xF1,  /* the operator's scratch buffer (address 0 when it has none) */
+    DMLVK_SLOT_COUNTER = 0xF2,  /* the operator's diagnostics counter (one uint: skipped regions) */
 };
 
 struct dmlvk_dispatch_plan {
@@ -56,6 +57,7 @@ struct dmlvk_op_plan {
     uint32_t params_capacity;
     bool params_failed;                 /* an append ran out of memory */
     uint64_t scratch_bytes;             /* the operator's own device memory; its dispatches initialize it */
+    bool counter;                       /* the shaders count skipped regions (DMLVK_SLOT_COUNTER) */
     uint32_t dispatch_count;
     struct dmlvk_dispatch_plan dispatches[DMLVK_MAX_DISPATCHES];
 };

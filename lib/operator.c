@@ -13,6 +13,7 @@ struct dmlvk_operator {
     VkPipeline pipelines[DMLVK_MAX_DISPATCHES];
     dmlvk_buffer *params;
     dmlvk_buffer *scratch;
+    dmlvk_buffer *counter;
     uint64_t tensor_bytes[MAX_BINDINGS];   /* 0: tensor absent */
     bool tensor_output[MAX_BINDINGS];
     const char *tensor_name[MAX_BINDINGS];
@@ -171,6 +172,8 @@ dmlvk_status dmlvk_operator_create(dmlvk_device *dev, const dmlvk_operator_desc 
     if (op->plan.scratch_bytes &&
         (st = dmlvk_buffer_create_internal(dev, op->plan.scratch_bytes, false, &op->scratch)) != DMLVK_OK)
         goto fail;
+    if (op->plan.counter && (st = dmlvk_buffer_create_internal(dev, 4, true, &op->counter)) != DMLVK_OK)
+        goto fail;
     *out = op;
     return DMLVK_OK;
 fail:
@@ -186,6 +189,7 @@ dmlvk_status dmlvk_operator_destroy(dmlvk_operator *op)
     free(op->plan.params);
     dmlvk_buffer_destroy(op->params);
     dmlvk_buffer_destroy(op->scratch);
+    dmlvk_buffer_destroy(op->counter);
     free(op);
     return DMLVK_OK;
 }
@@ -291,6 +295,8 @@ static void record_resolved(const dmlvk_operator *op, VkCommandBuffer cmd, const
                 push[s] = op->params->address;
             else if (slot == DMLVK_SLOT_SCRATCH)
                 push[s] = op->scratch ? op->scratch->address : 0;
+            else if (slot == DMLVK_SLOT_COUNTER)
+                push[s] = op->counter->address;
             else if (slot < MAX_BINDINGS)
                 push[s] = r->address[slot];
         }
@@ -316,12 +322,23 @@ struct execute_args {
     const dmlvk_operator *op;
     const struct resolved *r;
     VkQueryPool timestamps;     /* or VK_NULL_HANDLE */
+    bool reset_counter;
 };
 
 static dmlvk_status record_execute(VkCommandBuffer cmd, void *user)
 {
     const struct execute_args *a = user;
     const struct VolkDeviceTable *vk = &a->op->dev->vk;
+    if (a->reset_counter) {
+        const VkMemoryBarrier cleared = {
+            .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+            .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+            .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+        };
+        vk->vkCmdFillBuffer(cmd, a->op->counter->buffer, 0, VK_WHOLE_SIZE, 0);
+        vk->vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &cleared,
+                                 0, NULL, 0, NULL);
+    }
     if (a->timestamps) {
         vk->vkCmdResetQueryPool(cmd, a->timestamps, 0, 2);
         vk->vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, a->timestamps, 0);
@@ -332,7 +349,8 @@ static dmlvk_status record_execute(VkCommandBuffer cmd, void *user)
     return DMLVK_OK;
 }
 
-static dmlvk_status execute(dmlvk_operator *op, const dmlvk_binding *bindings, uint32_t count, double *gpu_ms)
+static dmlvk_status execute(dmlvk_operator *op, const dmlvk_binding *bindings, uint32_t count,
+                            dmlvk_diagnostics *diag)
 {
     if (!op)
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_operator_execute: op is NULL");
@@ -341,10 +359,8 @@ static dmlvk_status execute(dmlvk_operator *op, const dmlvk_binding *bindings, u
     if (st != DMLVK_OK)
         return st;
     dmlvk_device *dev = op->dev;
-    struct execute_args a = { op, &r, VK_NULL_HANDLE };
-    if (gpu_ms) {
-        if (!dev->timestamp_bits)
-            return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "%s: the device's queue has no timestamps", op->cls->info.name);
+    struct execute_args a = { op, &r, VK_NULL_HANDLE, diag && op->counter };
+    if (diag && dev->timestamp_bits) {
         /* A pool per call: concurrent timed calls never share queries. */
         VkQueryPoolCreateInfo qci = { .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
                                       .queryType = VK_QUERY_TYPE_TIMESTAMP, .queryCount = 2 };
@@ -353,15 +369,22 @@ static dmlvk_status execute(dmlvk_operator *op, const dmlvk_binding *bindings, u
             return dmlvk_vk_error(vr, "vkCreateQueryPool");
     }
     st = dmlvk_device_submit(dev, record_execute, &a);
-    if (st == DMLVK_OK && gpu_ms) {
-        uint64_t ts[2];
-        VkResult vr = dev->vk.vkGetQueryPoolResults(dev->device, a.timestamps, 0, 2, sizeof(ts), ts, 8,
-                                                    VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
-        uint64_t mask = dev->timestamp_bits >= 64 ? UINT64_MAX : (UINT64_C(1) << dev->timestamp_bits) - 1;
-        if (vr == VK_SUCCESS)
-            *gpu_ms = (double)((ts[1] - ts[0]) & mask) * dev->props.limits.timestampPeriod * 1e-6;
-        else
-            st = dmlvk_vk_error(vr, "vkGetQueryPoolResults");
+    if (st == DMLVK_OK && diag) {
+        diag->gpu_ms = -1;
+        diag->skipped_regions = 0;
+        if (a.timestamps) {
+            uint64_t ts[2];
+            VkResult vr = dev->vk.vkGetQueryPoolResults(dev->device, a.timestamps, 0, 2, sizeof(ts), ts, 8,
+                                                        VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+            uint64_t mask = dev->timestamp_bits >= 64 ? UINT64_MAX : (UINT64_C(1) << dev->timestamp_bits) - 1;
+            if (vr == VK_SUCCESS)
+                diag->gpu_ms = (double)((ts[1] - ts[0]) & mask) * dev->props.limits.timestampPeriod * 1e-6;
+            else
+                st = dmlvk_vk_error(vr, "vkGetQueryPoolResults");
+        }
+        uint32_t skipped = 0;
+        if (st == DMLVK_OK && op->counter && (st = dmlvk_buffer_read(op->counter, 0, &skipped, 4)) == DMLVK_OK)
+            diag->skipped_regions = skipped;
     }
     if (a.timestamps)
         dev->vk.vkDestroyQueryPool(dev->device, a.timestamps, NULL);
@@ -373,10 +396,10 @@ dmlvk_status dmlvk_operator_execute(dmlvk_operator *op, const dmlvk_binding *bin
     return execute(op, bindings, count, NULL);
 }
 
-dmlvk_status dmlvk_operator_execute_timed(dmlvk_operator *op, const dmlvk_binding *bindings, uint32_t count,
-                                          double *gpu_ms)
+dmlvk_status dmlvk_operator_execute_diagnosed(dmlvk_operator *op, const dmlvk_binding *bindings, uint32_t count,
+                                              dmlvk_diagnostics *diagnostics)
 {
-    if (!gpu_ms)
-        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_operator_execute_timed: gpu_ms is NULL");
-    return execute(op, bindings, count, gpu_ms);
+    if (!diagnostics)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_operator_execute_diagnosed: diagnostics is NULL");
+    return execute(op, bindings, count, diagnostics);
 }

@@ -36,7 +36,8 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     if (!dp)
         return DMLVK_ERROR_UNSUPPORTED;
     dmlvk_roi_align_spec(&f, dp);
-    const uint8_t slots[] = { DMLVK_SLOT_PARAMS, 0, 1, 2, 3 };
+    p->counter = true;
+    const uint8_t slots[] = { DMLVK_SLOT_PARAMS, 0, 1, 2, 3, DMLVK_SLOT_COUNTER };
     for (size_t i = 0; i < sizeof(slots); i++)
         dp->slots[dp->slot_count++] = slots[i];
     return DMLVK_OK;

@@ -34,7 +34,12 @@ static struct dmlvk_dispatch_plan *stage(struct dmlvk_op_plan *p, const struct d
     dmlvk_roi_align_spec(f, d);
     d->spec[d->spec_count++] = st;
     d->spec[d->spec_count++] = to_scratch;
-    const uint8_t slots[] = { DMLVK_SLOT_PARAMS, B_INPUT, B_DY, B_ROIS, B_BATCH, B_GRAD, B_ROI_GRAD, DMLVK_SLOT_SCRATCH };
+    /* The first stage that visits every region counts the skipped ones. */
+    bool count = (st == ROI_STAGE_SCATTER || st == ROI_STAGE_ROI) && !p->counter;
+    d->spec[d->spec_count++] = count;
+    p->counter = p->counter || count;
+    const uint8_t slots[] = { DMLVK_SLOT_PARAMS, B_INPUT, B_DY,   B_ROIS, B_BATCH, B_GRAD, B_ROI_GRAD, DMLVK_SLOT_SCRATCH,
+                              DMLVK_SLOT_COUNTER };
     for (size_t i = 0; i < sizeof(slots); i++)
         d->slots[d->slot_count++] = slots[i];
     return d;

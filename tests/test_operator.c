@@ -107,10 +107,11 @@ static void test_binding_errors(void **state)
     assert_true(out[0] == 0 && out[1] == 20 && out[2] == 0 && out[3] == 0);
     assert_int_equal(dmlvk_buffer_read(buf, 60, out, 8), DMLVK_ERROR_INVALID_ARGUMENT);
 
-    double ms = -1;
-    assert_int_equal(dmlvk_operator_execute_timed(op, b, 3, &ms), DMLVK_OK);
-    assert_true(ms >= 0 && ms < 10000);
-    assert_int_equal(dmlvk_operator_execute_timed(op, b, 3, NULL), DMLVK_ERROR_INVALID_ARGUMENT);
+    dmlvk_diagnostics diag = { .gpu_ms = -2, .skipped_regions = 99 };
+    assert_int_equal(dmlvk_operator_execute_diagnosed(op, b, 3, &diag), DMLVK_OK);
+    assert_true(diag.gpu_ms >= 0 && diag.gpu_ms < 10000);
+    assert_int_equal(diag.skipped_regions, 0);
+    assert_int_equal(dmlvk_operator_execute_diagnosed(op, b, 3, NULL), DMLVK_ERROR_INVALID_ARGUMENT);
 
     dmlvk_operator_properties props;
     assert_int_equal(dmlvk_operator_get_properties(op, &props), DMLVK_OK);

@@ -425,6 +425,65 @@ static void test_torchvision(void **state)
     }
 }
 
+/* Regions whose batch index is out of range are skipped, and counted when diagnostics are asked for. */
+static void test_skipped_regions(void **state)
+{
+    (void)state;
+    static const uint32_t in_sizes[] = { 2, 1, 4, 4 }, bins[] = { 4, 1, 2, 2 }, rois[] = { 4, 4 }, batch[] = { 4 };
+    dmlvk_tensor_desc tx = packed_desc(DMLVK_TENSOR_DATA_TYPE_FLOAT32, 4, in_sizes);
+    dmlvk_tensor_desc ty = packed_desc(DMLVK_TENSOR_DATA_TYPE_FLOAT32, 4, bins);
+    dmlvk_tensor_desc tr = packed_desc(DMLVK_TENSOR_DATA_TYPE_FLOAT32, 2, rois);
+    dmlvk_tensor_desc tb = packed_desc(DMLVK_TENSOR_DATA_TYPE_UINT32, 1, batch);
+    float x[32], y[16], r[16] = { 0, 0, 3, 3, 1, 1, 2, 2, 0, 0, 4, 4, 2, 0, 3, 1 }, dy[16], dx[32], dr[16];
+    uint32_t b[4] = { 0, 7, 1, 2 }; /* regions 1 and 3 name batches that do not exist */
+    for (int i = 0; i < 32; i++)
+        x[i] = (float)i;
+    for (int i = 0; i < 16; i++)
+        dy[i] = 1;
+    dmlvk_roi_align1_operator_desc fwd = { &tx, &tr, &tb, &ty, DMLVK_REDUCE_FUNCTION_AVERAGE, DMLVK_INTERPOLATION_MODE_LINEAR,
+                                           1, 1, 0.5f, -0.5f, -5, 1, 2, 0 };
+    dmlvk_roi_align_grad_operator_desc bwd = { &tx, &ty, &tr, &tb, &tx, &tr, DMLVK_REDUCE_FUNCTION_AVERAGE,
+                                               DMLVK_INTERPOLATION_MODE_LINEAR, 1, 1, 0.5f, -0.5f, 1, 2, 0 };
+    const dmlvk_operator_desc ops[2] = { { DMLVK_OPERATOR_ROI_ALIGN1, &fwd }, { DMLVK_OPERATOR_ROI_ALIGN_GRAD, &bwd } };
+    for (int k = 0; k < 2; k++) {
+        dmlvk_operator *op;
+        assert_int_equal(dmlvk_operator_create(dev, &ops[k], NULL, &op), DMLVK_OK);
+        const dmlvk_tensor_desc *descs[6] = { &tx, &tr, &tb, &ty };
+        void *vals[6] = { x, r, b, y };
+        if (k == 1) {
+            const dmlvk_tensor_desc *d2[6] = { &tx, &ty, &tr, &tb, &tx, &tr };
+            void *v2[6] = { x, dy, r, b, dx, dr };
+            memcpy(descs, d2, sizeof(d2));
+            memcpy(vals, v2, sizeof(v2));
+        }
+        dmlvk_buffer *bufs[6] = { 0 };
+        dmlvk_binding bind[6] = { 0 };
+        uint32_t n = k ? 6 : 4;
+        for (uint32_t i = 0; i < n; i++) {
+            assert_int_equal(dmlvk_buffer_create(dev, descs[i]->TotalTensorSizeInBytes, &bufs[i]), DMLVK_OK);
+            dmlvk_buffer_write(bufs[i], 0, vals[i], descs[i]->TotalTensorSizeInBytes);
+            bind[i] = (dmlvk_binding){ .buffer = bufs[i], .size = VK_WHOLE_SIZE };
+        }
+        for (int run = 0; run < 2; run++) { /* counted afresh each time */
+            dmlvk_diagnostics diag;
+            assert_int_equal(dmlvk_operator_execute_diagnosed(op, bind, n, &diag), DMLVK_OK);
+            assert_int_equal(diag.skipped_regions, 2);
+        }
+        if (k == 0) {
+            dmlvk_buffer_read(bufs[3], 0, y, sizeof(y));
+            for (int i = 4; i < 8; i++) /* region 1: OutOfBoundsInputValue everywhere */
+                assert_true(y[i] == -5);
+        } else {
+            dmlvk_buffer_read(bufs[5], 0, dr, sizeof(dr));
+            for (int i = 4; i < 8; i++) /* region 1: no ROI gradient */
+                assert_true(dr[i] == 0);
+        }
+        for (uint32_t i = 0; i < n; i++)
+            dmlvk_buffer_destroy(bufs[i]);
+        dmlvk_operator_destroy(op);
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -448,6 +507,7 @@ int main(void)
         cmocka_unit_test(test_scatter_paths),
         cmocka_unit_test(test_roi_gradient_gpu),
         cmocka_unit_test(test_torchvision),
+        cmocka_unit_test(test_skipped_regions),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

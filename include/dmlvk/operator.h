@@ -73,13 +73,19 @@ DMLVK_API dmlvk_status dmlvk_operator_get_properties(const dmlvk_operator *op, d
  */
 DMLVK_API dmlvk_status dmlvk_operator_execute(dmlvk_operator *op, const dmlvk_binding *bindings, uint32_t count);
 
-/*
- * dmlvk_operator_execute that also measures: *gpu_ms receives the GPU time from before the
- * operator's first dispatch to after its last (Vulkan timestamps). DMLVK_ERROR_UNSUPPORTED when
- * the device's queue has no timestamps.
- */
-DMLVK_API dmlvk_status dmlvk_operator_execute_timed(dmlvk_operator *op, const dmlvk_binding *bindings, uint32_t count,
-                                                    double *gpu_ms);
+/* What dmlvk_operator_execute_diagnosed reports of one execution. */
+typedef struct dmlvk_diagnostics {
+    /* GPU time from before the operator's first dispatch to after its last (Vulkan timestamps);
+     * -1 when the device's queue has no timestamps. */
+    double gpu_ms;
+    /* ROI align: regions whose batch index was outside [0, BatchCount) and were skipped
+     * (a data error: they read and write nothing). 0 for other operators. */
+    uint64_t skipped_regions;
+} dmlvk_diagnostics;
+
+/* dmlvk_operator_execute that also fills *diagnostics. */
+DMLVK_API dmlvk_status dmlvk_operator_execute_diagnosed(dmlvk_operator *op, const dmlvk_binding *bindings,
+                                                        uint32_t count, dmlvk_diagnostics *diagnostics);
 
 /*
  * Records the operator into cmd, which must be in the recording state on a queue family with
