@@ -124,7 +124,9 @@ DMLVK_API dmlvk_status dmlvk_device_import(const dmlvk_vulkan_import *import, co
 /* Saves the pipeline cache (if enabled) and frees everything the device owns. NULL is a no-op. */
 DMLVK_API dmlvk_status dmlvk_device_destroy(dmlvk_device *device);
 
+/* What the device is and which optional features dmlvk found on it. */
 DMLVK_API dmlvk_status dmlvk_device_get_info(const dmlvk_device *device, dmlvk_device_info *info);
+/* Counters since the device was created (pipelines compiled, cache hits, validation messages). */
 DMLVK_API dmlvk_status dmlvk_device_get_stats(dmlvk_device *device, dmlvk_device_stats *stats);
 
 /* Writes the pipeline cache to disk now (it is also written by dmlvk_device_destroy). A file is

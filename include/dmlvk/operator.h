@@ -65,6 +65,7 @@ DMLVK_API dmlvk_status dmlvk_operator_create(dmlvk_device *device, const dmlvk_o
 /* NULL is a no-op. */
 DMLVK_API dmlvk_status dmlvk_operator_destroy(dmlvk_operator *op);
 
+/* How many bindings the operator takes, how many dispatches it records, how much scratch it owns. */
 DMLVK_API dmlvk_status dmlvk_operator_get_properties(const dmlvk_operator *op, dmlvk_operator_properties *props);
 
 /*
