@@ -221,7 +221,6 @@ static void random_resample(struct rng *r, int op, struct ref_resample *rs)
     rs->dims = op == 2 ? 4 : rng_range(r, 1, 4);
     rs->linear = rng_range(r, 0, 1);
     rs->rounding = op == 0 || op == 2 ? REF_ROUND_HALF_DOWN : rng_range(r, 0, 1) ? REF_ROUND_FLOOR : REF_ROUND_CEIL;
-    uint32_t resampled = 0;
     for (uint32_t d = 0; d < rs->dims; d++) {
         bool resample = rs->dims <= 2 || d >= rs->dims - 2 || rng_range(r, 0, 3) == 0;
         uint32_t k = rng_range(r, 0, 9);
@@ -235,9 +234,7 @@ static void random_resample(struct rng *r, int op, struct ref_resample *rs)
         int64_t big = (int64_t)floor(small * scale + 0.5) + (rng_range(r, 0, 3) == 0 ? (int64_t)rng_range(r, 0, 4) - 2 : 0);
         rs->small_sizes[d] = small;
         rs->big_sizes[d] = (uint32_t)(big < 1 ? 1 : big);
-        resampled += resample;
     }
-    (void)resampled;
 }
 
 static json_t *resample_desc_json(int op, const struct ref_resample *rs)
@@ -320,8 +317,7 @@ static json_t *resample_cases(struct rng *r, int op, int count)
     return cases;
 }
 
-static json_t *tensor4(const char *type, const uint32_t *sizes, uint32_t dims, struct rng *r, const double *logical,
-                       bool input)
+static json_t *strided_tensor(const char *type, const uint32_t *sizes, uint32_t dims, struct rng *r, const double *logical)
 {
     struct gen_tensor t = { .dims = dims, .elements = 1 };
     for (uint32_t d = 0; d < dims; d++) {
@@ -329,7 +325,6 @@ static json_t *tensor4(const char *type, const uint32_t *sizes, uint32_t dims, s
         t.elements *= sizes[d];
     }
     gen_strides(r, &t, false); /* strided, never broadcast: every logical value is its own */
-    (void)input;
     return gen_tensor_json(&t, type, logical);
 }
 
@@ -421,8 +416,8 @@ static json_t *roi_cases(struct rng *r, bool backward, int count)
         double *bvals = malloc(q.num_rois * sizeof(double));
         for (uint32_t k = 0; k < q.num_rois; k++)
             bvals[k] = bidx[k];
-        json_object_set_new(tensors, "ROITensor", tensor4(type, roi_sizes, roi_dims, r, rois, true));
-        json_object_set_new(tensors, "BatchIndicesTensor", tensor4("UINT32", batch_sizes, batch_dims, r, bvals, true));
+        json_object_set_new(tensors, "ROITensor", strided_tensor(type, roi_sizes, roi_dims, r, rois));
+        json_object_set_new(tensors, "BatchIndicesTensor", strided_tensor("UINT32", batch_sizes, batch_dims, r, bvals));
         if (!backward) {
             json_object_set_new(desc, "OutOfBoundsInputValue", json_real(q.oob_value));
             double *out = malloc(ny * sizeof(double));
@@ -430,8 +425,8 @@ static json_t *roi_cases(struct rng *r, bool backward, int count)
             double mag = 0;
             for (uint64_t i = 0; i < ny; i++)
                 mag = fabs(out[i]) > mag ? fabs(out[i]) : mag;
-            json_object_set_new(tensors, "InputTensor", tensor4(type, in_sizes, 4, r, x, true));
-            json_object_set_new(tensors, "OutputTensor", tensor4(type, bin_sizes, 4, r, NULL, false));
+            json_object_set_new(tensors, "InputTensor", strided_tensor(type, in_sizes, 4, r, x));
+            json_object_set_new(tensors, "OutputTensor", strided_tensor(type, bin_sizes, 4, r, NULL));
             json_object_set_new(expected, "OutputTensor", gen_expected_json(out, ny, f16 ? 1 : 8, (f16 ? 2e-3 : 1e-5) * (mag + 1)));
             free(out);
         } else {
@@ -443,15 +438,15 @@ static json_t *roi_cases(struct rng *r, bool backward, int count)
             double droi[16], droi_abs[16];
             ref_roi_backward(&q, x, dy, dx, droi, dx_abs, droi_abs);
             if (with_x)
-                json_object_set_new(tensors, "InputTensor", tensor4(type, in_sizes, 4, r, x, true));
-            json_object_set_new(tensors, "InputGradientTensor", tensor4(type, bin_sizes, 4, r, dy, true));
+                json_object_set_new(tensors, "InputTensor", strided_tensor(type, in_sizes, 4, r, x));
+            json_object_set_new(tensors, "InputGradientTensor", strided_tensor(type, bin_sizes, 4, r, dy));
             if (want_dx) {
-                json_object_set_new(tensors, "OutputGradientTensor", tensor4(type, in_sizes, 4, r, NULL, false));
+                json_object_set_new(tensors, "OutputGradientTensor", strided_tensor(type, in_sizes, 4, r, NULL));
                 json_object_set_new(expected, "OutputGradientTensor",
                                     gen_expected_json(dx, nx, f16 ? 1 : 8, (f16 ? 2e-3 : 1e-5) * (max_of(dx_abs, nx) + 1e-3)));
             }
             if (want_droi) {
-                json_object_set_new(tensors, "OutputROIGradientTensor", tensor4(type, roi_sizes, roi_dims, r, NULL, false));
+                json_object_set_new(tensors, "OutputROIGradientTensor", strided_tensor(type, roi_sizes, roi_dims, r, NULL));
                 json_object_set_new(expected, "OutputROIGradientTensor",
                                     gen_expected_json(droi, 4 * q.num_rois, f16 ? 1 : 8,
                                                       (f16 ? 4e-3 : 1e-5) * (max_of(droi_abs, 4 * q.num_rois) + 1e-3)));

@@ -428,7 +428,7 @@ static const dmlvk_field_info *find_field(const dmlvk_operator_info *info, const
     return NULL;
 }
 
-static bool parse_tensor(struct loader *ld, struct test_case *c, struct case_tensor *t, const json_t *obj)
+static bool parse_tensor(struct loader *ld, struct case_tensor *t, const json_t *obj)
 {
     static const char *const keys[] = { "dataType", "sizes", "strides", "data", "random", "file", NULL };
     if (!json_is_object(obj))
@@ -487,10 +487,7 @@ static bool parse_tensor(struct loader *ld, struct test_case *c, struct case_ten
             return fail(ld, "%s is an output: it takes no data", t->field);
         return true;
     }
-    if (!get_data(ld, obj, t->elements, count_known, true, &t->data))
-        return false;
-    (void)c;
-    return true;
+    return get_data(ld, obj, t->elements, count_known, true, &t->data);
 }
 
 static bool parse_desc(struct loader *ld, struct test_case *c, const json_t *desc)
@@ -766,7 +763,7 @@ static bool parse_case(struct loader *ld, struct test_case *c, const json_t *obj
         for (uint32_t i = 0; i < c->info->tensor_count && !t; i++)
             if (!strcmp(c->tensors[i].field, key))
                 t = &c->tensors[i];
-        if (!parse_tensor(ld, c, t, value))
+        if (!parse_tensor(ld, t, value))
             return false;
         const dmlvk_tensor_desc *ptr = &t->desc;
         memcpy((char *)c->desc + f->offset, &ptr, sizeof(ptr));
