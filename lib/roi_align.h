@@ -23,6 +23,13 @@ struct roi_fields {
     dmlvk_bool align;
 };
 
+/* The designated initializers of struct roi_fields that both descriptors fill alike from d. */
+#define ROI_FIELDS_FROM(d)                                                                                             \
+    .rois = (d)->ROITensor, .batch = (d)->BatchIndicesTensor, .reduction = (d)->ReductionFunction,                     \
+    .mode = (d)->InterpolationMode, .spatial_x = (d)->SpatialScaleX, .spatial_y = (d)->SpatialScaleY,                  \
+    .in_off = (d)->InputPixelOffset, .out_off = (d)->OutputPixelOffset, .min_samples = (d)->MinimumSamplesPerOutput,   \
+    .max_samples = (d)->MaximumSamplesPerOutput, .align = (d)->AlignRegionsToCorners
+
 /* The checked tensors and the sizes they agree on. */
 struct roi_shape {
     struct dmlvk_tensor input, bins, rois, batch, grad, roi_grad;
