@@ -145,6 +145,18 @@ static bool identity_axis(const struct axis *ax, const uint32_t *map)
     return true;
 }
 
+/* Where, from the start of the header's offsets, each table's offset is kept (Params in
+ * glsl/resample_common.glsl: map_offset[4], range_offset[4], fast_offset[2]). */
+#define MAP_OFFSET(d) (d)
+#define RANGE_OFFSET(d) (AXES + (d))
+#define FAST_OFFSET(a) (2 * AXES + (a))
+
+/* A table of the plan's parameter block, by its header entry. Pointers move when the block grows. */
+static uint32_t *table(const struct dmlvk_op_plan *plan, uint32_t table_at, uint32_t offsets_at, uint32_t entry)
+{
+    return plan->params + table_at + plan->params[offsets_at + entry];
+}
+
 /*
  * The fast gather of glsl/resample_backward.glsl: when axes 0 and 1 are identities and no index of
  * axes 2 and 3 gathers from more than FAST_MAX_TAPS positions, each index of those two axes gets
@@ -152,16 +164,14 @@ static bool identity_axis(const struct axis *ax, const uint32_t *map)
  * Otherwise taps[] stays 0 and the general loops run.
  */
 static dmlvk_status plan_fast_gather(struct dmlvk_op_plan *plan, const struct axis *axes, uint32_t table_at,
-                                     uint32_t fast_offsets_at, uint32_t taps[2])
+                                     uint32_t offsets_at, uint32_t taps[2])
 {
-    const uint32_t *t = plan->params + table_at;
-    const uint32_t *header = plan->params + fast_offsets_at - 2 * AXES;
     for (uint32_t d = 0; d < 2; d++)
-        if (!identity_axis(&axes[d], t + header[d]))
+        if (!identity_axis(&axes[d], table(plan, table_at, offsets_at, MAP_OFFSET(d))))
             return DMLVK_OK;
     uint32_t need[2];
     for (uint32_t a = 0; a < 2; a++) {
-        const uint32_t *ranges = t + header[AXES + 2 + a];
+        const uint32_t *ranges = table(plan, table_at, offsets_at, RANGE_OFFSET(2 + a));
         need[a] = 1;
         for (int64_t i = 0; i < axes[2 + a].small; i++) {
             uint32_t n = ranges[2 * i + 1] - ranges[2 * i];
@@ -173,16 +183,14 @@ static dmlvk_status plan_fast_gather(struct dmlvk_op_plan *plan, const struct ax
     for (uint32_t a = 0; a < 2; a++) {
         /* Structure of arrays (lo[], count[], weight 0[], weight 1[], ...): neighbouring
          * invocations read neighbouring words, one cache line for a whole subgroup. */
-        const struct axis *ax = &axes[2 + a];
-        uint32_t n = (uint32_t)ax->small;
+        uint32_t n = (uint32_t)axes[2 + a].small;
         uint32_t at = dmlvk_params_reserve(plan, n * (2 + need[a]));
         if (at == UINT32_MAX)
             return DMLVK_ERROR_OUT_OF_MEMORY;
-        /* Re-read after the reserve: the block may have moved. */
-        const uint32_t *map = plan->params + table_at + plan->params[fast_offsets_at - 2 * AXES + 2 + a];
-        const uint32_t *ranges = plan->params + table_at + plan->params[fast_offsets_at - AXES + 2 + a];
-        uint32_t *soa = plan->params + at;
-        plan->params[fast_offsets_at + a] = at - table_at;
+        plan->params[offsets_at + FAST_OFFSET(a)] = at - table_at;
+        const uint32_t *map = table(plan, table_at, offsets_at, MAP_OFFSET(2 + a));
+        const uint32_t *ranges = table(plan, table_at, offsets_at, RANGE_OFFSET(2 + a));
+        uint32_t *soa = table(plan, table_at, offsets_at, FAST_OFFSET(a));
         for (uint32_t i = 0; i < n; i++) {
             uint32_t lo = ranges[2 * i], hi = ranges[2 * i + 1];
             soa[i] = lo;
@@ -275,7 +283,7 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         dmlvk_params_u32(plan, d < pad ? 0 : written->strides[d - pad]);
     for (uint32_t d = 0; d < AXES; d++)
         dmlvk_params_u32(plan, d < pad ? 0 : read->strides[d - pad]);
-    uint32_t offsets_at = dmlvk_params_reserve(plan, 2 * AXES + 2);
+    uint32_t offsets_at = dmlvk_params_reserve(plan, FAST_OFFSET(2));
     uint32_t table_at = plan->params_size;
     uint32_t tables = dmlvk_params_reserve(plan, (uint32_t)table_words);
     if (offsets_at == UINT32_MAX || tables == UINT32_MAX)
@@ -283,11 +291,11 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
     uint32_t at = 0;
     for (uint32_t d = 0; d < AXES; d++) {
         uint32_t *map = plan->params + table_at + at;
-        plan->params[offsets_at + d] = at;
+        plan->params[offsets_at + MAP_OFFSET(d)] = at;
         fill_map(&axes[d], d < pad ? DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR : f->mode, rounding, map);
         at += 2 * (uint32_t)axes[d].big;
         if (f->backward) {
-            plan->params[offsets_at + AXES + d] = at;
+            plan->params[offsets_at + RANGE_OFFSET(d)] = at;
             fill_ranges(&axes[d], map, plan->params + table_at + at);
             at += 2 * (uint32_t)axes[d].small;
         }
@@ -295,7 +303,7 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
 
     uint32_t taps[2] = { 0, 0 };
     if (f->backward &&
-        plan_fast_gather(plan, axes, table_at, offsets_at + 2 * AXES, taps) != DMLVK_OK)
+        plan_fast_gather(plan, axes, table_at, offsets_at, taps) != DMLVK_OK)
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the coordinate tables", op);
 
     /* The fast gather writes two neighbours along a packed last axis per invocation: float16

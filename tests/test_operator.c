@@ -188,6 +188,14 @@ static void test_reflection(void **state)
     assert_int_equal(info->tensor_count, 3);
     assert_string_equal(info->fields[2].name, "OutputGradientTensor");
     assert_int_equal(dmlvk_operator_type_from_name("NOPE", &type), DMLVK_ERROR_INVALID_ARGUMENT);
+    /* Every operator's tensor_count (the binding count) is the number of its tensor fields. */
+    for (int t = DMLVK_OPERATOR_ACTIVATION_RELU; t <= DMLVK_OPERATOR_ROI_ALIGN_GRAD; t++) {
+        assert_int_equal(dmlvk_operator_get_info((dmlvk_operator_type)t, &info), DMLVK_OK);
+        uint32_t tensors = 0;
+        for (uint32_t f = 0; f < info->field_count; f++)
+            tensors += info->fields[f].kind == DMLVK_FIELD_INPUT_TENSOR || info->fields[f].kind == DMLVK_FIELD_OUTPUT_TENSOR;
+        assert_int_equal(info->tensor_count, tensors);
+    }
     uint32_t v;
     assert_int_equal(dmlvk_enum_from_name(DMLVK_ENUM_REDUCE_FUNCTION, "MAX", &v), DMLVK_OK);
     assert_int_equal(v, 7);

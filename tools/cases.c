@@ -480,8 +480,9 @@ static bool parse_tensor(struct loader *ld, struct case_tensor *t, const json_t 
             t->elements *= t->sizes[i];
     }
     uint64_t bytes;
-    t->valid_shape = n > 0 && dmlvk_tensor_min_size(&t->desc, &bytes) == DMLVK_OK;
-    t->desc.TotalTensorSizeInBytes = t->valid_shape ? bytes : 0;
+    /* A shape dmlvk cannot describe gets 0 bytes: the operator's checks then say what is wrong. */
+    bool valid_shape = n > 0 && dmlvk_tensor_min_size(&t->desc, &bytes) == DMLVK_OK;
+    t->desc.TotalTensorSizeInBytes = valid_shape ? bytes : 0;
     if (t->output) {
         if (json_object_get(obj, "data") || json_object_get(obj, "random") || json_object_get(obj, "file"))
             return fail(ld, "%s is an output: it takes no data", t->field);

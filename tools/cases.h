@@ -32,7 +32,6 @@ struct case_tensor {
     dmlvk_tensor_desc desc;
     uint32_t sizes[CASE_MAX_DIMS];
     uint32_t strides[CASE_MAX_DIMS];
-    bool valid_shape;           /* sizes and strides form a tensor dmlvk could describe */
     uint64_t elements;
     struct data_spec data;      /* inputs */
     bool has_expected;
