@@ -14,36 +14,137 @@ float tap_weight(uint d, uint o, uint i)
     return k == i ? 1.0 - w : w;   // the range holds only o with k == i, or k + 1 == i and w > 0
 }
 
-// Axes 0 and 1 are identities and axes 2 and 3 gather from at most TAPS_Y x TAPS_X positions,
-// with the weights precomputed per index: unrolled loops, one row partial sum per tap row.
-float fast_gather(uint i[4])
+// The block gather (ROWS > 0, chosen by lib/resample.c where axes 0 and 1 are identities): each
+// invocation writes a BLOCK_Y x BLOCK_X block of one plane from a window of at most ROWS rows x
+// 4 * CHUNKS columns of InputGradient that it reads once, with per-block weights that are 0
+// where a window element does not reach an output. Neighbouring outputs share their loads.
+layout(constant_id = 3) const uint ROWS = 0;
+layout(constant_id = 4) const uint CHUNKS = 1;
+layout(constant_id = 5) const uint BLOCK_Y = 1;
+layout(constant_id = 6) const uint BLOCK_X = 1;
+// A chunk is 4 aligned elements of a packed row: one 16-byte (float32) or 8-byte (float16) load.
+layout(constant_id = 7) const bool VECTOR_LOADS = false;
+// BLOCK_X is 4 on a packed, aligned last axis: each block row leaves as one 4-element store.
+layout(constant_id = 8) const bool VECTOR_STORES = false;
+
+const uint MAX_BLOCK_Y = 4u, MAX_BLOCK_X = 4u, MAX_CHUNKS = 4u;   // as in lib/resample.c
+
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer ParamWords { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer ParamVec4s { vec4 v[]; };
+
+// A block table for `blocks` blocks of one axis (lib/resample.c, fill_block_table): first
+// larger-side index[blocks], window length[blocks], then from the next 16-byte boundary the
+// weights, entry t * members + m for window position t and block member m, in groups of four
+// stored group-major so that neighbouring blocks' groups are neighbouring vec4s.
+uint block_weights(uint table, uint blocks)
 {
-    // Per axis: lo[S], count[S], weight t [S]... (structure of arrays, S = that axis's size).
+    return (table + 2u * blocks + 3u) >> 2;   // in vec4s
+}
+
+float block_weight(uint weights, uint blocks, uint j, uint entry)
+{
+    return uintBitsToFloat(ParamWords(pc.p).v[4u * (weights + (entry >> 2) * blocks + j) + (entry & 3u)]);
+}
+
+void block_gather(uint e)
+{
     uint sy = pc.p.out_sizes[2], sx = pc.p.out_sizes[3];
-    uint ey = pc.p.fast_offset[0] + i[2];
-    uint ex = pc.p.fast_offset[1] + i[3];
-    uint lo_y = pc.p.table[ey], n_y = pc.p.table[ey + sy];
-    uint lo_x = pc.p.table[ex], n_x = pc.p.table[ex + sx];
-    uint base = i[0] * pc.p.in_strides[0] + i[1] * pc.p.in_strides[1] + lo_x * pc.p.in_strides[3];
-    // The x weights once, in registers: the compiler does not hoist these loads out of the row loop.
-    float wx[8];   // TAPS_X <= 8 (FAST_MAX_TAPS in lib/resample.c)
-    [[unroll]] for (uint tx = 0u; tx < TAPS_X; tx++)
-        wx[tx] = LINEAR && tx < n_x ? uintBitsToFloat(pc.p.table[ex + (2u + tx) * sx]) : 0.0;
-    float acc = 0.0;
-    [[unroll]] for (uint ty = 0u; ty < TAPS_Y; ty++) {
-        if (ty >= n_y)
-            break;
-        uint row = base + (lo_y + ty) * pc.p.in_strides[2];
-        float racc = 0.0;
-        [[unroll]] for (uint tx = 0u; tx < TAPS_X; tx++) {
-            if (tx >= n_x)
-                break;
-            float v = load(pc.src, row + tx * pc.p.in_strides[3]);
-            racc += LINEAR ? wx[tx] * v : v;
-        }
-        acc += LINEAR ? uintBitsToFloat(pc.p.table[ey + (2u + ty) * sy]) * racc : racc;
+    uint y_blocks = (sy + BLOCK_Y - 1u) / BLOCK_Y, x_blocks = (sx + BLOCK_X - 1u) / BLOCK_X;
+    uint jx = e % x_blocks;
+    e /= x_blocks;
+    uint jy = e % y_blocks;
+    e /= y_blocks;
+    uint i1 = e % pc.p.out_sizes[1], i0 = e / pc.p.out_sizes[1];
+
+    ParamWords words = ParamWords(pc.p);
+    uint yt = pc.p.block_table[0], xt = pc.p.block_table[1];
+    uint y0 = words.v[yt + jy], rows = words.v[yt + y_blocks + jy];
+    uint x0 = words.v[xt + jx], width = words.v[xt + x_blocks + jx];
+    uint yw = block_weights(yt, y_blocks), xw = block_weights(xt, x_blocks);
+
+    // The column weights once, in registers, for every row.
+    float wx[4u * MAX_CHUNKS * MAX_BLOCK_X];
+    [[unroll]] for (uint g = 0u; g < CHUNKS * BLOCK_X; g++) {
+        vec4 q = ParamVec4s(pc.p).v[xw + g * x_blocks + jx];
+        [[unroll]] for (uint k = 0u; k < 4u; k++)
+            wx[4u * g + k] = q[k];
     }
-    return acc;
+
+    float acc[MAX_BLOCK_Y * MAX_BLOCK_X];
+    [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
+        acc[k] = 0.0;
+    bool vector = VECTOR_LOADS && vec4_aligned(pc.src);
+    uint base = i0 * pc.p.in_strides[0] + i1 * pc.p.in_strides[1] + x0 * pc.p.in_strides[3];
+    [[unroll]] for (uint r = 0u; r < ROWS; r++) {
+        if (r >= rows)
+            break;
+        uint row = base + (y0 + r) * pc.p.in_strides[2];
+        float v[4u * MAX_CHUNKS];
+        [[unroll]] for (uint c = 0u; c < CHUNKS; c++) {
+            vec4 q = vec4(0.0);
+            if (vector) {
+                if (4u * c < width)
+                    q = load4(pc.src, (row >> 2) + c);
+            } else {
+                [[unroll]] for (uint k = 0u; k < 4u; k++)
+                    if (4u * c + k < width)
+                        q[k] = load(pc.src, row + (4u * c + k) * pc.p.in_strides[3]);
+            }
+            [[unroll]] for (uint k = 0u; k < 4u; k++)
+                v[4u * c + k] = q[k];
+        }
+        float sums[MAX_BLOCK_X];
+        bool finite = true;
+        [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++) {
+            float s = 0.0;
+            [[unroll]] for (uint t = 0u; t < 4u * CHUNKS; t++)
+                s += wx[t * BLOCK_X + bx] * v[t];
+            sums[bx] = s;
+            finite = finite && !isinf(s) && !isnan(s);
+        }
+        // Weights of 0 are exact no-ops on finite values. Where a row holds an Inf or a NaN, sum
+        // again without them, so that it reaches only the outputs that tap it.
+        if (!finite) {
+            [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++) {
+                float s = 0.0;
+                [[unroll]] for (uint t = 0u; t < 4u * CHUNKS; t++) {
+                    float w = wx[t * BLOCK_X + bx];
+                    s += w != 0.0 ? w * v[t] : 0.0;
+                }
+                sums[bx] = s;
+            }
+        }
+        [[unroll]] for (uint by = 0u; by < BLOCK_Y; by++) {
+            float w = block_weight(yw, y_blocks, jy, r * BLOCK_Y + by);
+            [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++)
+                acc[by * BLOCK_X + bx] += finite || w != 0.0 ? w * sums[bx] : 0.0;
+        }
+    }
+
+    uint ox = jx * BLOCK_X, out_base = i0 * pc.p.out_strides[0] + i1 * pc.p.out_strides[1] + ox * pc.p.out_strides[3];
+    bool vector_out = VECTOR_STORES && vec4_aligned(pc.dst);
+    [[unroll]] for (uint by = 0u; by < BLOCK_Y; by++) {
+        uint y = jy * BLOCK_Y + by;
+        if (y >= sy)
+            break;
+        uint o = out_base + y * pc.p.out_strides[2];
+        uint k = by * BLOCK_X;
+        if (vector_out) {
+            store4(pc.dst, o >> 2, vec4(acc[k], acc[k + 1u], acc[k + 2u], acc[k + 3u]));
+        } else if (pc.p.out_strides[3] == 1u) {
+            // Pairs leave as one word where the address allows (float16 above all).
+            [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx += 2u) {
+                if (bx + 1u < BLOCK_X && ox + bx + 1u < sx)
+                    store2(pc.dst, o + bx, acc[k + bx], acc[k + bx + 1u]);
+                else if (ox + bx < sx)
+                    store(pc.dst, o + bx, acc[k + bx]);
+            }
+        } else {
+            [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++)
+                if (ox + bx < sx)
+                    store(pc.dst, o + bx * pc.p.out_strides[3], acc[k + bx]);
+        }
+    }
 }
 
 void main()
@@ -51,26 +152,12 @@ void main()
     uint e = invocation_index();
     if (e >= pc.p.count)
         return;
+    if (ROWS > 0u) {
+        block_gather(e);
+        return;
+    }
     uint i[4];
-    if (PAIRS) {
-        // e counts pairs along the last axis: the element index is 2 * (e mod pairs) there.
-        uint width = pc.p.out_sizes[3], pairs = (width + 1u) / 2u;
-        uint row = e / pairs, x = 2u * (e - row * pairs);
-        uint out_off = written_index(row * width + x, i);
-        float a = fast_gather(i);
-        if (x + 1u < width) {
-            i[3] = x + 1u;
-            store2(pc.dst, out_off, a, fast_gather(i));
-        } else {
-            store(pc.dst, out_off, a);
-        }
-        return;
-    }
     uint out_off = written_index(e, i);
-    if (TAPS_Y > 0u) {
-        store(pc.dst, out_off, fast_gather(i));
-        return;
-    }
     uint lo[4], hi[4];
     for (uint d = 0u; d < 4u; d++) {
         uint r = pc.p.range_offset[d] + 2u * i[d];

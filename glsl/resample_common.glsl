@@ -4,11 +4,6 @@
 // indices that reach each smaller-side index.
 layout(constant_id = 1) const bool LINEAR = false;
 layout(constant_id = 2) const uint DIMS = 4;   // the real axes are the last DIMS of 4
-// Backward only: the fast gather's unrolled tap counts on axes 2 and 3 (0: the general loops).
-layout(constant_id = 3) const uint TAPS_Y = 0;
-layout(constant_id = 4) const uint TAPS_X = 0;
-// Backward fast gather only: each invocation writes two neighbours on the packed last axis.
-layout(constant_id = 5) const bool PAIRS = false;
 
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Params {
     uint count;             // invocations
@@ -18,7 +13,8 @@ layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Par
     uint in_strides[4];
     uint map_offset[4];
     uint range_offset[4];
-    uint fast_offset[2];    // axes 2 and 3: lo[], count[], then TAPS weight arrays
+    uint block_table[2];    // backward block gather, axes 2 and 3: where their tables start in
+                            // this block, in words from its start (see lib/resample.c)
     uint table[];
 };
 

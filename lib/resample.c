@@ -131,9 +131,6 @@ static void fill_ranges(const struct axis *ax, const uint32_t *map, uint32_t *ra
     }
 }
 
-/* The most larger-side indices the fast gather unrolls per axis. */
-#define FAST_MAX_TAPS 8
-
 /* An axis that maps o to o with weight 0 on the next index: the identity (a batch or channel axis). */
 static bool identity_axis(const struct axis *ax, const uint32_t *map)
 {
@@ -146,10 +143,10 @@ static bool identity_axis(const struct axis *ax, const uint32_t *map)
 }
 
 /* Where, from the start of the header's offsets, each table's offset is kept (Params in
- * glsl/resample_common.glsl: map_offset[4], range_offset[4], fast_offset[2]). */
+ * glsl/resample_common.glsl: map_offset[4], range_offset[4], block_table[2]). */
 #define MAP_OFFSET(d) (d)
 #define RANGE_OFFSET(d) (AXES + (d))
-#define FAST_OFFSET(a) (2 * AXES + (a))
+#define BLOCK_TABLE(a) (2 * AXES + (a))
 
 /* A table of the plan's parameter block, by its header entry. Pointers move when the block grows. */
 static uint32_t *table(const struct dmlvk_op_plan *plan, uint32_t table_at, uint32_t offsets_at, uint32_t entry)
@@ -158,53 +155,144 @@ static uint32_t *table(const struct dmlvk_op_plan *plan, uint32_t table_at, uint
 }
 
 /*
- * The fast gather of glsl/resample_backward.glsl: when axes 0 and 1 are identities and no index of
- * axes 2 and 3 gathers from more than FAST_MAX_TAPS positions, each index of those two axes gets
- * lo, count and weights 0 .. taps-1, and taps[] (the loop lengths the shader unrolls) is set.
- * Otherwise taps[] stays 0 and the general loops run.
+ * The block gather of glsl/resample_backward.glsl (its limits: MAX_BLOCK_Y, MAX_BLOCK_X,
+ * MAX_CHUNKS). Each invocation writes block_y x block_x outputs of one plane and reads their
+ * window once: at most `rows` rows and 4 * chunks columns, the first column aligned to 4 where
+ * rows are packed and aligned (one vector load per 4 columns).
  */
-static dmlvk_status plan_fast_gather(struct dmlvk_op_plan *plan, const struct axis *axes, uint32_t table_at,
-                                     uint32_t offsets_at, uint32_t taps[2])
+#define MAX_BLOCK_Y 4
+#define MAX_BLOCK_X 4
+#define MAX_CHUNKS 4
+#define MAX_ROWS 16
+
+struct block_shape {
+    uint32_t block_y, block_x, rows, chunks;
+    bool vector_loads, vector_stores;
+};
+
+/* Packed rows of whole 4-element chunks, every row starting on a chunk. */
+static bool rows_in_fours(const struct dmlvk_tensor *t)
 {
-    for (uint32_t d = 0; d < 2; d++)
-        if (!identity_axis(&axes[d], table(plan, table_at, offsets_at, MAP_OFFSET(d))))
-            return DMLVK_OK;
-    uint32_t need[2];
-    for (uint32_t a = 0; a < 2; a++) {
-        const uint32_t *ranges = table(plan, table_at, offsets_at, RANGE_OFFSET(2 + a));
-        need[a] = 1;
-        for (int64_t i = 0; i < axes[2 + a].small; i++) {
-            uint32_t n = ranges[2 * i + 1] - ranges[2 * i];
-            if (n > FAST_MAX_TAPS)
-                return DMLVK_OK;
-            need[a] = n > need[a] ? n : need[a];
+    if (t->strides[t->dims - 1] != 1 || t->sizes[t->dims - 1] % 4 != 0)
+        return false;
+    for (uint32_t d = 0; d + 1 < t->dims; d++)
+        if (t->strides[d] % 4 != 0)
+            return false;
+    return true;
+}
+
+/* The larger-side span [*lo, *hi) that block j of `block` smaller-side indices reads. */
+static void block_span(const uint32_t *ranges, int64_t small, uint32_t block, int64_t j, uint32_t align, uint32_t *lo,
+                       uint32_t *hi)
+{
+    *lo = UINT32_MAX;
+    *hi = 0;
+    for (int64_t i = j * block; i < small && i < (j + 1) * block; i++) {
+        if (ranges[2 * i] < ranges[2 * i + 1]) {
+            *lo = ranges[2 * i] < *lo ? ranges[2 * i] : *lo;
+            *hi = ranges[2 * i + 1] > *hi ? ranges[2 * i + 1] : *hi;
         }
     }
-    for (uint32_t a = 0; a < 2; a++) {
-        /* Structure of arrays (lo[], count[], weight 0[], weight 1[], ...): neighbouring
-         * invocations read neighbouring words, one cache line for a whole subgroup. */
-        uint32_t n = (uint32_t)axes[2 + a].small;
-        uint32_t at = dmlvk_params_reserve(plan, n * (2 + need[a]));
-        if (at == UINT32_MAX)
-            return DMLVK_ERROR_OUT_OF_MEMORY;
-        plan->params[offsets_at + FAST_OFFSET(a)] = at - table_at;
-        const uint32_t *map = table(plan, table_at, offsets_at, MAP_OFFSET(2 + a));
-        const uint32_t *ranges = table(plan, table_at, offsets_at, RANGE_OFFSET(2 + a));
-        uint32_t *soa = table(plan, table_at, offsets_at, FAST_OFFSET(a));
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t lo = ranges[2 * i], hi = ranges[2 * i + 1];
-            soa[i] = lo;
-            soa[n + i] = hi - lo;
-            for (uint32_t o = lo; o < hi; o++) {
+    if (*lo == UINT32_MAX)
+        *lo = *hi = 0; /* nothing reaches the block: it writes zeros */
+    *lo -= *lo % align;
+}
+
+/* The longest span of any block of the axis. */
+static uint32_t block_window(const uint32_t *ranges, int64_t small, uint32_t block, uint32_t align)
+{
+    uint32_t most = 0;
+    for (int64_t j = 0; j * block < small; j++) {
+        uint32_t lo, hi;
+        block_span(ranges, small, block, j, align, &lo, &hi);
+        most = hi - lo > most ? hi - lo : most;
+    }
+    return most;
+}
+
+/*
+ * One axis's block table (read by block_weight in the shader): first[blocks], length[blocks],
+ * then from the next 4-word boundary of the parameter block the weights, entry t * block + m for
+ * window position t and block member m, in groups of 4 stored group-major (neighbouring blocks'
+ * groups are neighbouring 16-byte words). map_at and ranges_at index plan->params, which moves as
+ * it grows. Returns where the table starts, UINT32_MAX when out of host memory.
+ */
+static uint32_t fill_block_table(struct dmlvk_op_plan *plan, uint32_t map_at, uint32_t ranges_at, int64_t small,
+                                 uint32_t block, uint32_t window, uint32_t align)
+{
+    uint32_t blocks = (uint32_t)((small + block - 1) / block);
+    uint32_t groups = (window * block + 3) / 4;
+    uint32_t at = dmlvk_params_reserve(plan, 2 * blocks + 3 + 4 * groups * blocks);
+    if (at == UINT32_MAX)
+        return UINT32_MAX;
+    const uint32_t *map = plan->params + map_at, *ranges = plan->params + ranges_at;
+    uint32_t *first = plan->params + at, *length = first + blocks;
+    uint32_t *weights = plan->params + ((at + 2 * blocks + 3) & ~UINT32_C(3));
+    for (uint32_t j = 0; j < blocks; j++) {
+        uint32_t lo, hi;
+        block_span(ranges, small, block, j, align, &lo, &hi);
+        first[j] = lo;
+        length[j] = hi - lo;
+        for (uint32_t m = 0; m < block && (int64_t)j * block + m < small; m++) {
+            uint32_t i = j * block + m;
+            for (uint32_t o = ranges[2 * i]; o < ranges[2 * i + 1]; o++) {
                 float w;
                 memcpy(&w, &map[2 * o + 1], 4);
                 float weight = map[2 * o] == i ? 1.0f - w : w; /* as the general loop's tap_weight */
-                memcpy(&soa[(2 + o - lo) * n + i], &weight, 4);
+                uint32_t entry = (o - lo) * block + m;
+                memcpy(&weights[4 * ((entry / 4) * blocks + j) + entry % 4], &weight, 4);
             }
         }
     }
-    taps[0] = need[0];
-    taps[1] = need[1];
+    return at;
+}
+
+/* The first block shape, in the order that measured fastest on an H100, whose window fits. */
+static bool choose_block_shape(const struct axis *axes, const uint32_t *ranges_y, const uint32_t *ranges_x,
+                               uint32_t align, struct block_shape *shape)
+{
+    static const uint32_t order[][2] = { { 2, 4 }, { 1, 4 }, { 2, 2 }, { 1, 2 }, { 1, 1 } };
+    for (size_t k = 0; k < DMLVK_ARRAY_SIZE(order); k++) {
+        uint32_t by = order[k][0], bx = order[k][1];
+        if ((by > 1 && axes[2].small < by) || (bx > 1 && axes[3].small < bx))
+            continue;
+        uint32_t rows = block_window(ranges_y, axes[2].small, by, 1);
+        uint32_t chunks = (block_window(ranges_x, axes[3].small, bx, align) + 3) / 4;
+        if (rows <= MAX_ROWS && chunks <= MAX_CHUNKS) {
+            *shape = (struct block_shape){ .block_y = by, .block_x = bx, .rows = rows ? rows : 1,
+                                           .chunks = chunks ? chunks : 1 };
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Plans the block gather where axes 0 and 1 are identities and some block shape fits; otherwise
+ * shape->rows stays 0 and the general loops run. */
+static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct axis *axes, uint32_t table_at,
+                                      uint32_t offsets_at, const struct dmlvk_tensor *in, const struct dmlvk_tensor *out,
+                                      struct block_shape *shape)
+{
+    *shape = (struct block_shape){ 0 };
+    for (uint32_t d = 0; d < 2; d++)
+        if (!identity_axis(&axes[d], table(plan, table_at, offsets_at, MAP_OFFSET(d))))
+            return DMLVK_OK;
+    bool vector_loads = rows_in_fours(in);
+    if (!choose_block_shape(axes, table(plan, table_at, offsets_at, RANGE_OFFSET(2)),
+                            table(plan, table_at, offsets_at, RANGE_OFFSET(3)), vector_loads ? 4 : 1, shape))
+        return DMLVK_OK;
+    shape->vector_loads = vector_loads;
+    shape->vector_stores = shape->block_x == 4 && rows_in_fours(out);
+    for (uint32_t a = 0; a < 2; a++) {
+        uint32_t block = a == 0 ? shape->block_y : shape->block_x;
+        uint32_t window = a == 0 ? shape->rows : 4 * shape->chunks;
+        uint32_t at = fill_block_table(plan, table_at + plan->params[offsets_at + MAP_OFFSET(2 + a)],
+                                       table_at + plan->params[offsets_at + RANGE_OFFSET(2 + a)], axes[2 + a].small,
+                                       block, window, a == 1 && vector_loads ? 4 : 1);
+        if (at == UINT32_MAX)
+            return DMLVK_ERROR_OUT_OF_MEMORY;
+        plan->params[offsets_at + BLOCK_TABLE(a)] = at;
+    }
     return DMLVK_OK;
 }
 
@@ -283,7 +371,7 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         dmlvk_params_u32(plan, d < pad ? 0 : written->strides[d - pad]);
     for (uint32_t d = 0; d < AXES; d++)
         dmlvk_params_u32(plan, d < pad ? 0 : read->strides[d - pad]);
-    uint32_t offsets_at = dmlvk_params_reserve(plan, FAST_OFFSET(2));
+    uint32_t offsets_at = dmlvk_params_reserve(plan, BLOCK_TABLE(2));
     uint32_t table_at = plan->params_size;
     uint32_t tables = dmlvk_params_reserve(plan, (uint32_t)table_words);
     if (offsets_at == UINT32_MAX || tables == UINT32_MAX)
@@ -301,18 +389,13 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         }
     }
 
-    uint32_t taps[2] = { 0, 0 };
-    if (f->backward &&
-        plan_fast_gather(plan, axes, table_at, offsets_at, taps) != DMLVK_OK)
+    struct block_shape shape = { 0 };
+    if (f->backward && plan_block_gather(plan, axes, table_at, offsets_at, read, written, &shape) != DMLVK_OK)
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the coordinate tables", op);
-
-    /* The fast gather writes two neighbours along a packed last axis per invocation: float16
-     * outputs then leave as whole 32-bit words, and small gathers share their loads. Measured on an
-     * H100: faster for float16 and for up to 3x3 taps; slower for float32 with 4x4 taps. */
-    uint32_t last = written->sizes[written->dims - 1];
-    bool pairs = taps[0] > 0 && written->strides[written->dims - 1] == 1 && last > 1 &&
-                 (written->type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 || taps[0] * taps[1] <= 9);
-    uint64_t invocations = pairs ? written->elements / last * ((last + 1) / 2) : written->elements;
+    uint64_t invocations = written->elements;
+    if (shape.rows)
+        invocations = (uint64_t)axes[0].small * axes[1].small * ((axes[2].small + shape.block_y - 1) / shape.block_y) *
+                      ((axes[3].small + shape.block_x - 1) / shape.block_x);
     if (count_at == UINT32_MAX)
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the parameters", op);
     plan->params[count_at] = (uint32_t)invocations;
@@ -322,9 +405,12 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         return DMLVK_ERROR_UNSUPPORTED;
     dp->spec[dp->spec_count++] = f->mode == DMLVK_INTERPOLATION_MODE_LINEAR;
     dp->spec[dp->spec_count++] = in.dims;
-    dp->spec[dp->spec_count++] = taps[0];
-    dp->spec[dp->spec_count++] = taps[1];
-    dp->spec[dp->spec_count++] = pairs;
+    dp->spec[dp->spec_count++] = shape.rows;
+    dp->spec[dp->spec_count++] = shape.chunks;
+    dp->spec[dp->spec_count++] = shape.block_y;
+    dp->spec[dp->spec_count++] = shape.block_x;
+    dp->spec[dp->spec_count++] = shape.vector_loads;
+    dp->spec[dp->spec_count++] = shape.vector_stores;
     dp->slots[dp->slot_count++] = DMLVK_SLOT_PARAMS;
     dp->slots[dp->slot_count++] = 0; /* binding 0: the input (or InputGradientTensor) */
     dp->slots[dp->slot_count++] = 1;

@@ -7,9 +7,11 @@
 #include "testutil.h"
 
 /* values[i] holds the logical elements of binding i; outputs are read back into theirs.
- * Tensors are float32 and packed unless descs say otherwise (sizes and bytes come from descs). */
-static inline dmlvk_status gpu_run(dmlvk_device *dev, const dmlvk_operator_desc *od, const dmlvk_operator_params *params,
-                                   const dmlvk_tensor_desc *const *descs, void *const *values, uint32_t n)
+ * Tensors are float32 and packed unless descs say otherwise (sizes and bytes come from descs).
+ * Every tensor is bound `offset` bytes into its buffer. */
+static inline dmlvk_status gpu_run_at(dmlvk_device *dev, const dmlvk_operator_desc *od,
+                                      const dmlvk_operator_params *params, const dmlvk_tensor_desc *const *descs,
+                                      void *const *values, uint32_t n, uint64_t offset)
 {
     dmlvk_operator *op;
     dmlvk_status st = dmlvk_operator_create(dev, od, params, &op);
@@ -20,20 +22,26 @@ static inline dmlvk_status gpu_run(dmlvk_device *dev, const dmlvk_operator_desc 
     for (uint32_t i = 0; i < n && st == DMLVK_OK; i++) {
         if (!descs[i])
             continue;
-        st = dmlvk_buffer_create(dev, descs[i]->TotalTensorSizeInBytes, &bufs[i]);
+        st = dmlvk_buffer_create(dev, offset + descs[i]->TotalTensorSizeInBytes, &bufs[i]);
         if (st == DMLVK_OK)
-            st = dmlvk_buffer_write(bufs[i], 0, values[i], descs[i]->TotalTensorSizeInBytes);
-        b[i] = (dmlvk_binding){ .buffer = bufs[i], .size = VK_WHOLE_SIZE };
+            st = dmlvk_buffer_write(bufs[i], offset, values[i], descs[i]->TotalTensorSizeInBytes);
+        b[i] = (dmlvk_binding){ .buffer = bufs[i], .offset = offset, .size = VK_WHOLE_SIZE };
     }
     if (st == DMLVK_OK)
         st = dmlvk_operator_execute(op, b, n);
     for (uint32_t i = 0; i < n; i++) {
         if (st == DMLVK_OK && descs[i])
-            st = dmlvk_buffer_read(bufs[i], 0, values[i], descs[i]->TotalTensorSizeInBytes);
+            st = dmlvk_buffer_read(bufs[i], offset, values[i], descs[i]->TotalTensorSizeInBytes);
         dmlvk_buffer_destroy(bufs[i]);
     }
     dmlvk_operator_destroy(op);
     return st;
+}
+
+static inline dmlvk_status gpu_run(dmlvk_device *dev, const dmlvk_operator_desc *od, const dmlvk_operator_params *params,
+                                   const dmlvk_tensor_desc *const *descs, void *const *values, uint32_t n)
+{
+    return gpu_run_at(dev, od, params, descs, values, n, 0);
 }
 
 static inline dmlvk_tensor_desc packed_desc(dmlvk_tensor_data_type type, uint32_t dims, const uint32_t *sizes)

@@ -48,9 +48,10 @@ static void random_case(struct resample_case *c, uint32_t dims)
     }
 }
 
-/* Runs RESAMPLE2 (forward) or RESAMPLE_GRAD1 (backward) in float32 or float16. */
-static void run_resample(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type, const float *src,
-                         float *dst)
+/* Runs RESAMPLE2 (forward) or RESAMPLE_GRAD1 (backward) in float32 or float16, both tensors bound
+ * `offset` bytes into their buffers. */
+static void run_resample_at(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type, const float *src,
+                            float *dst, uint64_t offset)
 {
     uint32_t ns = count(c->dims, backward ? c->big : c->small), nd = count(c->dims, backward ? c->small : c->big);
     dmlvk_tensor_desc s = packed_desc(type, c->dims, backward ? c->big : c->small);
@@ -69,12 +70,18 @@ static void run_resample(const struct resample_case *c, bool backward, dmlvk_ten
                                       : (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE2, &fwd };
     const dmlvk_tensor_desc *descs[2] = { &s, &d };
     void *values[2] = { sv, dv };
-    if (gpu_run(dev, &od, NULL, descs, values, 2) != DMLVK_OK)
+    if (gpu_run_at(dev, &od, NULL, descs, values, 2, offset) != DMLVK_OK)
         fail_msg("%s", dmlvk_last_error());
     for (uint32_t i = 0; i < nd; i++)
         dst[i] = f16 ? half_to_float(((uint16_t *)dv)[i]) : ((float *)dv)[i];
     free(sv);
     free(dv);
+}
+
+static void run_resample(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type, const float *src,
+                         float *dst)
+{
+    run_resample_at(c, backward, type, src, dst, 0);
 }
 
 /* <RESAMPLE2(X), dY> = <X, RESAMPLE_GRAD1(dY)> within float32 rounding. */
@@ -230,23 +237,40 @@ static void test_convention_errors(void **state)
     assert_true(f.Scales[0] == 2 && f.InputPixelOffsets[0] == 0.5f && f.OutputPixelOffsets[0] == -0.5f);
 }
 
-/* Planes wider than a workgroup's tile (128 columns) and taller than 4 rows, several planes, both
- * types and modes: the tiled gather against the float64 reference. */
-static void test_wide_planes(void **state)
+/* The float64 reference of RESAMPLE_GRAD1 for case c (float DECREASING rounding). */
+static void reference_backward(const struct resample_case *c, const double *dy, double *want, double *mag)
+{
+    struct ref_resample r = { .dims = c->dims, .linear = c->mode == DMLVK_INTERPOLATION_MODE_LINEAR,
+                              .rounding = REF_ROUND_FLOOR };
+    memcpy(r.small_sizes, c->small, sizeof(r.small_sizes));
+    memcpy(r.big_sizes, c->big, sizeof(r.big_sizes));
+    memcpy(r.scales, c->scales, sizeof(r.scales));
+    memcpy(r.input_offsets, c->in_off, sizeof(r.input_offsets));
+    memcpy(r.output_offsets, c->out_off, sizeof(r.output_offsets));
+    ref_resample_backward(&r, dy, want, mag);
+}
+
+/* The block gather's variants against the float64 reference: planes wider than a warp of blocks,
+ * edge blocks (301 columns), rows of whole 4-element chunks (vector loads and stores), tensors bound
+ * at an offset that breaks vector alignment (the shader's scalar fallback), both types and modes. */
+static void test_block_gather(void **state)
 {
     (void)state;
-    const float scales[] = { 2.0f, 1.5f, 0.75f };
-    for (int k = 0; k < 12; k++) {
-        struct resample_case c = { .dims = 4, .small = { 2, 3, 9, 301 }, .mode = (dmlvk_interpolation_mode)(k % 2),
+    const float scales[] = { 2.0f, 1.5f, 0.75f, 3.0f };
+    const uint32_t widths[] = { 301, 128 };
+    for (int k = 0; k < 64; k++) {
+        float s = scales[k % 4];
+        struct resample_case c = { .dims = 4, .small = { 2, 3, 9, widths[(k / 4) % 2] },
+                                   .mode = (dmlvk_interpolation_mode)((k / 8) % 2),
                                    .rounding = DMLVK_AXIS_DIRECTION_DECREASING };
-        float s = scales[(k / 2) % 3];
         for (int d = 0; d < 4; d++) {
             c.scales[d] = d < 2 ? 1.0f : s;
             c.in_off[d] = 0.5f;
             c.out_off[d] = -0.5f;
             c.big[d] = d < 2 ? c.small[d] : (uint32_t)ceil(c.small[d] * s);
         }
-        dmlvk_tensor_data_type type = k >= 6 ? DMLVK_TENSOR_DATA_TYPE_FLOAT16 : DMLVK_TENSOR_DATA_TYPE_FLOAT32;
+        dmlvk_tensor_data_type type = (k / 16) % 2 ? DMLVK_TENSOR_DATA_TYPE_FLOAT16 : DMLVK_TENSOR_DATA_TYPE_FLOAT32;
+        uint64_t offset = k >= 32 ? 4 : 0;
         uint32_t ns = count(4, c.small), nb = count(4, c.big);
         float *dy = malloc(nb * 4), *dx = malloc(ns * 4);
         double *dyd = malloc(nb * 8), *want = malloc(ns * 8), *mag = malloc(ns * 8);
@@ -256,23 +280,66 @@ static void test_wide_planes(void **state)
                 dy[i] = half_to_float(half_from_float(dy[i]));
             dyd[i] = dy[i];
         }
-        struct ref_resample r = { .dims = 4, .linear = c.mode == DMLVK_INTERPOLATION_MODE_LINEAR, .rounding = REF_ROUND_FLOOR };
-        memcpy(r.small_sizes, c.small, sizeof(r.small_sizes));
-        memcpy(r.big_sizes, c.big, sizeof(r.big_sizes));
-        memcpy(r.scales, c.scales, sizeof(r.scales));
-        memcpy(r.input_offsets, c.in_off, sizeof(r.input_offsets));
-        memcpy(r.output_offsets, c.out_off, sizeof(r.output_offsets));
-        ref_resample_backward(&r, dyd, want, mag);
-        run_resample(&c, true, type, dy, dx);
+        reference_backward(&c, dyd, want, mag);
+        run_resample_at(&c, true, type, dy, dx, offset);
         double tol = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? 2e-3 : 2e-6;
         for (uint32_t i = 0; i < ns; i++)
             if (fabs(dx[i] - want[i]) > tol * (mag[i] + 1e-3))
-                fail_msg("case %d, element %u: %.7g, reference %.7g", k, i, dx[i], want[i]);
+                fail_msg("case %d (scale %g, width %u, offset %u), element %u: %.7g, reference %.7g", k, s, c.small[3],
+                         (unsigned)offset, i, dx[i], want[i]);
         free(dy);
         free(dx);
         free(dyd);
         free(want);
         free(mag);
+    }
+}
+
+/* An Inf in InputGradient reaches exactly the elements it taps with a weight above 0: the block
+ * gather's weights of 0 must not turn it into NaNs elsewhere in its window. */
+static void test_block_gather_inf(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 8; k++) {
+        float s = k % 2 ? 1.5f : 2.0f;
+        struct resample_case c = { .dims = 4, .small = { 1, 2, 6, 16 }, .mode = DMLVK_INTERPOLATION_MODE_LINEAR,
+                                   .rounding = DMLVK_AXIS_DIRECTION_DECREASING };
+        for (int d = 0; d < 4; d++) {
+            c.scales[d] = d < 2 ? 1.0f : s;
+            c.in_off[d] = 0.5f;
+            c.out_off[d] = -0.5f;
+            c.big[d] = d < 2 ? c.small[d] : (uint32_t)ceil(c.small[d] * s);
+        }
+        dmlvk_tensor_data_type type = k >= 4 ? DMLVK_TENSOR_DATA_TYPE_FLOAT16 : DMLVK_TENSOR_DATA_TYPE_FLOAT32;
+        uint32_t ns = count(4, c.small), nb = count(4, c.big);
+        uint32_t at = (uint32_t)(splitmix64_next(&rng_state) % nb);
+        float *dy = malloc(nb * 4), *clean = malloc(ns * 4), *dx = malloc(ns * 4);
+        double *hot = calloc(nb, 8), *want = malloc(ns * 8), *reached = malloc(ns * 8);
+        for (uint32_t i = 0; i < nb; i++)
+            dy[i] = (float)(0.25 * (1 + i % 3));
+        run_resample_at(&c, true, type, dy, clean, 0);
+        dy[at] = (k / 2) % 2 ? -INFINITY : INFINITY;
+        run_resample_at(&c, true, type, dy, dx, 0);
+        hot[at] = 1;
+        reference_backward(&c, hot, want, reached);
+        uint32_t hit = 0;
+        for (uint32_t i = 0; i < ns; i++) {
+            if (reached[i] > 0) {
+                hit++;
+                if (!isinf(dx[i]))
+                    fail_msg("case %d: element %u is tapped by the Inf at %u but reads %g", k, i, at, dx[i]);
+            } else if (dx[i] != clean[i]) {
+                fail_msg("case %d: element %u is not tapped by the Inf at %u but reads %g, not %g", k, i, at, dx[i],
+                         clean[i]);
+            }
+        }
+        assert_true(hit > 0);
+        free(dy);
+        free(clean);
+        free(dx);
+        free(hot);
+        free(want);
+        free(reached);
     }
 }
 
@@ -297,7 +364,8 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_conventions),
         cmocka_unit_test(test_convention_errors),
-        cmocka_unit_test(test_wide_planes),
+        cmocka_unit_test(test_block_gather),
+        cmocka_unit_test(test_block_gather_inf),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
