@@ -15,30 +15,54 @@ float tap_weight(uint d, uint o, uint i)
 }
 
 // The block gather (ROWS > 0, chosen by lib/resample.c where axes 0 and 1 are identities): each
-// invocation writes a BLOCK_Y x BLOCK_X block of one plane from a window of at most ROWS rows x
-// 4 * CHUNKS columns of InputGradient that it reads once, with per-block weights that are 0
+// invocation writes a BLOCK_Y x BLOCK_X block of one plane from a window of ROWS rows x CHUNKS
+// chunks of columns of InputGradient that it reads once, with per-block weights that are 0
 // where a window element does not reach an output. Neighbouring outputs share their loads.
 layout(constant_id = 3) const uint ROWS = 0;
 layout(constant_id = 4) const uint CHUNKS = 1;
 layout(constant_id = 5) const uint BLOCK_Y = 1;
 layout(constant_id = 6) const uint BLOCK_X = 1;
-// A chunk is 4 aligned elements of a packed row: one 16-byte (float32) or 8-byte (float16) load.
+// Window chunks start 16-byte aligned on packed rows: one load each.
 layout(constant_id = 7) const bool VECTOR_LOADS = false;
 // BLOCK_X is 4 on a packed, aligned last axis: each block row leaves as one 4-element store.
 layout(constant_id = 8) const bool VECTOR_STORES = false;
 
-const uint MAX_BLOCK_Y = 4u, MAX_BLOCK_X = 4u, MAX_CHUNKS = 4u;   // as in lib/resample.c
+// As in lib/resample.c. A chunk is 16 bytes of a row: 4 float32 or 8 float16 elements.
+const uint MAX_BLOCK_Y = 4u, MAX_BLOCK_X = 4u, MAX_WINDOW = 16u;
+#if DMLVK_F16
+const uint CHUNK = 8u;
+#else
+const uint CHUNK = 4u;
+#endif
+
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer TensorChunks { uvec4 v[]; };
+
+// Elements CHUNK * q .. CHUNK * q + CHUNK - 1, from a 16-byte aligned address.
+void load_chunk(Tensor t, uint q, out float v[CHUNK])
+{
+    uvec4 w = TensorChunks(t).v[q];
+#if DMLVK_F16
+    [[unroll]] for (uint k = 0u; k < 4u; k++) {
+        vec2 pair = unpackHalf2x16(w[k]);
+        v[2u * k] = pair.x;
+        v[2u * k + 1u] = pair.y;
+    }
+#else
+    [[unroll]] for (uint k = 0u; k < 4u; k++)
+        v[k] = uintBitsToFloat(w[k]);
+#endif
+}
 
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer ParamWords { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer ParamVec4s { vec4 v[]; };
 
-// A block table for `blocks` blocks of one axis (lib/resample.c, fill_block_table): first
-// larger-side index[blocks], window length[blocks], then from the next 16-byte boundary the
-// weights, entry t * members + m for window position t and block member m, in groups of four
-// stored group-major so that neighbouring blocks' groups are neighbouring vec4s.
+// A block table for `blocks` blocks of one axis (lib/resample.c, fill_block_table): each block's
+// first larger-side index, then from the next 16-byte boundary the weights, entry
+// t * members + m for window position t and block member m, in groups of four stored
+// group-major, so that neighbouring blocks' groups are neighbouring vec4s.
 uint block_weights(uint table, uint blocks)
 {
-    return (table + 2u * blocks + 3u) >> 2;   // in vec4s
+    return (table + blocks + 3u) >> 2;   // in vec4s
 }
 
 float block_weight(uint weights, uint blocks, uint j, uint entry)
@@ -46,58 +70,33 @@ float block_weight(uint weights, uint blocks, uint j, uint entry)
     return uintBitsToFloat(ParamWords(pc.p).v[4u * (weights + (entry >> 2) * blocks + j) + (entry & 3u)]);
 }
 
-void block_gather(uint e)
+// Adds the window's rows into acc. Every load is unconditional (window positions past the
+// tensor's edge read its last row or column, with weight 0), so that all of them can be in
+// flight at once: with each row's loads waiting on a branch, memory latency limited this kernel.
+void add_rows(bool vector, uint plane, uint x0, uint y0, uint jy, uint y_blocks, uint yw,
+              float wx[MAX_WINDOW * MAX_BLOCK_X], inout float acc[MAX_BLOCK_Y * MAX_BLOCK_X])
 {
-    uint sy = pc.p.out_sizes[2], sx = pc.p.out_sizes[3];
-    uint y_blocks = (sy + BLOCK_Y - 1u) / BLOCK_Y, x_blocks = (sx + BLOCK_X - 1u) / BLOCK_X;
-    uint jx = e % x_blocks;
-    e /= x_blocks;
-    uint jy = e % y_blocks;
-    e /= y_blocks;
-    uint i1 = e % pc.p.out_sizes[1], i0 = e / pc.p.out_sizes[1];
-
-    ParamWords words = ParamWords(pc.p);
-    uint yt = pc.p.block_table[0], xt = pc.p.block_table[1];
-    uint y0 = words.v[yt + jy], rows = words.v[yt + y_blocks + jy];
-    uint x0 = words.v[xt + jx], width = words.v[xt + x_blocks + jx];
-    uint yw = block_weights(yt, y_blocks), xw = block_weights(xt, x_blocks);
-
-    // The column weights once, in registers, for every row.
-    float wx[4u * MAX_CHUNKS * MAX_BLOCK_X];
-    [[unroll]] for (uint g = 0u; g < CHUNKS * BLOCK_X; g++) {
-        vec4 q = ParamVec4s(pc.p).v[xw + g * x_blocks + jx];
-        [[unroll]] for (uint k = 0u; k < 4u; k++)
-            wx[4u * g + k] = q[k];
-    }
-
-    float acc[MAX_BLOCK_Y * MAX_BLOCK_X];
-    [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
-        acc[k] = 0.0;
-    bool vector = VECTOR_LOADS && vec4_aligned(pc.src);
-    uint base = i0 * pc.p.in_strides[0] + i1 * pc.p.in_strides[1] + x0 * pc.p.in_strides[3];
+    uint last_row = pc.p.in_sizes[2] - 1u, last_col = pc.p.in_sizes[3] - 1u;
     [[unroll]] for (uint r = 0u; r < ROWS; r++) {
-        if (r >= rows)
-            break;
-        uint row = base + (y0 + r) * pc.p.in_strides[2];
-        float v[4u * MAX_CHUNKS];
+        uint row = plane + min(y0 + r, last_row) * pc.p.in_strides[2];
+        float v[MAX_WINDOW];
         [[unroll]] for (uint c = 0u; c < CHUNKS; c++) {
-            vec4 q = vec4(0.0);
+            float q[CHUNK];
             if (vector) {
-                if (4u * c < width)
-                    q = load4(pc.src, (row >> 2) + c);
+                // Rows, x0 and the row length are whole chunks here.
+                load_chunk(pc.src, (row + min(x0 + CHUNK * c, last_col + 1u - CHUNK)) / CHUNK, q);
             } else {
-                [[unroll]] for (uint k = 0u; k < 4u; k++)
-                    if (4u * c + k < width)
-                        q[k] = load(pc.src, row + (4u * c + k) * pc.p.in_strides[3]);
+                [[unroll]] for (uint k = 0u; k < CHUNK; k++)
+                    q[k] = load(pc.src, row + min(x0 + CHUNK * c + k, last_col) * pc.p.in_strides[3]);
             }
-            [[unroll]] for (uint k = 0u; k < 4u; k++)
-                v[4u * c + k] = q[k];
+            [[unroll]] for (uint k = 0u; k < CHUNK; k++)
+                v[CHUNK * c + k] = q[k];
         }
         float sums[MAX_BLOCK_X];
         bool finite = true;
         [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++) {
             float s = 0.0;
-            [[unroll]] for (uint t = 0u; t < 4u * CHUNKS; t++)
+            [[unroll]] for (uint t = 0u; t < CHUNK * CHUNKS; t++)
                 s += wx[t * BLOCK_X + bx] * v[t];
             sums[bx] = s;
             finite = finite && !isinf(s) && !isnan(s);
@@ -107,7 +106,7 @@ void block_gather(uint e)
         if (!finite) {
             [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++) {
                 float s = 0.0;
-                [[unroll]] for (uint t = 0u; t < 4u * CHUNKS; t++) {
+                [[unroll]] for (uint t = 0u; t < CHUNK * CHUNKS; t++) {
                     float w = wx[t * BLOCK_X + bx];
                     s += w != 0.0 ? w * v[t] : 0.0;
                 }
@@ -120,6 +119,38 @@ void block_gather(uint e)
                 acc[by * BLOCK_X + bx] += finite || w != 0.0 ? w * sums[bx] : 0.0;
         }
     }
+}
+
+void block_gather(uint e)
+{
+    uint sy = pc.p.out_sizes[2], sx = pc.p.out_sizes[3];
+    uint y_blocks = (sy + BLOCK_Y - 1u) / BLOCK_Y, x_blocks = (sx + BLOCK_X - 1u) / BLOCK_X;
+    uint jx = e % x_blocks;
+    e /= x_blocks;
+    uint jy = e % y_blocks;
+    e /= y_blocks;
+    uint i1 = e % pc.p.out_sizes[1], i0 = e / pc.p.out_sizes[1];
+
+    uint yt = pc.p.block_table[0], xt = pc.p.block_table[1];
+    uint y0 = ParamWords(pc.p).v[yt + jy], x0 = ParamWords(pc.p).v[xt + jx];
+    uint yw = block_weights(yt, y_blocks), xw = block_weights(xt, x_blocks);
+
+    // The column weights once, in registers, for every row.
+    float wx[MAX_WINDOW * MAX_BLOCK_X];
+    [[unroll]] for (uint g = 0u; g < CHUNK * CHUNKS * BLOCK_X / 4u; g++) {
+        vec4 q = ParamVec4s(pc.p).v[xw + g * x_blocks + jx];
+        [[unroll]] for (uint k = 0u; k < 4u; k++)
+            wx[4u * g + k] = q[k];
+    }
+    float acc[MAX_BLOCK_Y * MAX_BLOCK_X];
+    [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
+        acc[k] = 0.0;
+    uint plane = i0 * pc.p.in_strides[0] + i1 * pc.p.in_strides[1];
+    // Two copies of the row loop, so that neither branches on the alignment per load.
+    if (VECTOR_LOADS && (uvec2(pc.src).x & 15u) == 0u)
+        add_rows(true, plane, x0, y0, jy, y_blocks, yw, wx, acc);
+    else
+        add_rows(false, plane, x0, y0, jy, y_blocks, yw, wx, acc);
 
     uint ox = jx * BLOCK_X, out_base = i0 * pc.p.out_strides[0] + i1 * pc.p.out_strides[1] + ox * pc.p.out_strides[3];
     bool vector_out = VECTOR_STORES && vec4_aligned(pc.dst);

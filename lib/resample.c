@@ -156,13 +156,13 @@ static uint32_t *table(const struct dmlvk_op_plan *plan, uint32_t table_at, uint
 
 /*
  * The block gather of glsl/resample_backward.glsl (its limits: MAX_BLOCK_Y, MAX_BLOCK_X,
- * MAX_CHUNKS). Each invocation writes block_y x block_x outputs of one plane and reads their
- * window once: at most `rows` rows and 4 * chunks columns, the first column aligned to 4 where
- * rows are packed and aligned (one vector load per 4 columns).
+ * MAX_WINDOW). Each invocation writes block_y x block_x outputs of one plane and reads their
+ * window once: `rows` rows of `chunks` chunks of 16 bytes (4 float32 or 8 float16 elements),
+ * each chunk one aligned load where rows are packed and whole chunks.
  */
 #define MAX_BLOCK_Y 4
 #define MAX_BLOCK_X 4
-#define MAX_CHUNKS 4
+#define MAX_WINDOW 16 /* columns */
 #define MAX_ROWS 16
 
 struct block_shape {
@@ -170,13 +170,13 @@ struct block_shape {
     bool vector_loads, vector_stores;
 };
 
-/* Packed rows of whole 4-element chunks, every row starting on a chunk. */
-static bool rows_in_fours(const struct dmlvk_tensor *t)
+/* Packed rows of whole n-element chunks, every row starting on a chunk. */
+static bool rows_in_chunks(const struct dmlvk_tensor *t, uint32_t n)
 {
-    if (t->strides[t->dims - 1] != 1 || t->sizes[t->dims - 1] % 4 != 0)
+    if (t->strides[t->dims - 1] != 1 || t->sizes[t->dims - 1] % n != 0)
         return false;
     for (uint32_t d = 0; d + 1 < t->dims; d++)
-        if (t->strides[d] % 4 != 0)
+        if (t->strides[d] % n != 0)
             return false;
     return true;
 }
@@ -211,28 +211,27 @@ static uint32_t block_window(const uint32_t *ranges, int64_t small, uint32_t blo
 }
 
 /*
- * One axis's block table (read by block_weight in the shader): first[blocks], length[blocks],
- * then from the next 4-word boundary of the parameter block the weights, entry t * block + m for
- * window position t and block member m, in groups of 4 stored group-major (neighbouring blocks'
- * groups are neighbouring 16-byte words). map_at and ranges_at index plan->params, which moves as
- * it grows. Returns where the table starts, UINT32_MAX when out of host memory.
+ * One axis's block table (read by block_weight in the shader): first[blocks], then from the next
+ * 4-word boundary of the parameter block the weights, entry t * block + m for window position t
+ * and block member m, in groups of 4 stored group-major (neighbouring blocks' groups are
+ * neighbouring 16-byte words). map_at and ranges_at index plan->params, which moves as it grows.
+ * Returns where the table starts, UINT32_MAX when out of host memory.
  */
 static uint32_t fill_block_table(struct dmlvk_op_plan *plan, uint32_t map_at, uint32_t ranges_at, int64_t small,
                                  uint32_t block, uint32_t window, uint32_t align)
 {
     uint32_t blocks = (uint32_t)((small + block - 1) / block);
     uint32_t groups = (window * block + 3) / 4;
-    uint32_t at = dmlvk_params_reserve(plan, 2 * blocks + 3 + 4 * groups * blocks);
+    uint32_t at = dmlvk_params_reserve(plan, blocks + 3 + 4 * groups * blocks);
     if (at == UINT32_MAX)
         return UINT32_MAX;
     const uint32_t *map = plan->params + map_at, *ranges = plan->params + ranges_at;
-    uint32_t *first = plan->params + at, *length = first + blocks;
-    uint32_t *weights = plan->params + ((at + 2 * blocks + 3) & ~UINT32_C(3));
+    uint32_t *first = plan->params + at;
+    uint32_t *weights = plan->params + ((at + blocks + 3) & ~UINT32_C(3));
     for (uint32_t j = 0; j < blocks; j++) {
         uint32_t lo, hi;
         block_span(ranges, small, block, j, align, &lo, &hi);
         first[j] = lo;
-        length[j] = hi - lo;
         for (uint32_t m = 0; m < block && (int64_t)j * block + m < small; m++) {
             uint32_t i = j * block + m;
             for (uint32_t o = ranges[2 * i]; o < ranges[2 * i + 1]; o++) {
@@ -249,16 +248,16 @@ static uint32_t fill_block_table(struct dmlvk_op_plan *plan, uint32_t map_at, ui
 
 /* The first block shape, in the order that measured fastest on an H100, whose window fits. */
 static bool choose_block_shape(const struct axis *axes, const uint32_t *ranges_y, const uint32_t *ranges_x,
-                               uint32_t align, struct block_shape *shape)
+                               uint32_t chunk, bool aligned, struct block_shape *shape)
 {
-    static const uint32_t order[][2] = { { 2, 4 }, { 1, 4 }, { 2, 2 }, { 1, 2 }, { 1, 1 } };
+    static const uint32_t order[][2] = { { 2, 2 }, { 2, 4 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
     for (size_t k = 0; k < DMLVK_ARRAY_SIZE(order); k++) {
         uint32_t by = order[k][0], bx = order[k][1];
         if ((by > 1 && axes[2].small < by) || (bx > 1 && axes[3].small < bx))
             continue;
         uint32_t rows = block_window(ranges_y, axes[2].small, by, 1);
-        uint32_t chunks = (block_window(ranges_x, axes[3].small, bx, align) + 3) / 4;
-        if (rows <= MAX_ROWS && chunks <= MAX_CHUNKS) {
+        uint32_t chunks = (block_window(ranges_x, axes[3].small, bx, aligned ? chunk : 1) + chunk - 1) / chunk;
+        if (rows <= MAX_ROWS && chunks * chunk <= MAX_WINDOW) {
             *shape = (struct block_shape){ .block_y = by, .block_x = bx, .rows = rows ? rows : 1,
                                            .chunks = chunks ? chunks : 1 };
             return true;
@@ -277,18 +276,19 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
     for (uint32_t d = 0; d < 2; d++)
         if (!identity_axis(&axes[d], table(plan, table_at, offsets_at, MAP_OFFSET(d))))
             return DMLVK_OK;
-    bool vector_loads = rows_in_fours(in);
+    uint32_t chunk = in->type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? 8 : 4;
+    bool vector_loads = rows_in_chunks(in, chunk);
     if (!choose_block_shape(axes, table(plan, table_at, offsets_at, RANGE_OFFSET(2)),
-                            table(plan, table_at, offsets_at, RANGE_OFFSET(3)), vector_loads ? 4 : 1, shape))
+                            table(plan, table_at, offsets_at, RANGE_OFFSET(3)), chunk, vector_loads, shape))
         return DMLVK_OK;
     shape->vector_loads = vector_loads;
-    shape->vector_stores = shape->block_x == 4 && rows_in_fours(out);
+    shape->vector_stores = shape->block_x == 4 && rows_in_chunks(out, 4);
     for (uint32_t a = 0; a < 2; a++) {
         uint32_t block = a == 0 ? shape->block_y : shape->block_x;
-        uint32_t window = a == 0 ? shape->rows : 4 * shape->chunks;
+        uint32_t window = a == 0 ? shape->rows : chunk * shape->chunks;
         uint32_t at = fill_block_table(plan, table_at + plan->params[offsets_at + MAP_OFFSET(2 + a)],
                                        table_at + plan->params[offsets_at + RANGE_OFFSET(2 + a)], axes[2 + a].small,
-                                       block, window, a == 1 && vector_loads ? 4 : 1);
+                                       block, window, a == 1 && vector_loads ? chunk : 1);
         if (at == UINT32_MAX)
             return DMLVK_ERROR_OUT_OF_MEMORY;
         plan->params[offsets_at + BLOCK_TABLE(a)] = at;

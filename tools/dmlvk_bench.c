@@ -40,6 +40,7 @@ struct options {
     const char *device;
     int iterations, warmup;
     bool json;
+    bool addresses;
     const char *preset;
     const char *only;
     int repeat;
@@ -516,6 +517,14 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
     }
     CHECK(dmlvk_operator_create(dev, &od, &params, &b.op));
     res->ms = time_runs(v, record_op, &b, o->warmup, o->iterations);
+    if (o->addresses) {
+        /* Where the tensors landed: for timings that change with the allocation. */
+        fprintf(stderr, "%s %.4f ms:", w->name, res->ms);
+        for (uint32_t i = 0; i < b.count; i++)
+            if (bufs[i])
+                fprintf(stderr, " %u@0x%llx", i, (unsigned long long)address_of(v, bufs[i]));
+        fprintf(stderr, "\n");
+    }
     dmlvk_operator_destroy(b.op);
     for (int i = 0; i < 8; i++)
         dmlvk_buffer_destroy(bufs[i]);
@@ -559,7 +568,7 @@ static int add_preset(struct workload *w, int n, const char *preset, bool f16_ok
 static void usage(FILE *f)
 {
     fprintf(f, "usage: dmlvk-bench [--preset gpu|small] [--device N|NAME] [--iterations N] [--warmup N] [--json]\n"
-               "                   [--only SUBSTRING] [--repeat N]\n"
+               "                   [--only SUBSTRING] [--repeat N] [--addresses]\n"
                "Times dmlvk's backward operators with Vulkan timestamps next to a compute-shader copy of the same\n"
                "device. gpu: the workloads of BENCHMARKS.md; small: the same kinds, sized for a CPU device.\n");
 }
@@ -570,6 +579,8 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json"))
             o.json = true;
+        else if (!strcmp(argv[i], "--addresses"))
+            o.addresses = true;
         else if (!strcmp(argv[i], "--preset") && i + 1 < argc)
             o.preset = argv[++i];
         else if (!strcmp(argv[i], "--device") && i + 1 < argc)
