@@ -22,36 +22,14 @@ layout(constant_id = 3) const uint ROWS = 0;
 layout(constant_id = 4) const uint CHUNKS = 1;
 layout(constant_id = 5) const uint BLOCK_Y = 1;
 layout(constant_id = 6) const uint BLOCK_X = 1;
-// Window chunks start 16-byte aligned on packed rows: one load each.
+// Window chunks are aligned on packed rows: one load each.
 layout(constant_id = 7) const bool VECTOR_LOADS = false;
 // BLOCK_X is 4 on a packed, aligned last axis: each block row leaves as one 4-element store.
 layout(constant_id = 8) const bool VECTOR_STORES = false;
 
-// As in lib/resample.c. A chunk is 16 bytes of a row: 4 float32 or 8 float16 elements.
-const uint MAX_BLOCK_Y = 4u, MAX_BLOCK_X = 4u, MAX_WINDOW = 16u;
-#if DMLVK_F16
-const uint CHUNK = 8u;
-#else
-const uint CHUNK = 4u;
-#endif
-
-layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer TensorChunks { uvec4 v[]; };
-
-// Elements CHUNK * q .. CHUNK * q + CHUNK - 1, from a 16-byte aligned address.
-void load_chunk(Tensor t, uint q, out float v[CHUNK])
-{
-    uvec4 w = TensorChunks(t).v[q];
-#if DMLVK_F16
-    [[unroll]] for (uint k = 0u; k < 4u; k++) {
-        vec2 pair = unpackHalf2x16(w[k]);
-        v[2u * k] = pair.x;
-        v[2u * k + 1u] = pair.y;
-    }
-#else
-    [[unroll]] for (uint k = 0u; k < 4u; k++)
-        v[k] = uintBitsToFloat(w[k]);
-#endif
-}
+// As in lib/resample.c. A chunk is 4 elements of a row: 16 bytes of float32, 8 of float16
+// (16-byte float16 chunks measured slower on an H100: wider windows, more weights).
+const uint MAX_BLOCK_Y = 4u, MAX_BLOCK_X = 4u, MAX_WINDOW = 16u, CHUNK = 4u;
 
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer ParamWords { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer ParamVec4s { vec4 v[]; };
@@ -81,10 +59,10 @@ void add_rows(bool vector, uint plane, uint x0, uint y0, uint jy, uint y_blocks,
         uint row = plane + min(y0 + r, last_row) * pc.p.in_strides[2];
         float v[MAX_WINDOW];
         [[unroll]] for (uint c = 0u; c < CHUNKS; c++) {
-            float q[CHUNK];
+            vec4 q;
             if (vector) {
                 // Rows, x0 and the row length are whole chunks here.
-                load_chunk(pc.src, (row + min(x0 + CHUNK * c, last_col + 1u - CHUNK)) / CHUNK, q);
+                q = load4(pc.src, (row + min(x0 + CHUNK * c, last_col + 1u - CHUNK)) / CHUNK);
             } else {
                 [[unroll]] for (uint k = 0u; k < CHUNK; k++)
                     q[k] = load(pc.src, row + min(x0 + CHUNK * c + k, last_col) * pc.p.in_strides[3]);
@@ -147,7 +125,7 @@ void block_gather(uint e)
         acc[k] = 0.0;
     uint plane = i0 * pc.p.in_strides[0] + i1 * pc.p.in_strides[1];
     // Two copies of the row loop, so that neither branches on the alignment per load.
-    if (VECTOR_LOADS && (uvec2(pc.src).x & 15u) == 0u)
+    if (VECTOR_LOADS && vec4_aligned(pc.src))
         add_rows(true, plane, x0, y0, jy, y_blocks, yw, wx, acc);
     else
         add_rows(false, plane, x0, y0, jy, y_blocks, yw, wx, acc);

@@ -157,12 +157,13 @@ static uint32_t *table(const struct dmlvk_op_plan *plan, uint32_t table_at, uint
 /*
  * The block gather of glsl/resample_backward.glsl (its limits: MAX_BLOCK_Y, MAX_BLOCK_X,
  * MAX_WINDOW). Each invocation writes block_y x block_x outputs of one plane and reads their
- * window once: `rows` rows of `chunks` chunks of 16 bytes (4 float32 or 8 float16 elements),
- * each chunk one aligned load where rows are packed and whole chunks.
+ * window once: `rows` rows of `chunks` chunks of 4 elements, each chunk one aligned load where
+ * rows are packed and whole chunks.
  */
 #define MAX_BLOCK_Y 4
 #define MAX_BLOCK_X 4
 #define MAX_WINDOW 16 /* columns */
+#define CHUNK 4       /* columns per load */
 #define MAX_ROWS 16
 
 struct block_shape {
@@ -246,18 +247,21 @@ static uint32_t fill_block_table(struct dmlvk_op_plan *plan, uint32_t map_at, ui
     return at;
 }
 
-/* The first block shape, in the order that measured fastest on an H100, whose window fits. */
+/* The first block shape whose window fits, in an order measured on an H100 (run 19 of
+ * BENCHMARKS.md: 2x2 blocks fastest for LINEAR, 2x4 for NEAREST_NEIGHBOR). */
 static bool choose_block_shape(const struct axis *axes, const uint32_t *ranges_y, const uint32_t *ranges_x,
-                               uint32_t chunk, bool aligned, struct block_shape *shape)
+                               bool linear, bool aligned, struct block_shape *shape)
 {
-    static const uint32_t order[][2] = { { 2, 2 }, { 2, 4 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
-    for (size_t k = 0; k < DMLVK_ARRAY_SIZE(order); k++) {
+    static const uint32_t linear_order[][2] = { { 2, 2 }, { 2, 4 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
+    static const uint32_t nearest_order[][2] = { { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
+    const uint32_t(*order)[2] = linear ? linear_order : nearest_order;
+    for (size_t k = 0; k < DMLVK_ARRAY_SIZE(linear_order); k++) {
         uint32_t by = order[k][0], bx = order[k][1];
         if ((by > 1 && axes[2].small < by) || (bx > 1 && axes[3].small < bx))
             continue;
         uint32_t rows = block_window(ranges_y, axes[2].small, by, 1);
-        uint32_t chunks = (block_window(ranges_x, axes[3].small, bx, aligned ? chunk : 1) + chunk - 1) / chunk;
-        if (rows <= MAX_ROWS && chunks * chunk <= MAX_WINDOW) {
+        uint32_t chunks = (block_window(ranges_x, axes[3].small, bx, aligned ? CHUNK : 1) + CHUNK - 1) / CHUNK;
+        if (rows <= MAX_ROWS && chunks * CHUNK <= MAX_WINDOW) {
             *shape = (struct block_shape){ .block_y = by, .block_x = bx, .rows = rows ? rows : 1,
                                            .chunks = chunks ? chunks : 1 };
             return true;
@@ -268,27 +272,26 @@ static bool choose_block_shape(const struct axis *axes, const uint32_t *ranges_y
 
 /* Plans the block gather where axes 0 and 1 are identities and some block shape fits; otherwise
  * shape->rows stays 0 and the general loops run. */
-static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct axis *axes, uint32_t table_at,
-                                      uint32_t offsets_at, const struct dmlvk_tensor *in, const struct dmlvk_tensor *out,
-                                      struct block_shape *shape)
+static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct axis *axes, bool linear,
+                                      uint32_t table_at, uint32_t offsets_at, const struct dmlvk_tensor *in,
+                                      const struct dmlvk_tensor *out, struct block_shape *shape)
 {
     *shape = (struct block_shape){ 0 };
     for (uint32_t d = 0; d < 2; d++)
         if (!identity_axis(&axes[d], table(plan, table_at, offsets_at, MAP_OFFSET(d))))
             return DMLVK_OK;
-    uint32_t chunk = in->type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? 8 : 4;
-    bool vector_loads = rows_in_chunks(in, chunk);
+    bool vector_loads = rows_in_chunks(in, CHUNK);
     if (!choose_block_shape(axes, table(plan, table_at, offsets_at, RANGE_OFFSET(2)),
-                            table(plan, table_at, offsets_at, RANGE_OFFSET(3)), chunk, vector_loads, shape))
+                            table(plan, table_at, offsets_at, RANGE_OFFSET(3)), linear, vector_loads, shape))
         return DMLVK_OK;
     shape->vector_loads = vector_loads;
-    shape->vector_stores = shape->block_x == 4 && rows_in_chunks(out, 4);
+    shape->vector_stores = shape->block_x == 4 && rows_in_chunks(out, 4); /* one store4 per block row */
     for (uint32_t a = 0; a < 2; a++) {
         uint32_t block = a == 0 ? shape->block_y : shape->block_x;
-        uint32_t window = a == 0 ? shape->rows : chunk * shape->chunks;
+        uint32_t window = a == 0 ? shape->rows : CHUNK * shape->chunks;
         uint32_t at = fill_block_table(plan, table_at + plan->params[offsets_at + MAP_OFFSET(2 + a)],
                                        table_at + plan->params[offsets_at + RANGE_OFFSET(2 + a)], axes[2 + a].small,
-                                       block, window, a == 1 && vector_loads ? chunk : 1);
+                                       block, window, a == 1 && vector_loads ? CHUNK : 1);
         if (at == UINT32_MAX)
             return DMLVK_ERROR_OUT_OF_MEMORY;
         plan->params[offsets_at + BLOCK_TABLE(a)] = at;
@@ -390,7 +393,8 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
     }
 
     struct block_shape shape = { 0 };
-    if (f->backward && plan_block_gather(plan, axes, table_at, offsets_at, read, written, &shape) != DMLVK_OK)
+    if (f->backward && plan_block_gather(plan, axes, f->mode == DMLVK_INTERPOLATION_MODE_LINEAR, table_at, offsets_at, read,
+                                          written, &shape) != DMLVK_OK)
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the coordinate tables", op);
     uint64_t invocations = written->elements;
     if (shape.rows)
