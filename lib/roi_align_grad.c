@@ -23,9 +23,25 @@ typedef dmlvk_roi_align_grad_operator_desc desc_t;
 
 enum { B_INPUT, B_DY, B_ROIS, B_BATCH, B_GRAD, B_ROI_GRAD };
 
+/*
+ * The scatter by regions (AVERAGE; glsl/roi_align_grad.comp, scatter_regions): one workgroup per
+ * region and `region_channels` channels, enough for a few taps per invocation with the region's
+ * expected sample grid. Returns its invocation count.
+ */
+static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const struct roi_fields *f,
+                                    const struct roi_shape *s, uint32_t *region_channels)
+{
+    uint64_t samples = f->min_samples ? f->min_samples : 1;
+    uint64_t taps = 4 * samples * samples * s->out_h * s->out_w; /* per channel */
+    uint64_t want = 16 * (uint64_t)ctx->workgroup_size / taps;
+    uint32_t channels = s->channels;
+    *region_channels = want < 1 ? 1 : want > channels ? channels : (uint32_t)want;
+    return (uint64_t)s->num_rois * ((channels + *region_channels - 1) / *region_channels) * ctx->workgroup_size;
+}
+
 static struct dmlvk_dispatch_plan *stage(struct dmlvk_op_plan *p, const struct dmlvk_op_context *ctx,
                                          const struct roi_fields *f, enum roi_stage st, bool to_scratch,
-                                         const char *features, uint64_t invocations)
+                                         const char *features, uint64_t invocations, uint32_t region_channels)
 {
     struct dmlvk_dispatch_plan *d = dmlvk_plan_add_dispatch(p, ctx, SHADER, invocations);
     if (!d)
@@ -37,6 +53,7 @@ static struct dmlvk_dispatch_plan *stage(struct dmlvk_op_plan *p, const struct d
     /* The first stage that visits every region counts the skipped ones. */
     bool count = (st == ROI_STAGE_SCATTER || st == ROI_STAGE_ROI) && !p->counter;
     d->spec[d->spec_count++] = count;
+    d->spec[d->spec_count++] = region_channels;
     p->counter = p->counter || count;
     const uint8_t slots[] = { DMLVK_SLOT_PARAMS, B_INPUT, B_DY,   B_ROIS, B_BATCH, B_GRAD, B_ROI_GRAD, DMLVK_SLOT_SCRATCH,
                               DMLVK_SLOT_COUNTER };
@@ -65,27 +82,32 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     bool ok = true;
     if (f.grad) {
         uint64_t elements = s.grad.elements, bins = s.bins.elements;
+        /* MAXIMUM picks each bin's sample by value: only AVERAGE scatters by regions. */
+        uint32_t per_region = 0;
+        uint64_t scatter_size = bins;
+        if (f.reduction != DMLVK_REDUCE_FUNCTION_MAX)
+            scatter_size = region_scatter_size(ctx, &f, &s, &per_region);
         if (ctx->params->deterministic) {
             if (!ctx->int64_atomics)
                 return dmlvk_error(DMLVK_ERROR_UNSUPPORTED,
                                    "%s: the deterministic mode needs shaderBufferInt64Atomics, which this device lacks", NAME);
             p->scratch_bytes = 16 + 8 * elements;
-            ok = stage(p, ctx, &f, ROI_STAGE_ZERO, true, "int64-atomics", elements) &&
-                 stage(p, ctx, &f, ROI_STAGE_MAX_ABS, true, "int64-atomics", bins) &&
-                 stage(p, ctx, &f, ROI_STAGE_SCATTER, true, "int64-atomics", bins) &&
-                 stage(p, ctx, &f, ROI_STAGE_CONVERT, true, "int64-atomics", elements);
+            ok = stage(p, ctx, &f, ROI_STAGE_ZERO, true, "int64-atomics", elements, 0) &&
+                 stage(p, ctx, &f, ROI_STAGE_MAX_ABS, true, "int64-atomics", bins, 0) &&
+                 stage(p, ctx, &f, ROI_STAGE_SCATTER, true, "int64-atomics", scatter_size, per_region) &&
+                 stage(p, ctx, &f, ROI_STAGE_CONVERT, true, "int64-atomics", elements, 0);
         } else {
             const char *atomics = ctx->float32_atomic_add ? "float-atomics" : NULL;
             bool to_scratch = s.grad.type == DMLVK_TENSOR_DATA_TYPE_FLOAT16;
             if (to_scratch)
                 p->scratch_bytes = 4 * elements;
-            ok = stage(p, ctx, &f, ROI_STAGE_ZERO, to_scratch, NULL, elements) &&
-                 stage(p, ctx, &f, ROI_STAGE_SCATTER, to_scratch, atomics, bins) &&
-                 (!to_scratch || stage(p, ctx, &f, ROI_STAGE_CONVERT, true, NULL, elements));
+            ok = stage(p, ctx, &f, ROI_STAGE_ZERO, to_scratch, NULL, elements, 0) &&
+                 stage(p, ctx, &f, ROI_STAGE_SCATTER, to_scratch, atomics, scatter_size, per_region) &&
+                 (!to_scratch || stage(p, ctx, &f, ROI_STAGE_CONVERT, true, NULL, elements, 0));
         }
     }
     if (ok && f.roi_grad)
-        ok = stage(p, ctx, &f, ROI_STAGE_ROI, false, NULL, (uint64_t)s.num_rois * ctx->workgroup_size) != NULL;
+        ok = stage(p, ctx, &f, ROI_STAGE_ROI, false, NULL, (uint64_t)s.num_rois * ctx->workgroup_size, 0) != NULL;
     return ok ? DMLVK_OK : DMLVK_ERROR_UNSUPPORTED;
 }
 

@@ -282,6 +282,48 @@ static void test_scatter_paths(void **state)
     }
 }
 
+/* The scatter by regions lists at most 128 row and column taps per region and falls back to the
+ * per-bin scatter past that: regions with 2 samples (listed), 20 samples (too many taps) and 80
+ * samples per bin (too many samples to list) on a wide map, against the reference. */
+static void test_region_scatter_limits(void **state)
+{
+    (void)state;
+    const uint32_t samples[] = { 2, 20, 80 };
+    for (int iter = 0; iter < 3; iter++) {
+        struct problem p;
+        memset(&p, 0, sizeof(p));
+        struct ref_roi *q = &p.q;
+        *q = (struct ref_roi){ .batch = 1, .channels = 3, .height = 20, .width = 300, .num_rois = 2, .out_h = 2,
+                               .out_w = 7, .linear = true, .spatial_x = 1, .spatial_y = 1, .input_offset = 0.5,
+                               .output_offset = -0.5, .min_samples = samples[iter], .max_samples = samples[iter] };
+        /* Dyadic corners: float32 sample positions are exact at these widths, off the cell edges. */
+        const double boxes[8] = { 3.3125, 2.0625, 283.3125, 18.0625, 10.25, 5.5625, 38.25, 9.5625 };
+        memcpy(p.rois, boxes, sizeof(boxes));
+        q->rois = p.rois;
+        q->batch_indices = p.batch;
+        p.nx = (uint64_t)q->channels * q->height * q->width;
+        p.ny = (uint64_t)q->num_rois * q->channels * q->out_h * q->out_w;
+        p.x = malloc(p.nx * sizeof(double));
+        p.dy = malloc(p.ny * sizeof(double));
+        for (uint64_t i = 0; i < p.nx; i++)
+            p.x[i] = 0;
+        for (uint64_t i = 0; i < p.ny; i++)
+            p.dy[i] = (float)uniform(-1, 1);
+        double *want = malloc(p.nx * sizeof(double)), *mag = malloc(p.nx * sizeof(double));
+        double *got = malloc(p.nx * sizeof(double));
+        ref_roi_backward(q, p.x, p.dy, want, NULL, mag, NULL);
+        assert_int_equal(gpu_backward(&p, NULL, DMLVK_TENSOR_DATA_TYPE_FLOAT32, got, NULL), DMLVK_OK);
+        expect_close("region scatter", got, want, mag, p.nx, 1e-5);
+        dmlvk_operator_params det = { .deterministic = 1 };
+        assert_int_equal(gpu_backward(&p, &det, DMLVK_TENSOR_DATA_TYPE_FLOAT32, got, NULL), DMLVK_OK);
+        expect_close("region scatter, deterministic", got, want, mag, p.nx, 1e-5);
+        free(want);
+        free(mag);
+        free(got);
+        free_problem(&p);
+    }
+}
+
 /* The ROI gradient on the GPU matches the reference, whose formula the finite differences confirmed. */
 static void test_roi_gradient_gpu(void **state)
 {
@@ -505,6 +547,7 @@ int main(void)
         cmocka_unit_test(test_roi_gradient_finite_differences),
         cmocka_unit_test(test_adjoint),
         cmocka_unit_test(test_scatter_paths),
+        cmocka_unit_test(test_region_scatter_limits),
         cmocka_unit_test(test_roi_gradient_gpu),
         cmocka_unit_test(test_torchvision),
         cmocka_unit_test(test_skipped_regions),
