@@ -247,8 +247,8 @@ static uint32_t fill_block_table(struct dmlvk_op_plan *plan, uint32_t map_at, ui
     return at;
 }
 
-/* The first block shape whose window fits, in an order measured on an H100 (run 19 of
- * BENCHMARKS.md: 2x2 blocks fastest for LINEAR, 2x4 for NEAREST_NEIGHBOR). */
+/* The first block shape whose window fits, in an order measured on an H100 (BENCHMARKS.md notes
+ * 14-16: 2x2 blocks fastest for LINEAR, 2x4 for NEAREST_NEIGHBOR). */
 static bool choose_block_shape(const struct axis *axes, const uint32_t *ranges_y, const uint32_t *ranges_x,
                                bool linear, bool aligned, struct block_shape *shape)
 {
