@@ -250,6 +250,21 @@ static void reference_backward(const struct resample_case *c, const double *dy, 
     ref_resample_backward(&r, dy, want, mag);
 }
 
+/* 4 dims, axes 2 and 3 scaled by s with half-pixel offsets (DECREASING rounding): the block
+ * gather's kind of problem. */
+static struct resample_case half_pixel_case(const uint32_t small[4], float s, dmlvk_interpolation_mode mode)
+{
+    struct resample_case c = { .dims = 4, .mode = mode, .rounding = DMLVK_AXIS_DIRECTION_DECREASING };
+    for (int d = 0; d < 4; d++) {
+        c.small[d] = small[d];
+        c.scales[d] = d < 2 ? 1.0f : s;
+        c.in_off[d] = 0.5f;
+        c.out_off[d] = -0.5f;
+        c.big[d] = d < 2 ? small[d] : (uint32_t)ceil(small[d] * s);
+    }
+    return c;
+}
+
 /* The block gather's variants against the float64 reference: planes wider than a warp of blocks,
  * edge blocks (301 columns), rows of whole 4-element chunks (vector loads and stores), tensors bound
  * at an offset that breaks vector alignment (the shader's scalar fallback), both types and modes. */
@@ -260,15 +275,8 @@ static void test_block_gather(void **state)
     const uint32_t widths[] = { 301, 128 };
     for (int k = 0; k < 64; k++) {
         float s = scales[k % 4];
-        struct resample_case c = { .dims = 4, .small = { 2, 3, 9, widths[(k / 4) % 2] },
-                                   .mode = (dmlvk_interpolation_mode)((k / 8) % 2),
-                                   .rounding = DMLVK_AXIS_DIRECTION_DECREASING };
-        for (int d = 0; d < 4; d++) {
-            c.scales[d] = d < 2 ? 1.0f : s;
-            c.in_off[d] = 0.5f;
-            c.out_off[d] = -0.5f;
-            c.big[d] = d < 2 ? c.small[d] : (uint32_t)ceil(c.small[d] * s);
-        }
+        const uint32_t small[4] = { 2, 3, 9, widths[(k / 4) % 2] };
+        struct resample_case c = half_pixel_case(small, s, (dmlvk_interpolation_mode)((k / 8) % 2));
         dmlvk_tensor_data_type type = (k / 16) % 2 ? DMLVK_TENSOR_DATA_TYPE_FLOAT16 : DMLVK_TENSOR_DATA_TYPE_FLOAT32;
         uint64_t offset = k >= 32 ? 4 : 0;
         uint32_t ns = count(4, c.small), nb = count(4, c.big);
@@ -301,15 +309,8 @@ static void test_block_gather_inf(void **state)
 {
     (void)state;
     for (int k = 0; k < 8; k++) {
-        float s = k % 2 ? 1.5f : 2.0f;
-        struct resample_case c = { .dims = 4, .small = { 1, 2, 6, 16 }, .mode = DMLVK_INTERPOLATION_MODE_LINEAR,
-                                   .rounding = DMLVK_AXIS_DIRECTION_DECREASING };
-        for (int d = 0; d < 4; d++) {
-            c.scales[d] = d < 2 ? 1.0f : s;
-            c.in_off[d] = 0.5f;
-            c.out_off[d] = -0.5f;
-            c.big[d] = d < 2 ? c.small[d] : (uint32_t)ceil(c.small[d] * s);
-        }
+        const uint32_t small[4] = { 1, 2, 6, 16 };
+        struct resample_case c = half_pixel_case(small, k % 2 ? 1.5f : 2.0f, DMLVK_INTERPOLATION_MODE_LINEAR);
         dmlvk_tensor_data_type type = k >= 4 ? DMLVK_TENSOR_DATA_TYPE_FLOAT16 : DMLVK_TENSOR_DATA_TYPE_FLOAT32;
         uint32_t ns = count(4, c.small), nb = count(4, c.big);
         uint32_t at = (uint32_t)(splitmix64_next(&rng_state) % nb);
