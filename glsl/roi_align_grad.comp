@@ -6,6 +6,10 @@
 //   MAX_ABS  (deterministic mode) finds max |dY| to scale the fixed-point sums;
 //   SCATTER  one invocation per InputGradient element adds its samples' shares into the input
 //            gradient: float atomics, a compare-and-swap loop, or int64 fixed point;
+//   PREPARE  (AVERAGE) copies dY to scratch with the channel fastest and lists each region's
+//            weights per input row and column, for GATHER:
+//   GATHER   one workgroup per tile of the input gradient sums the regions over it and stores
+//            each element once: no atomics, the same order every run;
 //   CONVERT  turns the float32 or fixed-point scratch sums into OutputGradientTensor;
 //   ROI      one workgroup per region sums the ROI coordinates' derivatives, deterministically.
 // DMLVK_ATOMICS: 0 compare-and-swap, 1 VK_EXT_shader_atomic_float, 2 int64 fixed point.
@@ -39,10 +43,12 @@ layout(push_constant) uniform Push {
 layout(constant_id = 4) const uint STAGE = 2;
 layout(constant_id = 5) const bool TO_SCRATCH = false;  // sums go to scratch, not straight to grad
 layout(constant_id = 6) const bool COUNT_SKIPPED = false; // this stage counts the skipped regions
-// SCATTER under AVERAGE: one workgroup per region and this many channels (0: one invocation per bin).
-layout(constant_id = 7) const uint REGION_CHANNELS = 0;
+// Channels per workgroup: SCATTER under AVERAGE, one workgroup per region and this many channels
+// (0: one invocation per bin); GATHER, at most GATHER_CHANNELS_MAX and a multiple of 4.
+layout(constant_id = 7) const uint GROUP_CHANNELS = 0;
 
 const uint STAGE_ZERO = 0u, STAGE_MAX_ABS = 1u, STAGE_SCATTER = 2u, STAGE_CONVERT = 3u, STAGE_ROI = 4u;
+const uint STAGE_GATHER = 5u, STAGE_PREPARE = 6u;
 
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer FloatSums { float v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer UintSums { uint v[]; };
@@ -235,9 +241,9 @@ void list_taps(uint a, Region g)
 
 void scatter_regions()
 {
-    uint chunks = (pc.p.channels + REGION_CHANNELS - 1u) / REGION_CHANNELS;
+    uint chunks = (pc.p.channels + GROUP_CHANNELS - 1u) / GROUP_CHANNELS;
     uint group = invocation_index() / gl_WorkGroupSize.x, lid = gl_LocalInvocationID.x;
-    uint r = group / chunks, c0 = (group % chunks) * REGION_CHANNELS;
+    uint r = group / chunks, c0 = (group % chunks) * GROUP_CHANNELS;
     if (r >= pc.p.num_rois)
         return;
     Region g = region(r);
@@ -247,7 +253,7 @@ void scatter_regions()
         return;
     }
     float fixed_scale = fixed_point_scale();
-    uint channels = min(REGION_CHANNELS, pc.p.channels - c0);
+    uint channels = min(GROUP_CHANNELS, pc.p.channels - c0);
     uint lister = min(32u, gl_WorkGroupSize.x - 1u);  // another warp, where there is one
     if (lid == 0u)
         list_taps(0u, g);
@@ -281,6 +287,257 @@ void scatter_regions()
             sum += wy * row;
         }
         add(grad_target(g.b, c, tap_pixel[0][jy], tap_pixel[1][jx]), div_rn(sum, samples), fixed_scale);
+    }
+}
+
+// The gather by tiles (AVERAGE). Input gradient element (y, x) of channel c receives, from each
+// region over it, sum over bins (ky, kx) of Wy[y][ky] * Wx[x][kx] * dY[ky][kx] / samples, where Wy
+// sums the tap weights that bin row ky's samples put on row y (Wx likewise): a region's samples
+// sit on a grid. A first pass (PREPARE) copies dY to scratch as [region][ky][kx][channel], so that
+// a bin's channels are one contiguous read, and lists each region's Wy / samples for every row and
+// Wx for every column: up to LINE_BINS bins each, more marked LINE_OVER. Then a workgroup owns a
+// TILE_H x TILE_W tile of GROUP_CHANNELS channels, one element per invocation, finds the regions
+// over the tile and accumulates their terms in registers, in region order, without barriers.
+const uint TILE_W = gl_WorkGroupSize.x < 32u ? gl_WorkGroupSize.x : 32u;
+const uint TILE_H = gl_WorkGroupSize.x / TILE_W;
+const uint GATHER_CHANNELS_MAX = 32u;
+const uint LINE_BINS = 4u;
+const uint LINE_OVER = 0xffffu;           // a line's count: more bins than LINE_BINS reach it
+const uint NO_BIN = 0xffffffffu;
+shared vec4 gather_box[gl_WorkGroupSize.x];    // a scan's regions: x1, y1, w, h
+shared uvec2 gather_samples[gl_WorkGroupSize.x];
+shared uint gather_over[(gl_WorkGroupSize.x + 31u) / 32u];  // bit: the region reaches this tile
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer ScratchVec4 { vec4 v[]; };
+
+// Scratch, in floats: the transposed dY, then a uint per line (count << 16 | first bin), then the
+// lines' weights, one vec4 each (16-byte aligned).
+uint gather_stride()    // channels per bin: whole workgroups' worth
+{
+    return (pc.p.channels + GROUP_CHANNELS - 1u) / GROUP_CHANNELS * GROUP_CHANNELS;
+}
+
+uint transposed_size()
+{
+    return pc.p.num_rois * pc.p.out_h * pc.p.out_w * gather_stride();
+}
+
+uint line_count()
+{
+    return pc.p.num_rois * (pc.p.in_h + pc.p.in_w);
+}
+
+uint line_weights_vec4()
+{
+    return (transposed_size() + line_count() + 3u) / 4u;
+}
+
+// Samples of n that may tap pixel p: positions within [p - 1, p + 1] (the edges' clamped positions
+// included), a superset from inverting the sample position; sample_axis decides exactly.
+uvec2 candidate_samples(float start, float extent, uint n, uint p)
+{
+    float scale = ALIGN_CORNERS ? float(n) - 1.0 : float(n);
+    float shift = ALIGN_CORNERS ? 0.0 : pc.p.out_off;
+    if (extent == 0.0 || scale <= 0.0)
+        return uvec2(0u, n);
+    float a = ((float(p) - 1.0 + pc.p.in_off - start) / extent) * scale + shift;
+    float b = ((float(p) + 1.0 + pc.p.in_off - start) / extent) * scale + shift;
+    if (isnan(a) || isnan(b))
+        return uvec2(0u, n);
+    float margin = 2.0 + float(n) * (1.0 / 1048576.0);
+    float first = clamp(floor(min(a, b)) - margin, 0.0, float(n));
+    float end = clamp(ceil(max(a, b)) + margin + 1.0, 0.0, float(n));
+    return uvec2(first, end);
+}
+
+struct Samples {
+    float start, extent;
+    uint n, per, size;
+};
+
+Samples axis_samples(uint a, Region g)
+{
+    Samples x;
+    bool rows = a == 0u;
+    x.start = rows ? g.y1 : g.x1;
+    x.extent = rows ? g.h : g.w;
+    x.per = rows ? g.ny : g.nx;
+    x.n = x.per * (rows ? pc.p.out_h : pc.p.out_w);
+    x.size = rows ? pc.p.in_h : pc.p.in_w;
+    return x;
+}
+
+// The weight sample k puts on pixel p: scatter_sample's taps, i0 with 1 - w, i1 only where w > 0.
+float sample_weight(Samples x, uint k, uint p)
+{
+    Axis t = sample_axis(x.start, x.extent, k, x.n, x.size);
+    if (t.oob)
+        return 0.0;
+    return (t.i0 == p ? 1.0 - t.w : 0.0) + (t.w > 0.0 && t.i1 == p ? t.w : 0.0);
+}
+
+// Line l of region r: row l (l < InputHeight) or column l - InputHeight. Rows' weights are
+// divided by the region's sample count. Each bin sums its samples in order.
+void prepare_line(uint r, uint l)
+{
+    Region g = region(r);
+    uint a = l < pc.p.in_h ? 0u : 1u, p = a == 0u ? l : l - pc.p.in_h;
+    uint first = NO_BIN, bin = NO_BIN;
+    bool over = false;
+    vec4 w = vec4(0.0);
+    if (g.valid) {
+        Samples x = axis_samples(a, g);
+        float samples = float(g.nx * g.ny);
+        uvec2 s = candidate_samples(x.start, x.extent, x.n, p);
+        float sum = 0.0;
+        for (uint k = s.x; k <= s.y; k++) {
+            float v = k < s.y ? sample_weight(x, k, p) : 0.0;
+            uint kb = k < s.y ? k / x.per : NO_BIN;
+            if (bin != NO_BIN && (kb != bin || k == s.y)) {
+                if (bin - first < LINE_BINS)
+                    w[bin - first] = a == 0u ? div_rn(sum, samples) : sum;
+                else
+                    over = true;
+            }
+            if (k == s.y)
+                break;
+            if (v == 0.0)
+                continue;
+            if (kb != bin) {
+                first = bin == NO_BIN ? kb : first;
+                bin = kb;
+                sum = 0.0;
+            }
+            sum += v;
+        }
+    }
+    uint line = r * (pc.p.in_h + pc.p.in_w) + l;
+    UintSums(pc.scratch).v[transposed_size() + line] =
+        bin == NO_BIN ? 0u : over ? LINE_OVER << 16 : (bin - first + 1u) << 16 | first;
+    ScratchVec4(pc.scratch).v[line_weights_vec4() + line] = w;
+}
+
+void prepare()
+{
+    uint e = invocation_index(), stride = gather_stride();
+    if (e < transposed_size()) {
+        uint c = e % stride, bin = e / stride;
+        uint kx = bin % pc.p.out_w, ky = (bin / pc.p.out_w) % pc.p.out_h, r = bin / (pc.p.out_w * pc.p.out_h);
+        FloatSums(pc.scratch).v[e] = c < pc.p.channels ? load(pc.dy, bin_offset(uvec4(r, c, ky, kx))) : 0.0;
+    }
+    if (e < line_count())
+        prepare_line(e / (pc.p.in_h + pc.p.in_w), e % (pc.p.in_h + pc.p.in_w));
+}
+
+// The rows (a = 0) or columns the region's taps may reach: between its first and last samples'.
+uvec2 tap_span(uint a, Region g)
+{
+    Samples x = axis_samples(a, g);
+    Axis s0 = sample_axis(x.start, x.extent, 0u, x.n, x.size), s1 = sample_axis(x.start, x.extent, x.n - 1u, x.n, x.size);
+    return uvec2(min(s0.i0, s1.i0), max(s0.i1, s1.i1));
+}
+
+void gather()
+{
+    const uint lid = gl_LocalInvocationID.x, vecs = GROUP_CHANNELS / 4u;
+    uvec3 n = gl_NumWorkGroups;
+    uint group = (gl_WorkGroupID.z * n.y + gl_WorkGroupID.y) * n.x + gl_WorkGroupID.x;
+    uint tiles_x = (pc.p.in_w + TILE_W - 1u) / TILE_W, tiles_y = (pc.p.in_h + TILE_H - 1u) / TILE_H;
+    uint chunks = (pc.p.channels + GROUP_CHANNELS - 1u) / GROUP_CHANNELS;
+    uint tx = group % tiles_x, ty = (group / tiles_x) % tiles_y, q = group / (tiles_x * tiles_y);
+    uint c0 = (q % chunks) * GROUP_CHANNELS, b = q / chunks;
+    if (b >= pc.p.batch_count)
+        return;
+    uint y0 = ty * TILE_H, x0 = tx * TILE_W;
+    uint y = y0 + lid / TILE_W, x = x0 + lid % TILE_W;
+    bool inside = y < pc.p.in_h && x < pc.p.in_w;
+    ScratchVec4 dy = ScratchVec4(pc.scratch);
+    UintSums headers = UintSums(pc.scratch);
+    uint bin_vecs = gather_stride() / 4u, lines = pc.p.in_h + pc.p.in_w;
+    uint header_base = transposed_size(), weight_base = line_weights_vec4();
+    vec4 acc[GATHER_CHANNELS_MAX / 4u];
+    [[unroll]] for (uint v = 0u; v < GATHER_CHANNELS_MAX / 4u; v++)
+        acc[v] = vec4(0.0);
+    for (uint base = 0u; base < pc.p.num_rois; base += gl_WorkGroupSize.x) {
+        barrier();
+        if (lid < (gl_WorkGroupSize.x + 31u) / 32u)
+            gather_over[lid] = 0u;
+        barrier();
+        uint r = base + lid;
+        if (r < pc.p.num_rois) {
+            Region g = region(r);
+            if (COUNT_SKIPPED && group == 0u && !g.valid)
+                atomicAdd(pc.skipped.v[0], 1u);
+            if (g.valid && g.b == b) {
+                uvec2 sy = tap_span(0u, g), sx = tap_span(1u, g);
+                if (sy.x < y0 + TILE_H && sy.y >= y0 && sx.x < x0 + TILE_W && sx.y >= x0)
+                    atomicOr(gather_over[lid / 32u], 1u << (lid % 32u));
+            }
+            gather_box[lid] = vec4(g.x1, g.y1, g.w, g.h);
+            gather_samples[lid] = uvec2(g.nx, g.ny);
+        }
+        barrier();
+        if (!inside)
+            continue;
+        for (uint word = 0u; word < (gl_WorkGroupSize.x + 31u) / 32u; word++) {
+            for (uint bits = gather_over[word]; bits != 0u; bits &= bits - 1u) {
+                uint slot = word * 32u + uint(findLSB(bits)), rr = base + slot;
+                uint row_line = rr * lines + y, column_line = rr * lines + pc.p.in_h + x;
+                uint hy = headers.v[header_base + row_line], hx = headers.v[header_base + column_line];
+                if (hy == 0u || hx == 0u)
+                    continue;
+                uint region_bins = rr * pc.p.out_h;
+                if ((hy >> 16) != LINE_OVER && (hx >> 16) != LINE_OVER) {
+                    vec4 wy = dy.v[weight_base + row_line], wx = dy.v[weight_base + column_line];
+                    for (uint i = 0u; i < (hy >> 16); i++) {
+                        for (uint j = 0u; j < (hx >> 16); j++) {
+                            float w = wy[i] * wx[j];
+                            if (w == 0.0)
+                                continue;
+                            uint at = ((region_bins + (hy & 0xffffu) + i) * pc.p.out_w + (hx & 0xffffu) + j) * bin_vecs + c0 / 4u;
+                            [[unroll]] for (uint v = 0u; v < vecs; v++)
+                                acc[v] += w * dy.v[at + v];
+                        }
+                    }
+                    continue;
+                }
+                // More bins than a line lists: sample by sample (tiny regions, many bins).
+                Region g;
+                g.x1 = gather_box[slot].x;
+                g.y1 = gather_box[slot].y;
+                g.w = gather_box[slot].z;
+                g.h = gather_box[slot].w;
+                g.nx = gather_samples[slot].x;
+                g.ny = gather_samples[slot].y;
+                Samples sy = axis_samples(0u, g), sx = axis_samples(1u, g);
+                float samples = float(g.nx * g.ny);
+                uvec2 ky = candidate_samples(sy.start, sy.extent, sy.n, y);
+                uvec2 kx = candidate_samples(sx.start, sx.extent, sx.n, x);
+                for (uint i = ky.x; i < ky.y; i++) {
+                    float wy = sample_weight(sy, i, y);
+                    if (wy == 0.0)
+                        continue;
+                    for (uint j = kx.x; j < kx.y; j++) {
+                        float wx = sample_weight(sx, j, x);
+                        if (wx == 0.0)
+                            continue;
+                        float w = div_rn(wy, samples) * wx;
+                        uint at = ((region_bins + i / sy.per) * pc.p.out_w + j / sx.per) * bin_vecs + c0 / 4u;
+                        [[unroll]] for (uint v = 0u; v < vecs; v++)
+                            acc[v] += w * dy.v[at + v];
+                    }
+                }
+            }
+        }
+    }
+    if (!inside)
+        return;
+    [[unroll]] for (uint v = 0u; v < vecs; v++) {
+        [[unroll]] for (uint k = 0u; k < 4u; k++) {
+            uint c = c0 + 4u * v + k;
+            if (c < pc.p.channels)
+                store(pc.grad, b * pc.p.grad_strides[0] + c * pc.p.grad_strides[1] + y * pc.p.grad_strides[2] +
+                                   x * pc.p.grad_strides[3], acc[v][k]);
+        }
     }
 }
 
@@ -417,7 +674,11 @@ void roi_gradient()
 
 void main()
 {
-    if (STAGE == STAGE_SCATTER && REGION_CHANNELS > 0u)
+    if (STAGE == STAGE_GATHER)
+        gather();
+    else if (STAGE == STAGE_PREPARE)
+        prepare();
+    else if (STAGE == STAGE_SCATTER && GROUP_CHANNELS > 0u)
         scatter_regions();
     else if (STAGE == STAGE_SCATTER)
         scatter();

@@ -5,7 +5,8 @@
 #include "internal.h"
 
 /* Stages of glsl/roi_align_grad.comp (its STAGE specialization constant). */
-enum roi_stage { ROI_STAGE_ZERO, ROI_STAGE_MAX_ABS, ROI_STAGE_SCATTER, ROI_STAGE_CONVERT, ROI_STAGE_ROI };
+enum roi_stage { ROI_STAGE_ZERO, ROI_STAGE_MAX_ABS, ROI_STAGE_SCATTER, ROI_STAGE_CONVERT, ROI_STAGE_ROI, ROI_STAGE_GATHER,
+                 ROI_STAGE_PREPARE };
 
 /* The descriptor fields of both operators, the tensors named by role. */
 struct roi_fields {

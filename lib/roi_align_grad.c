@@ -2,7 +2,9 @@
  * ROI_ALIGN_GRAD (OPERATORS.md section 4). Shader: glsl/roi_align_grad.comp, whose STAGE
  * specialization constant picks the pass; validation shared with ROI_ALIGN1 in roi_align.c.
  *
- * The input gradient is a scatter (regions overlap freely), in one of three ways:
+ * Under AVERAGE the input gradient is a gather by tiles (gather_size): every element is stored
+ * once, summed in region order, so every mode is deterministic and needs no atomics. Otherwise
+ * (MAX, more than 32 bins along an axis, odd workgroup sizes) it is a scatter, in one of three ways:
  * - float32 output, default: zero the output, then float atomic adds straight into it
  *   (VK_EXT_shader_atomic_float, or a compare-and-swap loop where the device lacks it);
  * - float16 output: the same into a float32 scratch buffer, then one pass converts;
@@ -41,9 +43,29 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
     return (uint64_t)s->num_rois * ((channels + *region_channels - 1) / *region_channels) * ctx->workgroup_size;
 }
 
+/*
+ * The gather by tiles (glsl/roi_align_grad.comp, gather): one workgroup per tile of 32 columns
+ * (fewer in smaller workgroups) by workgroup_size / 32 rows and `group_channels` channels, which
+ * it accumulates in registers. Each workgroup reads every region's box to find those over it, so
+ * its cost grows with NumROIs times the tiles; the regions' own work does not repeat. Returns the
+ * invocation count, 0 where the gather does not apply.
+ */
+static uint64_t gather_size(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
+                            uint32_t *group_channels)
+{
+    const uint32_t wg = ctx->workgroup_size, tile_w = wg < 32 ? wg : 32, tile_h = wg / tile_w;
+    /* The shader's shared arrays: 32 bins per axis, 32 channels, tiles of a workgroup at most 256. */
+    if (f->reduction != DMLVK_REDUCE_FUNCTION_AVERAGE || s->out_h > 32 || s->out_w > 32 || wg % tile_w || wg > 256)
+        return 0;
+    uint32_t channels = s->channels < 32 ? (s->channels + 3) & ~3u : 32;
+    *group_channels = channels;
+    uint64_t tiles = (uint64_t)((s->in_h + tile_h - 1) / tile_h) * ((s->in_w + tile_w - 1) / tile_w);
+    return tiles * s->batch_count * ((s->channels + channels - 1) / channels) * wg;
+}
+
 static struct dmlvk_dispatch_plan *stage(struct dmlvk_op_plan *p, const struct dmlvk_op_context *ctx,
                                          const struct roi_fields *f, enum roi_stage st, bool to_scratch,
-                                         const char *features, uint64_t invocations, uint32_t region_channels)
+                                         const char *features, uint64_t invocations, uint32_t group_channels)
 {
     struct dmlvk_dispatch_plan *d = dmlvk_plan_add_dispatch(p, ctx, SHADER, invocations);
     if (!d)
@@ -53,9 +75,9 @@ static struct dmlvk_dispatch_plan *stage(struct dmlvk_op_plan *p, const struct d
     d->spec[d->spec_count++] = st;
     d->spec[d->spec_count++] = to_scratch;
     /* The first stage that visits every region counts the skipped ones. */
-    bool count = (st == ROI_STAGE_SCATTER || st == ROI_STAGE_ROI) && !p->counter;
+    bool count = (st == ROI_STAGE_SCATTER || st == ROI_STAGE_GATHER || st == ROI_STAGE_ROI) && !p->counter;
     d->spec[d->spec_count++] = count;
-    d->spec[d->spec_count++] = region_channels;
+    d->spec[d->spec_count++] = group_channels;
     p->counter = p->counter || count;
     const uint8_t slots[] = { DMLVK_SLOT_PARAMS, B_INPUT, B_DY,   B_ROIS, B_BATCH, B_GRAD, B_ROI_GRAD, DMLVK_SLOT_SCRATCH,
                               DMLVK_SLOT_COUNTER };
@@ -85,11 +107,21 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     if (f.grad) {
         uint64_t elements = s.grad.elements, bins = s.bins.elements;
         /* MAXIMUM picks each bin's sample by value: only AVERAGE scatters by regions. */
-        uint32_t per_region = 0;
-        uint64_t scatter_size = bins;
+        uint32_t per_region = 0, per_tile = 0;
+        uint64_t scatter_size = bins, gather = gather_size(ctx, &f, &s, &per_tile);
         if (f.reduction != DMLVK_REDUCE_FUNCTION_MAX)
             scatter_size = region_scatter_size(ctx, &f, &s, &per_region);
-        if (ctx->params->deterministic) {
+        if (gather) {
+            /* dY with the channel fastest (padded to whole workgroups' channels), a uint and a
+             * vec4 per region and input row or column */
+            uint64_t transposed = (uint64_t)s.num_rois * s.out_h * s.out_w *
+                                  ((s.channels + per_tile - 1) / per_tile * per_tile);
+            uint64_t lines = (uint64_t)s.num_rois * (s.in_h + s.in_w);
+            p->scratch_bytes = 4 * ((transposed + lines + 3) / 4 * 4) + 16 * lines;
+            uint64_t prepare = transposed > lines ? transposed : lines;
+            ok = stage(p, ctx, &f, ROI_STAGE_PREPARE, true, NULL, prepare, per_tile) &&
+                 stage(p, ctx, &f, ROI_STAGE_GATHER, false, NULL, gather, per_tile);
+        } else if (ctx->params->deterministic) {
             if (!ctx->int64_atomics)
                 return dmlvk_error(DMLVK_ERROR_UNSUPPORTED,
                                    "%s: the deterministic mode needs shaderBufferInt64Atomics, which this device lacks", NAME);
