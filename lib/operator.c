@@ -296,7 +296,7 @@ static void record_resolved(const dmlvk_operator *op, VkCommandBuffer cmd, const
             else if (slot == DMLVK_SLOT_SCRATCH)
                 push[s] = op->scratch ? op->scratch->address : 0;
             else if (slot == DMLVK_SLOT_COUNTER)
-                push[s] = op->counter->address;
+                push[s] = op->counter ? op->counter->address : 0;
             else if (slot < MAX_BINDINGS)
                 push[s] = r->address[slot];
         }
