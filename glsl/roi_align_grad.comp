@@ -298,19 +298,26 @@ void scatter_regions()
 // Wx for every column: up to LINE_BINS bins each, more marked LINE_OVER. Then a workgroup owns a
 // TILE_H x TILE_W tile of GROUP_CHANNELS channels, one element per invocation, finds the regions
 // over the tile and accumulates their terms in registers, in region order, without barriers.
-const uint TILE_W = gl_WorkGroupSize.x < 32u ? gl_WorkGroupSize.x : 32u;
-const uint TILE_H = gl_WorkGroupSize.x / TILE_W;
-const uint GATHER_CHANNELS_MAX = 32u;
-const uint LINE_BINS = 4u;
+// QUADS invocations share an element, each loading 4 channels of a bin at once: neighbouring
+// invocations read neighbouring bytes (a bin's channels), and elements next to each other mostly
+// read the same bins.
+const uint QUADS = 4u;
+const uint TILE_PIXELS = gl_WorkGroupSize.x / QUADS;
+layout(constant_id = 8) const uint GATHER_TILE_W = 8u;
+const uint TILE_W = TILE_PIXELS < GATHER_TILE_W ? TILE_PIXELS : GATHER_TILE_W;
+const uint TILE_H = TILE_PIXELS / TILE_W;
+const uint GATHER_VECS_MAX = 8u;           // vec4s of channels per invocation
+const uint LINE_BINS = 3u;               // a line is a vec4: the weights, then its header
 const uint LINE_OVER = 0xffffu;           // a line's count: more bins than LINE_BINS reach it
 const uint NO_BIN = 0xffffffffu;
 shared vec4 gather_box[gl_WorkGroupSize.x];    // a scan's regions: x1, y1, w, h
 shared uvec2 gather_samples[gl_WorkGroupSize.x];
 shared uint gather_over[(gl_WorkGroupSize.x + 31u) / 32u];  // bit: the region reaches this tile
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer ScratchVec4 { vec4 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer ScratchUvec4 { uvec4 v[]; };
 
-// Scratch, in floats: the transposed dY, then a uint per line (count << 16 | first bin), then the
-// lines' weights, one vec4 each (16-byte aligned).
+// Scratch: the transposed dY, then a vec4 per line: its bins' weights and a header,
+// count << 16 | first bin, as the fourth component's bits.
 uint gather_stride()    // channels per bin: whole workgroups' worth
 {
     return (pc.p.channels + GROUP_CHANNELS - 1u) / GROUP_CHANNELS * GROUP_CHANNELS;
@@ -326,9 +333,9 @@ uint line_count()
     return pc.p.num_rois * (pc.p.in_h + pc.p.in_w);
 }
 
-uint line_weights_vec4()
+uint lines_vec4()
 {
-    return (transposed_size() + line_count() + 3u) / 4u;
+    return transposed_size() / 4u;  // the stride is a multiple of 16
 }
 
 // Samples of n that may tap pixel p: positions within [p - 1, p + 1] (the edges' clamped positions
@@ -411,19 +418,51 @@ void prepare_line(uint r, uint l)
         }
     }
     uint line = r * (pc.p.in_h + pc.p.in_w) + l;
-    UintSums(pc.scratch).v[transposed_size() + line] =
-        bin == NO_BIN ? 0u : over ? LINE_OVER << 16 : (bin - first + 1u) << 16 | first;
-    ScratchVec4(pc.scratch).v[line_weights_vec4() + line] = w;
+    uint header = bin == NO_BIN ? 0u : over ? LINE_OVER << 16 : (bin - first + 1u) << 16 | first;
+    ScratchUvec4(pc.scratch).v[lines_vec4() + line] = uvec4(floatBitsToUint(w.xyz), header);
+}
+
+// dY to [region][bin][channel] through 32 x 32 blocks in shared memory, so that reads and writes
+// are both contiguous, then the lines: the first workgroups transpose, the rest weigh lines.
+shared float transpose_block[32][33];
+
+uint transpose_groups()     // one per region and 32 channels
+{
+    return pc.p.num_rois * ((gather_stride() + 31u) / 32u);
 }
 
 void prepare()
 {
-    uint e = invocation_index(), stride = gather_stride();
-    if (e < transposed_size()) {
-        uint c = e % stride, bin = e / stride;
-        uint kx = bin % pc.p.out_w, ky = (bin / pc.p.out_w) % pc.p.out_h, r = bin / (pc.p.out_w * pc.p.out_h);
-        FloatSums(pc.scratch).v[e] = c < pc.p.channels ? load(pc.dy, bin_offset(uvec4(r, c, ky, kx))) : 0.0;
+    uvec3 n = gl_NumWorkGroups;
+    uint group = (gl_WorkGroupID.z * n.y + gl_WorkGroupID.y) * n.x + gl_WorkGroupID.x, lid = gl_LocalInvocationID.x;
+    uint bins = pc.p.out_h * pc.p.out_w, stride = gather_stride(), blocks = transpose_groups();
+    if (group < blocks) {
+        uint channel_blocks = (stride + 31u) / 32u;
+        uint c0 = (group % channel_blocks) * 32u, r = group / channel_blocks;
+        // Integer division costs tens of instructions: with whole warps of 32 in the workgroup an
+        // invocation keeps its bin (reading) and its channel (writing) within a block.
+        bool whole_warps = gl_WorkGroupSize.x % 32u == 0u;
+        for (uint bin0 = 0u; bin0 < bins; bin0 += 32u) {
+            uint my_bin = bin0 + lid % 32u, at = bin_offset(uvec4(r, 0u, my_bin / pc.p.out_w, my_bin % pc.p.out_w));
+            for (uint i = lid; i < 32u * 32u; i += gl_WorkGroupSize.x) {
+                uint c = c0 + i / 32u, bin = bin0 + i % 32u;
+                float v = 0.0;
+                if (c < pc.p.channels && bin < bins)
+                    v = load(pc.dy, whole_warps ? at + c * pc.p.bin_strides[1]
+                                                : bin_offset(uvec4(r, c, bin / pc.p.out_w, bin % pc.p.out_w)));
+                transpose_block[i / 32u][i % 32u] = v;
+            }
+            barrier();
+            for (uint i = lid; i < 32u * 32u; i += gl_WorkGroupSize.x) {
+                uint c = c0 + i % 32u, bin = bin0 + i / 32u;
+                if (c < stride && bin < bins)
+                    FloatSums(pc.scratch).v[(r * bins + bin) * stride + c] = transpose_block[i % 32u][i / 32u];
+            }
+            barrier();
+        }
+        return;
     }
+    uint e = (group - blocks) * gl_WorkGroupSize.x + lid;
     if (e < line_count())
         prepare_line(e / (pc.p.in_h + pc.p.in_w), e % (pc.p.in_h + pc.p.in_w));
 }
@@ -436,9 +475,21 @@ uvec2 tap_span(uint a, Region g)
     return uvec2(min(s0.i0, s1.i0), max(s0.i1, s1.i1));
 }
 
+// The next region of a scan that reaches the tile (NO_BIN: none left), in order.
+uint next_region(inout uint word, inout uint bits)
+{
+    while (bits == 0u && word + 1u < (gl_WorkGroupSize.x + 31u) / 32u)
+        bits = gather_over[++word];
+    if (bits == 0u)
+        return NO_BIN;
+    uint slot = word * 32u + uint(findLSB(bits));
+    bits &= bits - 1u;
+    return slot;
+}
+
 void gather()
 {
-    const uint lid = gl_LocalInvocationID.x, vecs = GROUP_CHANNELS / 4u;
+    const uint lid = gl_LocalInvocationID.x, vecs = GROUP_CHANNELS / (4u * QUADS);
     uvec3 n = gl_NumWorkGroups;
     uint group = (gl_WorkGroupID.z * n.y + gl_WorkGroupID.y) * n.x + gl_WorkGroupID.x;
     uint tiles_x = (pc.p.in_w + TILE_W - 1u) / TILE_W, tiles_y = (pc.p.in_h + TILE_H - 1u) / TILE_H;
@@ -448,14 +499,15 @@ void gather()
     if (b >= pc.p.batch_count)
         return;
     uint y0 = ty * TILE_H, x0 = tx * TILE_W;
-    uint y = y0 + lid / TILE_W, x = x0 + lid % TILE_W;
+    uint pixel = lid / QUADS, quad = lid % QUADS;
+    uint y = y0 + pixel / TILE_W, x = x0 + pixel % TILE_W;
     bool inside = y < pc.p.in_h && x < pc.p.in_w;
     ScratchVec4 dy = ScratchVec4(pc.scratch);
-    UintSums headers = UintSums(pc.scratch);
+    ScratchUvec4 lines_of = ScratchUvec4(pc.scratch);
     uint bin_vecs = gather_stride() / 4u, lines = pc.p.in_h + pc.p.in_w;
-    uint header_base = transposed_size(), weight_base = line_weights_vec4();
-    vec4 acc[GATHER_CHANNELS_MAX / 4u];
-    [[unroll]] for (uint v = 0u; v < GATHER_CHANNELS_MAX / 4u; v++)
+    uint line_base = lines_vec4();
+    vec4 acc[GATHER_VECS_MAX];
+    [[unroll]] for (uint v = 0u; v < GATHER_VECS_MAX; v++)
         acc[v] = vec4(0.0);
     for (uint base = 0u; base < pc.p.num_rois; base += gl_WorkGroupSize.x) {
         barrier();
@@ -478,53 +530,64 @@ void gather()
         barrier();
         if (!inside)
             continue;
-        for (uint word = 0u; word < (gl_WorkGroupSize.x + 31u) / 32u; word++) {
-            for (uint bits = gather_over[word]; bits != 0u; bits &= bits - 1u) {
-                uint slot = word * 32u + uint(findLSB(bits)), rr = base + slot;
-                uint row_line = rr * lines + y, column_line = rr * lines + pc.p.in_h + x;
-                uint hy = headers.v[header_base + row_line], hx = headers.v[header_base + column_line];
-                if (hy == 0u || hx == 0u)
-                    continue;
-                uint region_bins = rr * pc.p.out_h;
-                if ((hy >> 16) != LINE_OVER && (hx >> 16) != LINE_OVER) {
-                    vec4 wy = dy.v[weight_base + row_line], wx = dy.v[weight_base + column_line];
-                    for (uint i = 0u; i < (hy >> 16); i++) {
-                        for (uint j = 0u; j < (hx >> 16); j++) {
-                            float w = wy[i] * wx[j];
-                            if (w == 0.0)
-                                continue;
-                            uint at = ((region_bins + (hy & 0xffffu) + i) * pc.p.out_w + (hx & 0xffffu) + j) * bin_vecs + c0 / 4u;
-                            [[unroll]] for (uint v = 0u; v < vecs; v++)
-                                acc[v] += w * dy.v[at + v];
-                        }
-                    }
-                    continue;
-                }
-                // More bins than a line lists: sample by sample (tiny regions, many bins).
-                Region g;
-                g.x1 = gather_box[slot].x;
-                g.y1 = gather_box[slot].y;
-                g.w = gather_box[slot].z;
-                g.h = gather_box[slot].w;
-                g.nx = gather_samples[slot].x;
-                g.ny = gather_samples[slot].y;
-                Samples sy = axis_samples(0u, g), sx = axis_samples(1u, g);
-                float samples = float(g.nx * g.ny);
-                uvec2 ky = candidate_samples(sy.start, sy.extent, sy.n, y);
-                uvec2 kx = candidate_samples(sx.start, sx.extent, sx.n, x);
-                for (uint i = ky.x; i < ky.y; i++) {
-                    float wy = sample_weight(sy, i, y);
-                    if (wy == 0.0)
-                        continue;
-                    for (uint j = kx.x; j < kx.y; j++) {
-                        float wx = sample_weight(sx, j, x);
-                        if (wx == 0.0)
+        // One region ahead: its two lines load while this one's bins are read.
+        uint word = 0u, bits = gather_over[0];
+        uint slot = next_region(word, bits);
+        uvec4 next_y = uvec4(0u), next_x = uvec4(0u);
+        if (slot != NO_BIN) {
+            next_y = lines_of.v[line_base + (base + slot) * lines + y];
+            next_x = lines_of.v[line_base + (base + slot) * lines + pc.p.in_h + x];
+        }
+        while (slot != NO_BIN) {
+            uint at_slot = slot, rr = base + slot;
+            uvec4 ly = next_y, lx = next_x;
+            slot = next_region(word, bits);
+            if (slot != NO_BIN) {
+                next_y = lines_of.v[line_base + (base + slot) * lines + y];
+                next_x = lines_of.v[line_base + (base + slot) * lines + pc.p.in_h + x];
+            }
+            uint hy = ly.w, hx = lx.w;
+            vec3 wy = uintBitsToFloat(ly.xyz), wx = uintBitsToFloat(lx.xyz);
+            if (hy == 0u || hx == 0u)
+                continue;
+            uint region_bins = rr * pc.p.out_h;
+            if ((hy >> 16) != LINE_OVER && (hx >> 16) != LINE_OVER) {
+                for (uint i = 0u; i < (hy >> 16); i++) {
+                    for (uint j = 0u; j < (hx >> 16); j++) {
+                        float w = wy[i] * wx[j];
+                        if (w == 0.0)
                             continue;
-                        float w = div_rn(wy, samples) * wx;
-                        uint at = ((region_bins + i / sy.per) * pc.p.out_w + j / sx.per) * bin_vecs + c0 / 4u;
+                        uint at = ((region_bins + (hy & 0xffffu) + i) * pc.p.out_w + (hx & 0xffffu) + j) * bin_vecs + c0 / 4u + quad;
                         [[unroll]] for (uint v = 0u; v < vecs; v++)
-                            acc[v] += w * dy.v[at + v];
+                            acc[v] += w * dy.v[at + QUADS * v];
                     }
+                }
+                continue;
+            }
+            // More bins than a line lists: sample by sample (tiny regions, many bins).
+            Region g;
+            g.x1 = gather_box[at_slot].x;
+            g.y1 = gather_box[at_slot].y;
+            g.w = gather_box[at_slot].z;
+            g.h = gather_box[at_slot].w;
+            g.nx = gather_samples[at_slot].x;
+            g.ny = gather_samples[at_slot].y;
+            Samples sy = axis_samples(0u, g), sx = axis_samples(1u, g);
+            float samples = float(g.nx * g.ny);
+            uvec2 ky = candidate_samples(sy.start, sy.extent, sy.n, y);
+            uvec2 kx = candidate_samples(sx.start, sx.extent, sx.n, x);
+            for (uint i = ky.x; i < ky.y; i++) {
+                float wyi = sample_weight(sy, i, y);
+                if (wyi == 0.0)
+                    continue;
+                for (uint j = kx.x; j < kx.y; j++) {
+                    float wxj = sample_weight(sx, j, x);
+                    if (wxj == 0.0)
+                        continue;
+                    float w = div_rn(wyi, samples) * wxj;
+                    uint at = ((region_bins + i / sy.per) * pc.p.out_w + j / sx.per) * bin_vecs + c0 / 4u + quad;
+                    [[unroll]] for (uint v = 0u; v < vecs; v++)
+                        acc[v] += w * dy.v[at + QUADS * v];
                 }
             }
         }
@@ -533,7 +596,7 @@ void gather()
         return;
     [[unroll]] for (uint v = 0u; v < vecs; v++) {
         [[unroll]] for (uint k = 0u; k < 4u; k++) {
-            uint c = c0 + 4u * v + k;
+            uint c = c0 + 4u * (quad + QUADS * v) + k;
             if (c < pc.p.channels)
                 store(pc.grad, b * pc.p.grad_strides[0] + c * pc.p.grad_strides[1] + y * pc.p.grad_strides[2] +
                                    x * pc.p.grad_strides[3], acc[v][k]);
