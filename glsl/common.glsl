@@ -129,6 +129,18 @@ void store4(Tensor t, uint q, vec4 f)
 }
 #endif
 
+// n / d for n and d below 2^31, given m = 2^32 / d + 1 (0 where d is 1) from the host: a
+// multiply-high and one correction, where an integer division costs tens of instructions on
+// some GPUs (an H100 among them). The estimate is floor(n / d) or one more.
+uint div_by(uint n, uint d, uint m)
+{
+    if (m == 0u)
+        return n;
+    uint hi, lo;
+    umulExtended(n, m, hi, lo);
+    return hi * d > n ? hi - 1u : hi;
+}
+
 // All invocations of the dispatch, for grid-stride loops.
 uint invocation_count()
 {

@@ -103,11 +103,12 @@ void block_gather(uint e)
 {
     uint sy = pc.p.out_sizes[2], sx = pc.p.out_sizes[3];
     uint y_blocks = (sy + BLOCK_Y - 1u) / BLOCK_Y, x_blocks = (sx + BLOCK_X - 1u) / BLOCK_X;
-    uint jx = e % x_blocks;
-    e /= x_blocks;
-    uint jy = e % y_blocks;
-    e /= y_blocks;
-    uint i1 = e % pc.p.out_sizes[1], i0 = e / pc.p.out_sizes[1];
+    uint q = div_by(e, x_blocks, pc.p.block_magic[0]);
+    uint jx = e - q * x_blocks;
+    e = q;
+    q = div_by(e, y_blocks, pc.p.block_magic[1]);
+    uint jy = e - q * y_blocks;
+    uint i0 = div_by(q, pc.p.out_sizes[1], pc.p.block_magic[2]), i1 = q - i0 * pc.p.out_sizes[1];
 
     uint yt = pc.p.block_table[0], xt = pc.p.block_table[1];
     uint y0 = ParamWords(pc.p).v[yt + jy], x0 = ParamWords(pc.p).v[xt + jx];

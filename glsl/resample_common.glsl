@@ -15,6 +15,7 @@ layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Par
     uint range_offset[4];
     uint block_table[2];    // backward block gather, axes 2 and 3: where their tables start in
                             // this block, in words from its start (see lib/resample.c)
+    uint block_magic[3];    // div_by's m for the blocks per row, per column and out_sizes[1]
     uint table[];
 };
 

@@ -143,10 +143,18 @@ static bool identity_axis(const struct axis *ax, const uint32_t *map)
 }
 
 /* Where, from the start of the header's offsets, each table's offset is kept (Params in
- * glsl/resample_common.glsl: map_offset[4], range_offset[4], block_table[2]). */
+ * glsl/resample_common.glsl: map_offset[4], range_offset[4], block_table[2], block_magic[3]). */
 #define MAP_OFFSET(d) (d)
 #define RANGE_OFFSET(d) (AXES + (d))
 #define BLOCK_TABLE(a) (2 * AXES + (a))
+#define BLOCK_MAGIC(k) (2 * AXES + 2 + (k))
+#define OFFSET_WORDS BLOCK_MAGIC(3)
+
+/* div_by's multiplier in glsl/common.glsl: floor(2^32 / d) + 1, 0 for 1. */
+static uint32_t division_magic(uint32_t d)
+{
+    return d <= 1 ? 0 : (uint32_t)((UINT64_C(1) << 32) / d + 1);
+}
 
 /* A table of the plan's parameter block, by its header entry. Pointers move when the block grows. */
 static uint32_t *table(const struct dmlvk_op_plan *plan, uint32_t table_at, uint32_t offsets_at, uint32_t entry)
@@ -284,6 +292,12 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
     if (!choose_block_shape(axes, table(plan, table_at, offsets_at, RANGE_OFFSET(2)),
                             table(plan, table_at, offsets_at, RANGE_OFFSET(3)), linear, vector_loads, shape))
         return DMLVK_OK;
+    uint64_t blocks = (uint64_t)axes[0].small * axes[1].small * ((axes[2].small + shape->block_y - 1) / shape->block_y) *
+                      ((axes[3].small + shape->block_x - 1) / shape->block_x);
+    if (blocks >= UINT64_C(1) << 31) { /* div_by's range */
+        *shape = (struct block_shape){ 0 };
+        return DMLVK_OK;
+    }
     shape->vector_loads = vector_loads;
     shape->vector_stores = shape->block_x == 4 && rows_in_chunks(out, 4); /* one store4 per block row */
     for (uint32_t a = 0; a < 2; a++) {
@@ -296,6 +310,11 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
             return DMLVK_ERROR_OUT_OF_MEMORY;
         plan->params[offsets_at + BLOCK_TABLE(a)] = at;
     }
+    const uint32_t divisors[3] = { (uint32_t)((axes[3].small + shape->block_x - 1) / shape->block_x),
+                                   (uint32_t)((axes[2].small + shape->block_y - 1) / shape->block_y),
+                                   (uint32_t)axes[1].small };
+    for (uint32_t k = 0; k < 3; k++)
+        plan->params[offsets_at + BLOCK_MAGIC(k)] = division_magic(divisors[k]);
     return DMLVK_OK;
 }
 
@@ -374,7 +393,7 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         dmlvk_params_u32(plan, d < pad ? 0 : written->strides[d - pad]);
     for (uint32_t d = 0; d < AXES; d++)
         dmlvk_params_u32(plan, d < pad ? 0 : read->strides[d - pad]);
-    uint32_t offsets_at = dmlvk_params_reserve(plan, BLOCK_TABLE(2));
+    uint32_t offsets_at = dmlvk_params_reserve(plan, OFFSET_WORDS);
     uint32_t table_at = plan->params_size;
     uint32_t tables = dmlvk_params_reserve(plan, (uint32_t)table_words);
     if (offsets_at == UINT32_MAX || tables == UINT32_MAX)
