@@ -310,8 +310,6 @@ const uint GATHER_VECS_MAX = 8u;           // vec4s of channels per invocation
 const uint LINE_BINS = 3u;               // a line is a vec4: the weights, then its header
 const uint LINE_OVER = 0xffffu;           // a line's count: more bins than LINE_BINS reach it
 const uint NO_BIN = 0xffffffffu;
-shared vec4 gather_box[gl_WorkGroupSize.x];    // a scan's regions: x1, y1, w, h
-shared uvec2 gather_samples[gl_WorkGroupSize.x];
 shared uint gather_over[(gl_WorkGroupSize.x + 31u) / 32u];  // bit: the region reaches this tile
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer ScratchVec4 { vec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer ScratchUvec4 { uvec4 v[]; };
@@ -336,6 +334,13 @@ uint line_count()
 uint lines_vec4()
 {
     return transposed_size() / 4u;  // the stride is a multiple of 16
+}
+
+// Then two uvec4 per region: the rows and columns its taps may reach (first, last, first,
+// last), and its batch index (NO_BIN where out of range).
+uint regions_vec4()
+{
+    return lines_vec4() + line_count();
 }
 
 // Samples of n that may tap pixel p: positions within [p - 1, p + 1] (the edges' clamped positions
@@ -382,6 +387,14 @@ float sample_weight(Samples x, uint k, uint p)
     return (t.i0 == p ? 1.0 - t.w : 0.0) + (t.w > 0.0 && t.i1 == p ? t.w : 0.0);
 }
 
+// The rows (a = 0) or columns the region's taps may reach: between its first and last samples'.
+uvec2 tap_span(uint a, Region g)
+{
+    Samples x = axis_samples(a, g);
+    Axis s0 = sample_axis(x.start, x.extent, 0u, x.n, x.size), s1 = sample_axis(x.start, x.extent, x.n - 1u, x.n, x.size);
+    return uvec2(min(s0.i0, s1.i0), max(s0.i1, s1.i1));
+}
+
 // Line l of region r: row l (l < InputHeight) or column l - InputHeight. Rows' weights are
 // divided by the region's sample count. Each bin sums its samples in order.
 void prepare_line(uint r, uint l)
@@ -416,6 +429,13 @@ void prepare_line(uint r, uint l)
             }
             sum += v;
         }
+    }
+    if (l == 0u) {
+        if (COUNT_SKIPPED && !g.valid)
+            atomicAdd(pc.skipped.v[0], 1u);
+        uvec2 sy = g.valid ? tap_span(0u, g) : uvec2(0u), sx = g.valid ? tap_span(1u, g) : uvec2(0u);
+        ScratchUvec4(pc.scratch).v[regions_vec4() + 2u * r] = uvec4(sy, sx);
+        ScratchUvec4(pc.scratch).v[regions_vec4() + 2u * r + 1u] = uvec4(g.valid ? g.b : NO_BIN, 0u, 0u, 0u);
     }
     uint line = r * (pc.p.in_h + pc.p.in_w) + l;
     uint header = bin == NO_BIN ? 0u : over ? LINE_OVER << 16 : (bin - first + 1u) << 16 | first;
@@ -467,13 +487,6 @@ void prepare()
         prepare_line(e / (pc.p.in_h + pc.p.in_w), e % (pc.p.in_h + pc.p.in_w));
 }
 
-// The rows (a = 0) or columns the region's taps may reach: between its first and last samples'.
-uvec2 tap_span(uint a, Region g)
-{
-    Samples x = axis_samples(a, g);
-    Axis s0 = sample_axis(x.start, x.extent, 0u, x.n, x.size), s1 = sample_axis(x.start, x.extent, x.n - 1u, x.n, x.size);
-    return uvec2(min(s0.i0, s1.i0), max(s0.i1, s1.i1));
-}
 
 // The next region of a scan that reaches the tile (NO_BIN: none left), in order.
 uint next_region(inout uint word, inout uint bits)
@@ -516,16 +529,10 @@ void gather()
         barrier();
         uint r = base + lid;
         if (r < pc.p.num_rois) {
-            Region g = region(r);
-            if (COUNT_SKIPPED && group == 0u && !g.valid)
-                atomicAdd(pc.skipped.v[0], 1u);
-            if (g.valid && g.b == b) {
-                uvec2 sy = tap_span(0u, g), sx = tap_span(1u, g);
-                if (sy.x < y0 + TILE_H && sy.y >= y0 && sx.x < x0 + TILE_W && sx.y >= x0)
-                    atomicOr(gather_over[lid / 32u], 1u << (lid % 32u));
-            }
-            gather_box[lid] = vec4(g.x1, g.y1, g.w, g.h);
-            gather_samples[lid] = uvec2(g.nx, g.ny);
+            uvec4 span = lines_of.v[regions_vec4() + 2u * r];
+            uint batch = lines_of.v[regions_vec4() + 2u * r + 1u].x;
+            if (batch == b && span.x < y0 + TILE_H && span.y >= y0 && span.z < x0 + TILE_W && span.w >= x0)
+                atomicOr(gather_over[lid / 32u], 1u << (lid % 32u));
         }
         barrier();
         if (!inside)
@@ -539,7 +546,7 @@ void gather()
             next_x = lines_of.v[line_base + (base + slot) * lines + pc.p.in_h + x];
         }
         while (slot != NO_BIN) {
-            uint at_slot = slot, rr = base + slot;
+            uint rr = base + slot;
             uvec4 ly = next_y, lx = next_x;
             slot = next_region(word, bits);
             if (slot != NO_BIN) {
@@ -565,13 +572,7 @@ void gather()
                 continue;
             }
             // More bins than a line lists: sample by sample (tiny regions, many bins).
-            Region g;
-            g.x1 = gather_box[at_slot].x;
-            g.y1 = gather_box[at_slot].y;
-            g.w = gather_box[at_slot].z;
-            g.h = gather_box[at_slot].w;
-            g.nx = gather_samples[at_slot].x;
-            g.ny = gather_samples[at_slot].y;
+            Region g = region(rr);
             Samples sy = axis_samples(0u, g), sx = axis_samples(1u, g);
             float samples = float(g.nx * g.ny);
             uvec2 ky = candidate_samples(sy.start, sy.extent, sy.n, y);

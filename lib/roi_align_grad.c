@@ -86,7 +86,7 @@ static struct dmlvk_dispatch_plan *stage(struct dmlvk_op_plan *p, const struct d
     d->spec[d->spec_count++] = st;
     d->spec[d->spec_count++] = to_scratch;
     /* The first stage that visits every region counts the skipped ones. */
-    bool count = (st == ROI_STAGE_SCATTER || st == ROI_STAGE_GATHER || st == ROI_STAGE_ROI) && !p->counter;
+    bool count = (st == ROI_STAGE_SCATTER || st == ROI_STAGE_PREPARE || st == ROI_STAGE_ROI) && !p->counter;
     d->spec[d->spec_count++] = count;
     d->spec[d->spec_count++] = group_channels;
     d->spec[d->spec_count++] = tile_width;
@@ -125,13 +125,14 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
             scatter_size = region_scatter_size(ctx, &f, &s, &per_region);
         if (gather) {
             /* Scratch: dY as [region][bin][channel], channels padded to whole workgroups' worth,
-             * then a vec4 per region and input row or column. The prepare pass transposes a
-             * region's 32 channels per workgroup, then weighs the lines. */
+             * then a vec4 per region and input row or column, then two per region (where it
+             * reaches, its batch). The prepare pass transposes a region's 32 channels per
+             * workgroup, then weighs the lines. */
             uint32_t wg = ctx->workgroup_size;
             uint64_t stride = (s.channels + per_tile - 1) / per_tile * per_tile, bins_per_region = (uint64_t)s.out_h * s.out_w;
             uint64_t lines = (uint64_t)s.num_rois * (s.in_h + s.in_w);
             uint64_t blocks = (uint64_t)s.num_rois * ((stride + 31) / 32);
-            p->scratch_bytes = 4 * s.num_rois * bins_per_region * stride + 16 * lines;
+            p->scratch_bytes = 4 * s.num_rois * bins_per_region * stride + 16 * lines + 32 * (uint64_t)s.num_rois;
             unsigned ew, ec, only = 0;
             const char *ex = getenv("DMLVK_EXPERIMENT_GATHER");
             if (ex)
