@@ -4,7 +4,8 @@
  *
  * Under AVERAGE the input gradient is a gather by tiles (gather_size): every element is stored
  * once, summed in region order, so every mode is deterministic and needs no atomics. Otherwise
- * (MAX, workgroups of more than 256 or not of whole tiles) it is a scatter, in one of three ways:
+ * (MAX, workgroup sizes that make no whole tiles: neither a multiple of 32 nor a multiple of 4
+ * below 32) it is a scatter, in one of three ways:
  * - float32 output, default: zero the output, then float atomic adds straight into it
  *   (VK_EXT_shader_atomic_float, or a compare-and-swap loop where the device lacks it);
  * - float16 output: the same into a float32 scratch buffer, then one pass converts;
@@ -16,8 +17,6 @@
  * The ROI gradient is one workgroup per region with a fixed reduction tree: deterministic always.
  */
 #include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "roi_align.h"
 
@@ -48,35 +47,38 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
 /*
  * The gather by tiles (glsl/roi_align_grad.comp, gather): one workgroup per tile of 8 columns by
  * workgroup_size / 32 rows (fewer columns in smaller workgroups) and `group_channels` channels,
- * four invocations per element, each accumulating up to 32 channels in registers. Each workgroup
- * reads every region's box to find those over it, so that part of its cost grows with NumROIs
- * times the tiles. Returns the invocation count, 0 where the gather does not apply.
+ * four invocations per element, each accumulating up to 32 channels in registers; 128 channels
+ * per workgroup measured fastest on an H100 (64: 1.5x slower, 256: a little slower). Each
+ * workgroup reads every region's record to find those over it.
+ * Scratch: dY as [region][bin][channel], channels padded to whole workgroups' worth, then a vec4
+ * per region and input row or column, then two per region (where it reaches, its batch).
+ * Returns the invocation count, 0 where the gather does not apply.
  */
 static uint64_t gather_size(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
-                            uint32_t *group_channels, uint32_t *tile_width)
+                            uint32_t *group_channels, uint64_t *scratch_bytes)
 {
     const uint32_t wg = ctx->workgroup_size, pixels = wg / 4;
-    uint32_t want_w = 8, want_c = 128;
-    const char *ex = getenv("DMLVK_EXPERIMENT_GATHER");
-    if (ex)
-        sscanf(ex, "%u,%u", &want_w, &want_c);
-    uint32_t tile_w = pixels < want_w ? pixels : want_w;
-    /* The shader's limits: 16-bit bin indices in a line's header, a workgroup's regions in shared
-     * memory (at most 256), whole tiles of 4 invocations per element. */
-    if (f->reduction != DMLVK_REDUCE_FUNCTION_AVERAGE || s->out_h > 0xffff || s->out_w > 0xffff || wg > 256 || wg % 4 ||
-        pixels % tile_w)
+    const uint32_t tile_w = pixels < 8 ? pixels : 8;
+    /* The shader's limits: whole tiles of 4 invocations per element, 16-bit bin indices in a
+     * line's header, 32-bit indices into scratch. */
+    if (f->reduction != DMLVK_REDUCE_FUNCTION_AVERAGE || wg % 4 || pixels % tile_w || s->out_h > 0xffff ||
+        s->out_w > 0xffff)
         return 0;
-    uint32_t tile_h = pixels / tile_w, channels = s->channels >= want_c ? want_c : (s->channels + 15) / 16 * 16;
-    *tile_width = want_w;
+    uint32_t tile_h = pixels / tile_w, channels = s->channels >= 128 ? 128 : (s->channels + 15) / 16 * 16;
+    uint64_t stride = (s->channels + channels - 1) / channels * channels;
+    uint64_t words = (uint64_t)s->num_rois * s->out_h * s->out_w * stride +
+                     4 * (uint64_t)s->num_rois * ((uint64_t)s->in_h + s->in_w) + 8 * (uint64_t)s->num_rois;
+    if (words >= UINT64_C(1) << 32)
+        return 0;
     *group_channels = channels;
+    *scratch_bytes = 4 * words;
     uint64_t tiles = (uint64_t)((s->in_h + tile_h - 1) / tile_h) * ((s->in_w + tile_w - 1) / tile_w);
-    return tiles * s->batch_count * ((s->channels + channels - 1) / channels) * wg;
+    return tiles * s->batch_count * (stride / channels) * wg;
 }
 
 static struct dmlvk_dispatch_plan *stage(struct dmlvk_op_plan *p, const struct dmlvk_op_context *ctx,
                                          const struct roi_fields *f, enum roi_stage st, bool to_scratch,
-                                         const char *features, uint64_t invocations, uint32_t group_channels,
-                                         uint32_t tile_width)
+                                         const char *features, uint64_t invocations, uint32_t group_channels)
 {
     struct dmlvk_dispatch_plan *d = dmlvk_plan_add_dispatch(p, ctx, SHADER, invocations);
     if (!d)
@@ -89,7 +91,6 @@ static struct dmlvk_dispatch_plan *stage(struct dmlvk_op_plan *p, const struct d
     bool count = (st == ROI_STAGE_SCATTER || st == ROI_STAGE_PREPARE || st == ROI_STAGE_ROI) && !p->counter;
     d->spec[d->spec_count++] = count;
     d->spec[d->spec_count++] = group_channels;
-    d->spec[d->spec_count++] = tile_width;
     p->counter = p->counter || count;
     const uint8_t slots[] = { DMLVK_SLOT_PARAMS, B_INPUT, B_DY,   B_ROIS, B_BATCH, B_GRAD, B_ROI_GRAD, DMLVK_SLOT_SCRATCH,
                               DMLVK_SLOT_COUNTER };
@@ -119,47 +120,41 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     if (f.grad) {
         uint64_t elements = s.grad.elements, bins = s.bins.elements;
         /* MAXIMUM picks each bin's sample by value: only AVERAGE scatters by regions. */
-        uint32_t per_region = 0, per_tile = 0, tile_w = 8;
-        uint64_t scatter_size = bins, gather = gather_size(ctx, &f, &s, &per_tile, &tile_w);
+        uint32_t per_region = 0, per_tile = 0;
+        uint64_t gather_scratch = 0, scatter_size = bins, gather = gather_size(ctx, &f, &s, &per_tile, &gather_scratch);
         if (f.reduction != DMLVK_REDUCE_FUNCTION_MAX)
             scatter_size = region_scatter_size(ctx, &f, &s, &per_region);
         if (gather) {
-            /* Scratch: dY as [region][bin][channel], channels padded to whole workgroups' worth,
-             * then a vec4 per region and input row or column, then two per region (where it
-             * reaches, its batch). The prepare pass transposes a region's 32 channels per
-             * workgroup, then weighs the lines. */
+            /* The prepare pass transposes a region's 32 channels per workgroup, then weighs the
+             * lines and records the regions, an invocation each. */
             uint32_t wg = ctx->workgroup_size;
-            uint64_t stride = (s.channels + per_tile - 1) / per_tile * per_tile, bins_per_region = (uint64_t)s.out_h * s.out_w;
+            uint64_t stride = (s.channels + per_tile - 1) / per_tile * per_tile;
             uint64_t lines = (uint64_t)s.num_rois * (s.in_h + s.in_w);
             uint64_t blocks = (uint64_t)s.num_rois * ((stride + 31) / 32);
-            p->scratch_bytes = 4 * s.num_rois * bins_per_region * stride + 16 * lines + 32 * (uint64_t)s.num_rois;
-            unsigned ew, ec, only = 0;
-            const char *ex = getenv("DMLVK_EXPERIMENT_GATHER");
-            if (ex)
-                sscanf(ex, "%u,%u,%u", &ew, &ec, &only);
-            ok = (only == 2 || stage(p, ctx, &f, ROI_STAGE_PREPARE, true, NULL, (blocks + (only == 3 ? 0 : (lines + wg - 1) / wg)) * wg, per_tile, tile_w)) &&
-                 (only == 1 || only == 3 || stage(p, ctx, &f, ROI_STAGE_GATHER, false, NULL, gather, per_tile, tile_w));
+            p->scratch_bytes = gather_scratch;
+            ok = stage(p, ctx, &f, ROI_STAGE_PREPARE, true, NULL, (blocks + (lines + wg - 1) / wg) * wg, per_tile) &&
+                 stage(p, ctx, &f, ROI_STAGE_GATHER, false, NULL, gather, per_tile);
         } else if (ctx->params->deterministic) {
             if (!ctx->int64_atomics)
                 return dmlvk_error(DMLVK_ERROR_UNSUPPORTED,
                                    "%s: the deterministic mode needs shaderBufferInt64Atomics, which this device lacks", NAME);
             p->scratch_bytes = 16 + 8 * elements;
-            ok = stage(p, ctx, &f, ROI_STAGE_ZERO, true, "int64-atomics", elements, 0, 8) &&
-                 stage(p, ctx, &f, ROI_STAGE_MAX_ABS, true, "int64-atomics", bins, 0, 8) &&
-                 stage(p, ctx, &f, ROI_STAGE_SCATTER, true, "int64-atomics", scatter_size, per_region, 8) &&
-                 stage(p, ctx, &f, ROI_STAGE_CONVERT, true, "int64-atomics", elements, 0, 8);
+            ok = stage(p, ctx, &f, ROI_STAGE_ZERO, true, "int64-atomics", elements, 0) &&
+                 stage(p, ctx, &f, ROI_STAGE_MAX_ABS, true, "int64-atomics", bins, 0) &&
+                 stage(p, ctx, &f, ROI_STAGE_SCATTER, true, "int64-atomics", scatter_size, per_region) &&
+                 stage(p, ctx, &f, ROI_STAGE_CONVERT, true, "int64-atomics", elements, 0);
         } else {
             const char *atomics = ctx->float32_atomic_add ? "float-atomics" : NULL;
             bool to_scratch = s.grad.type == DMLVK_TENSOR_DATA_TYPE_FLOAT16;
             if (to_scratch)
                 p->scratch_bytes = 4 * elements;
-            ok = stage(p, ctx, &f, ROI_STAGE_ZERO, to_scratch, NULL, elements, 0, 8) &&
-                 stage(p, ctx, &f, ROI_STAGE_SCATTER, to_scratch, atomics, scatter_size, per_region, 8) &&
-                 (!to_scratch || stage(p, ctx, &f, ROI_STAGE_CONVERT, true, NULL, elements, 0, 8));
+            ok = stage(p, ctx, &f, ROI_STAGE_ZERO, to_scratch, NULL, elements, 0) &&
+                 stage(p, ctx, &f, ROI_STAGE_SCATTER, to_scratch, atomics, scatter_size, per_region) &&
+                 (!to_scratch || stage(p, ctx, &f, ROI_STAGE_CONVERT, true, NULL, elements, 0));
         }
     }
     if (ok && f.roi_grad)
-        ok = stage(p, ctx, &f, ROI_STAGE_ROI, false, NULL, (uint64_t)s.num_rois * ctx->workgroup_size, 0, 8) != NULL;
+        ok = stage(p, ctx, &f, ROI_STAGE_ROI, false, NULL, (uint64_t)s.num_rois * ctx->workgroup_size, 0) != NULL;
     return ok ? DMLVK_OK : DMLVK_ERROR_UNSUPPORTED;
 }
 
