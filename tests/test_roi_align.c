@@ -22,10 +22,12 @@ static uint32_t below(uint32_t n)
     return (uint32_t)(splitmix64_next(&rng_state) % n);
 }
 
+#define MAX_ROIS 48
+
 struct problem {
     struct ref_roi q;
-    double rois[4 * 6];
-    uint32_t batch[6];
+    double rois[4 * MAX_ROIS];
+    uint32_t batch[MAX_ROIS];
     double *x, *dy;
     uint64_t nx, ny;
 };
@@ -137,7 +139,7 @@ static void gpu_forward(const struct problem *p, double *out)
         (float)q->spatial_y, (float)q->input_offset, (float)q->output_offset, (float)q->oob_value, q->min_samples,
         q->max_samples, q->align_corners,
     };
-    float *vx = malloc(p->nx * 4), vr[24], *vy = malloc(p->ny * 4);
+    float *vx = malloc(p->nx * 4), vr[4 * MAX_ROIS], *vy = malloc(p->ny * 4);
     for (uint64_t i = 0; i < p->nx; i++)
         vx[i] = (float)p->x[i];
     for (uint32_t i = 0; i < 4 * q->num_rois; i++)
@@ -243,7 +245,8 @@ static void expect_close(const char *what, const double *got, const double *want
 }
 
 /* Float atomics, the compare-and-swap fallback and the deterministic mode all match the reference;
- * the deterministic mode is bitwise identical run to run. */
+ * the deterministic mode is bitwise identical run to run. AVERAGE scatters only where the
+ * workgroup size makes no whole gather tiles (48 here); the default size gathers. */
 static void test_scatter_paths(void **state)
 {
     (void)state;
@@ -265,7 +268,9 @@ static void test_scatter_paths(void **state)
         ref_roi_backward(&p.q, p.x, p.dy, want, NULL, mag, NULL);
         double *got = malloc(p.nx * sizeof(double)), *again = malloc(p.nx * sizeof(double));
         double rel = f16 ? 2e-3 : 1e-5;
-        dmlvk_operator_params atomics = { 0 }, cas = { .force_cas_atomics = 1 }, det = { .deterministic = 1 };
+        uint32_t wg = iter % 3 == 1 ? 0 : 48;
+        dmlvk_operator_params atomics = { .workgroup_size = wg }, cas = { .force_cas_atomics = 1, .workgroup_size = wg },
+                              det = { .deterministic = 1, .workgroup_size = wg };
         assert_int_equal(gpu_backward(&p, &atomics, type, got, NULL), DMLVK_OK);
         expect_close("float atomics", got, want, mag, p.nx, rel);
         assert_int_equal(gpu_backward(&p, &cas, type, got, NULL), DMLVK_OK);
@@ -282,8 +287,68 @@ static void test_scatter_paths(void **state)
     }
 }
 
-/* The scatter by regions lists at most 128 row and column taps per region and falls back to the
- * per-bin scatter past that: regions with 2 samples (listed), 20 samples (too many taps) and 80
+/* The gather by tiles (AVERAGE): maps of several partial 8 x 8 tiles, regions over many tiles and
+ * tiny ones whose lines more than 3 bins reach (sampled one by one), regions of another batch or
+ * none, more regions than a workgroup scans at once, channels padded to 16 and split over
+ * workgroups, both types, every mode bitwise alike, workgroups of 256, 512, 32 and 16 invocations. */
+static void test_tile_gather(void **state)
+{
+    (void)state;
+    const uint32_t workgroups[] = { 0, 512, 32, 16 };
+    for (int iter = 0; iter < 8; iter++) {
+        bool f16 = iter % 2 == 1;
+        dmlvk_tensor_data_type type = f16 ? DMLVK_TENSOR_DATA_TYPE_FLOAT16 : DMLVK_TENSOR_DATA_TYPE_FLOAT32;
+        struct problem p;
+        memset(&p, 0, sizeof(p));
+        struct ref_roi *q = &p.q;
+        bool many_channels = iter == 6;
+        *q = (struct ref_roi){ .batch = 2, .channels = many_channels ? 130 : 5 + 7 * (uint32_t)(iter % 3),
+                               .height = many_channels ? 9 : 19, .width = many_channels ? 10 : 45,
+                               .num_rois = many_channels ? 6 : MAX_ROIS, .out_h = 2 + below(5), .out_w = 2 + below(6),
+                               .linear = iter % 4 != 2, .align_corners = iter % 4 == 3, .spatial_x = 0.5,
+                               .spatial_y = 0.5, .input_offset = 0.5, .output_offset = -0.5,
+                               .min_samples = 1 + below(2), .max_samples = iter % 3 == 0 ? 3 : 2 };
+        for (uint32_t k = 0; k < q->num_rois; k++) {
+            bool tiny = k % 5 == 0;
+            double x1 = uniform(-4, 2 * q->width), y1 = uniform(-4, 2 * q->height);
+            double w = tiny ? uniform(-1, 1) : uniform(-8, 2 * q->width), h = tiny ? uniform(-1, 1) : uniform(-8, 2 * q->height);
+            p.rois[4 * k] = x1;
+            p.rois[4 * k + 1] = y1;
+            p.rois[4 * k + 2] = x1 + w;
+            p.rois[4 * k + 3] = y1 + h;
+            p.batch[k] = k % 7 == 3 ? 2 + below(3) : below(2);
+        }
+        q->rois = p.rois;
+        q->batch_indices = p.batch;
+        p.nx = (uint64_t)q->batch * q->channels * q->height * q->width;
+        p.ny = (uint64_t)q->num_rois * q->channels * q->out_h * q->out_w;
+        p.x = malloc(p.nx * sizeof(double));
+        p.dy = malloc(p.ny * sizeof(double));
+        for (uint64_t i = 0; i < p.nx; i++)
+            p.x[i] = 0;
+        for (uint64_t i = 0; i < p.ny; i++)
+            p.dy[i] = f16 ? half_to_float(half_from_double(uniform(-1, 1))) : (float)uniform(-1, 1);
+        for (uint32_t i = 0; i < 4 * q->num_rois; i++)
+            p.rois[i] = f16 ? half_to_float(half_from_double(p.rois[i])) : (float)p.rois[i];
+        double *want = malloc(p.nx * sizeof(double)), *mag = malloc(p.nx * sizeof(double));
+        double *got = malloc(p.nx * sizeof(double)), *again = malloc(p.nx * sizeof(double));
+        ref_roi_backward(q, p.x, p.dy, want, NULL, mag, NULL);
+        dmlvk_operator_params params = { .workgroup_size = workgroups[iter % 4] };
+        assert_int_equal(gpu_backward(&p, &params, type, got, NULL), DMLVK_OK);
+        expect_close("tile gather", got, want, mag, p.nx, f16 ? 2e-3 : 1e-5);
+        params.deterministic = 1;
+        assert_int_equal(gpu_backward(&p, &params, type, again, NULL), DMLVK_OK);
+        assert_memory_equal(got, again, p.nx * sizeof(double));
+        free(want);
+        free(mag);
+        free(got);
+        free(again);
+        free_problem(&p);
+    }
+}
+
+/* The scatter by regions (AVERAGE with workgroups of 48, which make no whole gather tiles) lists
+ * at most 128 row and column taps per region and falls back to the per-bin scatter past that: regions with 2 samples (listed), 20 samples (too many taps) and 80
  * samples per bin (too many samples to list) on a wide map, against the reference. */
 static void test_region_scatter_limits(void **state)
 {
@@ -312,9 +377,9 @@ static void test_region_scatter_limits(void **state)
         double *want = malloc(p.nx * sizeof(double)), *mag = malloc(p.nx * sizeof(double));
         double *got = malloc(p.nx * sizeof(double));
         ref_roi_backward(q, p.x, p.dy, want, NULL, mag, NULL);
-        assert_int_equal(gpu_backward(&p, NULL, DMLVK_TENSOR_DATA_TYPE_FLOAT32, got, NULL), DMLVK_OK);
+        dmlvk_operator_params scatter = { .workgroup_size = 48 }, det = { .deterministic = 1, .workgroup_size = 48 };
+        assert_int_equal(gpu_backward(&p, &scatter, DMLVK_TENSOR_DATA_TYPE_FLOAT32, got, NULL), DMLVK_OK);
         expect_close("region scatter", got, want, mag, p.nx, 1e-5);
-        dmlvk_operator_params det = { .deterministic = 1 };
         assert_int_equal(gpu_backward(&p, &det, DMLVK_TENSOR_DATA_TYPE_FLOAT32, got, NULL), DMLVK_OK);
         expect_close("region scatter, deterministic", got, want, mag, p.nx, 1e-5);
         free(want);
@@ -548,6 +613,7 @@ int main(void)
         cmocka_unit_test(test_adjoint),
         cmocka_unit_test(test_scatter_paths),
         cmocka_unit_test(test_region_scatter_limits),
+        cmocka_unit_test(test_tile_gather),
         cmocka_unit_test(test_roi_gradient_gpu),
         cmocka_unit_test(test_torchvision),
         cmocka_unit_test(test_skipped_regions),
