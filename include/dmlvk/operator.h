@@ -28,7 +28,7 @@ typedef struct dmlvk_operator dmlvk_operator;
 
 typedef struct dmlvk_operator_params {
     /* Bitwise identical results run to run where the default path uses atomics (ROI_ALIGN_GRAD's
-     * input gradient); costs extra time, see the operator's documentation. */
+     * input gradient under MAX); costs extra time there, see the operator's documentation. */
     dmlvk_bool deterministic;
     /* Use the compare-and-swap loop even where float atomic add exists (for testing). */
     dmlvk_bool force_cas_atomics;
