@@ -7,6 +7,12 @@
 #if DMLVK_F16
 #extension GL_EXT_shader_16bit_storage : require
 #endif
+#if DMLVK_RTE16
+// Conversions to float16 round to nearest-even (SPV_KHR_float_controls, core in SPIR-V 1.4);
+// lib/operator.c picks this variant where the device supports shaderRoundingModeRTEFloat16.
+#extension GL_EXT_spirv_intrinsics : require
+spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4467], 4462, 16);
+#endif
 
 layout(local_size_x_id = 0) in;
 
@@ -74,6 +80,25 @@ uint f32_to_f16_bits(float f)
     return sign | ((r + 0xfffu + ((r >> 13) & 1u)) >> 13);
 }
 
+#if DMLVK_RTE16
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer TensorHalf2 { f16vec2 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer TensorHalf4 { f16vec4 v[]; };
+
+void store(Tensor t, uint i, float f)
+{
+    t.v[i] = float16_t(f);
+}
+
+void store2(Tensor t, uint i, float a, float b)
+{
+    if ((i & 1u) == 0u) {
+        TensorHalf2(t).v[i >> 1] = f16vec2(vec2(a, b));
+    } else {
+        store(t, i, a);
+        store(t, i + 1u, b);
+    }
+}
+#else
 void store(Tensor t, uint i, float f)
 {
     TensorBits(t).v[i] = uint16_t(f32_to_f16_bits(f));
@@ -89,6 +114,7 @@ void store2(Tensor t, uint i, float a, float b)
         store(t, i + 1u, b);
     }
 }
+#endif
 
 // Elements 4q .. 4q+3.
 vec4 load4(Tensor t, uint q)
@@ -99,8 +125,12 @@ vec4 load4(Tensor t, uint q)
 
 void store4(Tensor t, uint q, vec4 f)
 {
+#if DMLVK_RTE16
+    TensorHalf4(t).v[q] = f16vec4(f);
+#else
     TensorUvec2(t).v[q] = uvec2(f32_to_f16_bits(f.x) | (f32_to_f16_bits(f.y) << 16),
                                 f32_to_f16_bits(f.z) | (f32_to_f16_bits(f.w) << 16));
+#endif
 }
 #else
 void store(Tensor t, uint i, float f)

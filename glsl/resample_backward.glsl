@@ -51,7 +51,10 @@ float block_weight(uint weights, uint blocks, uint j, uint entry)
 // Adds the window's rows into acc. Every load is unconditional (window positions past the
 // tensor's edge read its last row or column, with weight 0), so that all of them can be in
 // flight at once: with each row's loads waiting on a branch, memory latency limited this kernel.
-void add_rows(bool vector, uint plane, uint x0, uint y0, uint jy, uint y_blocks, uint yw,
+// Weights of 0 are exact no-ops on finite values; `careful` sums a row that holds an Inf or a NaN
+// again without them, so that it reaches only the outputs that tap it (block_gather runs it only
+// where the plain sums came out non-finite).
+void add_rows(bool vector, bool careful, uint plane, uint x0, uint y0, uint jy, uint y_blocks, uint yw,
               float wx[MAX_WINDOW * MAX_BLOCK_X], inout float acc[MAX_BLOCK_Y * MAX_BLOCK_X])
 {
     uint last_row = pc.p.in_sizes[2] - 1u, last_col = pc.p.in_sizes[3] - 1u;
@@ -77,10 +80,8 @@ void add_rows(bool vector, uint plane, uint x0, uint y0, uint jy, uint y_blocks,
             [[unroll]] for (uint t = 0u; t < CHUNK * CHUNKS; t++)
                 s += wx[t * BLOCK_X + bx] * v[t];
             sums[bx] = s;
-            finite = finite && !isinf(s) && !isnan(s);
+            finite = finite && (!careful || (!isinf(s) && !isnan(s)));
         }
-        // Weights of 0 are exact no-ops on finite values. Where a row holds an Inf or a NaN, sum
-        // again without them, so that it reaches only the outputs that tap it.
         if (!finite) {
             [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++) {
                 float s = 0.0;
@@ -125,11 +126,20 @@ void block_gather(uint e)
     [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
         acc[k] = 0.0;
     uint plane = i0 * pc.p.in_strides[0] + i1 * pc.p.in_strides[1];
-    // Two copies of the row loop, so that neither branches on the alignment per load.
+    // Copies of the row loop, so that none branches on the alignment per load or checks each row.
     if (VECTOR_LOADS && vec4_aligned(pc.src))
-        add_rows(true, plane, x0, y0, jy, y_blocks, yw, wx, acc);
+        add_rows(true, false, plane, x0, y0, jy, y_blocks, yw, wx, acc);
     else
-        add_rows(false, plane, x0, y0, jy, y_blocks, yw, wx, acc);
+        add_rows(false, false, plane, x0, y0, jy, y_blocks, yw, wx, acc);
+    // A window value that is Inf or NaN makes every sum it enters non-finite, weight 0 or not.
+    bool finite = true;
+    [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
+        finite = finite && !isinf(acc[k]) && !isnan(acc[k]);
+    if (!finite) {
+        [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
+            acc[k] = 0.0;
+        add_rows(false, true, plane, x0, y0, jy, y_blocks, yw, wx, acc);
+    }
 
     uint ox = jx * BLOCK_X, out_base = i0 * pc.p.out_strides[0] + i1 * pc.p.out_strides[1] + ox * pc.p.out_strides[3];
     bool vector_out = VECTOR_STORES && vec4_aligned(pc.dst);

@@ -90,7 +90,7 @@ static dmlvk_device_type device_type(VkPhysicalDeviceType t)
 
 struct physical_caps {
     VkPhysicalDeviceProperties props;
-    bool api_ok, bda, storage16, atomic_add, int64_atomics;
+    bool api_ok, bda, storage16, rte16, atomic_add, int64_atomics;
     int32_t compute_family;
     uint32_t timestamp_bits;
 };
@@ -132,6 +132,10 @@ static void query_caps(VkPhysicalDevice pd, struct physical_caps *caps)
     caps->storage16 = v11.storageBuffer16BitAccess;
     caps->atomic_add = atomic_ext && atomic.shaderBufferFloat32AtomicAdd;
     caps->int64_atomics = f2.features.shaderInt64 && v12.shaderBufferInt64Atomics;
+    VkPhysicalDeviceVulkan12Properties p12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES };
+    VkPhysicalDeviceProperties2 p2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &p12 };
+    vkGetPhysicalDeviceProperties2(pd, &p2);
+    caps->rte16 = p12.shaderRoundingModeRTEFloat16;
 
     uint32_t nq = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, NULL);
@@ -415,6 +419,7 @@ static dmlvk_status create_logical(dmlvk_device *dev, const struct physical_caps
         return dmlvk_vk_error(r, "vkCreateDevice");
     dev->own_device = true;
     dev->float16 = caps->storage16;
+    dev->float16_rte = caps->rte16;
     dev->float32_atomic_add = caps->atomic_add;
     dev->int64_atomics = caps->int64_atomics;
     return DMLVK_OK;
@@ -516,6 +521,7 @@ dmlvk_status dmlvk_device_import(const dmlvk_vulkan_import *import, const dmlvk_
     struct physical_caps caps;
     query_caps(dev->physical, &caps);
     dev->float16 = import->storage_buffer_16bit_access && caps.storage16;
+    dev->float16_rte = caps.rte16;
     dev->float32_atomic_add = import->shader_buffer_float32_atomic_add && caps.atomic_add;
     dev->int64_atomics = import->shader_buffer_int64_atomics && caps.int64_atomics;
     if (!caps.bda) {

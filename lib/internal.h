@@ -142,6 +142,7 @@ struct dmlvk_device {
     VkPhysicalDeviceMemoryProperties mem_props;
     uint32_t api_version;               /* what the device may use: min(instance's, device's) */
     bool float16;
+    bool float16_rte;                   /* shaderRoundingModeRTEFloat16: the f16rte shader variants */
     bool float32_atomic_add;
     bool int64_atomics;
     uint32_t device_index;

@@ -152,7 +152,9 @@ dmlvk_status dmlvk_operator_create(dmlvk_device *dev, const dmlvk_operator_desc 
     }
     if ((st = dmlvk_check_float16(&ctx, op->plan.data_type)) != DMLVK_OK)
         goto fail;
-    const char *type = op->plan.data_type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? "f16" : "f32";
+    const char *type = op->plan.data_type != DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? "f32"
+                       : dev->float16_rte && !params.force_software_rounding ? "f16rte"
+                                                                             : "f16";
     for (uint32_t i = 0; i < op->plan.dispatch_count; i++) {
         const struct dmlvk_dispatch_plan *d = &op->plan.dispatches[i];
         char variant[64];

@@ -49,9 +49,9 @@ static void random_case(struct resample_case *c, uint32_t dims)
 }
 
 /* Runs RESAMPLE2 (forward) or RESAMPLE_GRAD1 (backward) in float32 or float16, both tensors bound
- * `offset` bytes into their buffers. */
-static void run_resample_at(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type, const float *src,
-                            float *dst, uint64_t offset)
+ * `offset` bytes into their buffers; params may be NULL. */
+static void run_resample_with(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type, const float *src,
+                              float *dst, uint64_t offset, const dmlvk_operator_params *params)
 {
     uint32_t ns = count(c->dims, backward ? c->big : c->small), nd = count(c->dims, backward ? c->small : c->big);
     dmlvk_tensor_desc s = packed_desc(type, c->dims, backward ? c->big : c->small);
@@ -70,7 +70,7 @@ static void run_resample_at(const struct resample_case *c, bool backward, dmlvk_
                                       : (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE2, &fwd };
     const dmlvk_tensor_desc *descs[2] = { &s, &d };
     void *values[2] = { sv, dv };
-    if (gpu_run_at(dev, &od, NULL, descs, values, 2, offset) != DMLVK_OK)
+    if (gpu_run_at(dev, &od, params, descs, values, 2, offset) != DMLVK_OK)
         fail_msg("%s", dmlvk_last_error());
     for (uint32_t i = 0; i < nd; i++)
         dst[i] = f16 ? half_to_float(((uint16_t *)dv)[i]) : ((float *)dv)[i];
@@ -81,7 +81,7 @@ static void run_resample_at(const struct resample_case *c, bool backward, dmlvk_
 static void run_resample(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type, const float *src,
                          float *dst)
 {
-    run_resample_at(c, backward, type, src, dst, 0);
+    run_resample_with(c, backward, type, src, dst, 0, NULL);
 }
 
 /* <RESAMPLE2(X), dY> = <X, RESAMPLE_GRAD1(dY)> within float32 rounding. */
@@ -289,7 +289,7 @@ static void test_block_gather(void **state)
             dyd[i] = dy[i];
         }
         reference_backward(&c, dyd, want, mag);
-        run_resample_at(&c, true, type, dy, dx, offset);
+        run_resample_with(&c, true, type, dy, dx, offset, NULL);
         double tol = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? 2e-3 : 2e-6;
         for (uint32_t i = 0; i < ns; i++)
             if (fabs(dx[i] - want[i]) > tol * (mag[i] + 1e-3))
@@ -318,9 +318,9 @@ static void test_block_gather_inf(void **state)
         double *hot = calloc(nb, 8), *want = malloc(ns * 8), *reached = malloc(ns * 8);
         for (uint32_t i = 0; i < nb; i++)
             dy[i] = (float)(0.25 * (1 + i % 3));
-        run_resample_at(&c, true, type, dy, clean, 0);
+        run_resample(&c, true, type, dy, clean);
         dy[at] = (k / 2) % 2 ? -INFINITY : INFINITY;
-        run_resample_at(&c, true, type, dy, dx, 0);
+        run_resample(&c, true, type, dy, dx);
         hot[at] = 1;
         reference_backward(&c, hot, want, reached);
         uint32_t hit = 0;
@@ -341,6 +341,41 @@ static void test_block_gather_inf(void **state)
         free(hot);
         free(want);
         free(reached);
+    }
+}
+
+/* Float16 results rounded by the device's conversion (where it can be asked for nearest-even, as
+ * lavapipe can) and by the shaders' own code are the same bits: sums that land on ties, in the
+ * subnormal range and past 65504, through the block gather, the general loops and the forward. */
+static void test_float16_rounding(void **state)
+{
+    (void)state;
+    const dmlvk_operator_params software = { .force_software_rounding = 1 };
+    for (int k = 0; k < 24; k++) {
+        struct resample_case c;
+        bool backward = k % 3 != 2;
+        if (k % 3 == 0) {
+            const uint32_t small[4] = { 1, 2, 6, 37 };
+            c = half_pixel_case(small, k % 2 ? 1.5f : 2.0f, DMLVK_INTERPOLATION_MODE_LINEAR);
+        } else {
+            random_case(&c, 1 + (uint32_t)(k % 4));
+            c.mode = DMLVK_INTERPOLATION_MODE_LINEAR;
+        }
+        uint32_t ns = count(c.dims, backward ? c.big : c.small), nd = count(c.dims, backward ? c.small : c.big);
+        float *src = malloc(ns * 4), *hw = malloc(nd * 4), *sw = malloc(nd * 4);
+        for (uint32_t i = 0; i < ns; i++) {
+            /* magnitudes from float16's subnormals to its largest values */
+            double v = ldexp(1 + uniform(0, 1), (int)floor(uniform(-26, 16)));
+            src[i] = half_to_float(half_from_double(uniform(-1, 1) < 0 ? -v : v));
+        }
+        run_resample_with(&c, backward, DMLVK_TENSOR_DATA_TYPE_FLOAT16, src, hw, 0, NULL);
+        run_resample_with(&c, backward, DMLVK_TENSOR_DATA_TYPE_FLOAT16, src, sw, 0, &software);
+        for (uint32_t i = 0; i < nd; i++)
+            if (memcmp(&hw[i], &sw[i], 4) != 0)
+                fail_msg("case %d, element %u: %.9g rounded by the device, %.9g by the shader", k, i, hw[i], sw[i]);
+        free(src);
+        free(hw);
+        free(sw);
     }
 }
 
@@ -367,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_convention_errors),
         cmocka_unit_test(test_block_gather),
         cmocka_unit_test(test_block_gather_inf),
+        cmocka_unit_test(test_float16_rounding),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

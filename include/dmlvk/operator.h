@@ -32,6 +32,9 @@ typedef struct dmlvk_operator_params {
     dmlvk_bool deterministic;
     /* Use the compare-and-swap loop even where float atomic add exists (for testing). */
     dmlvk_bool force_cas_atomics;
+    /* Round float16 results to nearest-even in shader code even where the device's conversions
+     * can be asked to (for testing: both give the same bits). */
+    dmlvk_bool force_software_rounding;
     /* Invocations per workgroup, 0 for the default (256). */
     uint32_t workgroup_size;
 } dmlvk_operator_params;
