@@ -26,6 +26,8 @@ layout(constant_id = 6) const uint BLOCK_X = 1;
 layout(constant_id = 7) const bool VECTOR_LOADS = false;
 // BLOCK_X is 4 on a packed, aligned last axis: each block row leaves as one 4-element store.
 layout(constant_id = 8) const bool VECTOR_STORES = false;
+// Each row's sums are checked for Inf/NaN as they come (else the block's results, once).
+layout(constant_id = 9) const bool ROW_CHECKS = false;
 
 // As in lib/resample.c. A chunk is 4 elements of a row: 16 bytes of float32, 8 of float16
 // (16-byte float16 chunks measured slower on an H100: wider windows, more weights).
@@ -52,8 +54,8 @@ float block_weight(uint weights, uint blocks, uint j, uint entry)
 // tensor's edge read its last row or column, with weight 0), so that all of them can be in
 // flight at once: with each row's loads waiting on a branch, memory latency limited this kernel.
 // Weights of 0 are exact no-ops on finite values; `careful` sums a row that holds an Inf or a NaN
-// again without them, so that it reaches only the outputs that tap it (block_gather runs it only
-// where the plain sums came out non-finite).
+// again without them, so that it reaches only the outputs that tap it (with ROW_CHECKS every
+// time; else block_gather runs it only where the plain sums came out non-finite).
 void add_rows(bool vector, bool careful, uint plane, uint x0, uint y0, uint jy, uint y_blocks, uint yw,
               float wx[MAX_WINDOW * MAX_BLOCK_X], inout float acc[MAX_BLOCK_Y * MAX_BLOCK_X])
 {
@@ -126,15 +128,15 @@ void block_gather(uint e)
     [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
         acc[k] = 0.0;
     uint plane = i0 * pc.p.in_strides[0] + i1 * pc.p.in_strides[1];
-    // Copies of the row loop, so that none branches on the alignment per load or checks each row.
+    // Copies of the row loop, so that none branches on the alignment per load.
     if (VECTOR_LOADS && vec4_aligned(pc.src))
-        add_rows(true, false, plane, x0, y0, jy, y_blocks, yw, wx, acc);
+        add_rows(true, ROW_CHECKS, plane, x0, y0, jy, y_blocks, yw, wx, acc);
     else
-        add_rows(false, false, plane, x0, y0, jy, y_blocks, yw, wx, acc);
+        add_rows(false, ROW_CHECKS, plane, x0, y0, jy, y_blocks, yw, wx, acc);
     // A window value that is Inf or NaN makes every sum it enters non-finite, weight 0 or not.
     bool finite = true;
     [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
-        finite = finite && !isinf(acc[k]) && !isnan(acc[k]);
+        finite = finite && (ROW_CHECKS || (!isinf(acc[k]) && !isnan(acc[k])));
     if (!finite) {
         [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
             acc[k] = 0.0;

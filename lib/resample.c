@@ -434,6 +434,11 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
     dp->spec[dp->spec_count++] = shape.block_x;
     dp->spec[dp->spec_count++] = shape.vector_loads;
     dp->spec[dp->spec_count++] = shape.vector_stores;
+    /* Where the block gather looks for Inf/NaN (BENCHMARKS.md note 24, H100): float16 blocks are
+     * bound by instructions and check once per block (bilinear 42% -> 59% of copy); float32
+     * blocks check each row, which measured faster on two of the three shapes (bilinear 2x 78% ->
+     * 85%, nearest 1.5x 98% -> 104%; bilinear 1.5x 82% -> 77%). */
+    dp->spec[dp->spec_count++] = in.type == DMLVK_TENSOR_DATA_TYPE_FLOAT32;
     dp->slots[dp->slot_count++] = DMLVK_SLOT_PARAMS;
     dp->slots[dp->slot_count++] = 0; /* binding 0: the input (or InputGradientTensor) */
     dp->slots[dp->slot_count++] = 1;
