@@ -12,6 +12,7 @@ import json
 import statistics
 import subprocess
 import sys
+import time
 
 import torch
 import torchvision  # noqa: F401  (registers torch.ops.torchvision)
@@ -41,19 +42,29 @@ def roi_boxes(rois, n, h, w, scale):
     return torch.tensor(rows, dtype=torch.float32)
 
 
-def time_cuda(fn, iterations, warmup=5):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(iterations):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+def time_cuda(fn, iterations, warm_ms=300.0):
+    """As dmlvk-bench times: first keep the GPU busy for warm_ms of wall time and until two rounds
+    agree within 2% (its clocks rise only under sustained load), then runs back to back with events
+    between them and one synchronization at the end; the median."""
+    previous, start_all = None, time.perf_counter()
+    while True:
+        t0 = time.perf_counter()
+        for _ in range(20):
+            fn()
+        torch.cuda.synchronize()
+        per_run = (time.perf_counter() - t0) / 20
+        elapsed = (time.perf_counter() - start_all) * 1e3
+        settled = previous is not None and abs(per_run - previous) <= 0.02 * previous
+        previous = per_run
+        if (elapsed >= warm_ms and settled) or elapsed >= 3000:
+            break
+    events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(iterations)]
+    for start, end in events:
         start.record()
         fn()
         end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
+    torch.cuda.synchronize()
+    return statistics.median(start.elapsed_time(end) for start, end in events)
 
 
 def torch_workload(name, iterations):

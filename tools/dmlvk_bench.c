@@ -245,18 +245,30 @@ static double submit_runs(struct vk *v, record_fn record, void *user, int runs, 
 }
 
 /*
- * Median milliseconds of one record() over `iterations` timed runs. The warm-up is measured in
- * time, not runs: the host spends seconds preparing each workload, the GPU's clocks fall meanwhile,
- * and a short warm-up left the first workloads timed at low clocks.
+ * Median milliseconds of one record() over `iterations` timed runs, after a warm-up measured in
+ * time: the host spends seconds preparing each workload and the GPU's clocks fall meanwhile. They
+ * rise again only under sustained load (an H100's SM clock stayed at 345 MHz through the first
+ * 200-300 ms of work), which memory-bound kernels hardly notice and compute-bound ones do (3-4x
+ * slower). So batches of about 50 ms run until 300 ms have passed and two batches in a row agree
+ * within 2% per run, or 3 s have passed.
  */
 static double time_runs(struct vk *v, record_fn record, void *user, int warmup, int iterations)
 {
     if (iterations > (int)v->query_count / 2)
         iterations = (int)v->query_count / 2;
-    double one = submit_runs(v, record, user, warmup > 0 ? warmup : 1, false, NULL) / (warmup > 0 ? warmup : 1);
-    int runs = (int)fmin(4000, ceil(300.0 / fmax(one, 1e-3)));
-    if (warmup > 0)
-        submit_runs(v, record, user, runs, false, NULL);
+    if (warmup > 0) {
+        double per_run = submit_runs(v, record, user, warmup, false, NULL) / warmup, elapsed = 0, previous = 0;
+        for (;;) {
+            int runs = (int)fmin(4000, fmax(1, ceil(50.0 / fmax(per_run, 1e-3))));
+            double wall = submit_runs(v, record, user, runs, false, NULL);
+            elapsed += wall;
+            per_run = wall / runs;
+            bool settled = previous > 0 && fabs(per_run - previous) <= 0.02 * previous;
+            previous = per_run;
+            if ((elapsed >= 300 && settled) || elapsed >= 3000)
+                break;
+        }
+    }
     double *ms = calloc((size_t)iterations, sizeof(double));
     submit_runs(v, record, user, iterations, true, ms);
     qsort(ms, (size_t)iterations, sizeof(double), compare_double);
