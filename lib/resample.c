@@ -256,13 +256,15 @@ static uint32_t fill_block_table(struct dmlvk_op_plan *plan, uint32_t map_at, ui
 }
 
 /* The first block shape whose window fits, in an order measured on an H100 (BENCHMARKS.md notes
- * 14-16: 2x2 blocks fastest for LINEAR, 2x4 for NEAREST_NEIGHBOR). */
+ * 14-16 and 26: 2x2 blocks fastest for LINEAR, 2x4 for float32 NEAREST_NEIGHBOR; float16 is bound
+ * by instructions per block, and 4x4 NEAREST_NEIGHBOR blocks spread them over the most outputs). */
 static bool choose_block_shape(const struct axis *axes, const uint32_t *ranges_y, const uint32_t *ranges_x,
-                               bool linear, bool aligned, struct block_shape *shape)
+                               bool linear, bool f16, bool aligned, struct block_shape *shape)
 {
     static const uint32_t linear_order[][2] = { { 2, 2 }, { 2, 4 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
     static const uint32_t nearest_order[][2] = { { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
-    const uint32_t(*order)[2] = linear ? linear_order : nearest_order;
+    static const uint32_t nearest_f16_order[][2] = { { 4, 4 }, { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 1 } };
+    const uint32_t(*order)[2] = linear ? linear_order : f16 ? nearest_f16_order : nearest_order;
     for (size_t k = 0; k < DMLVK_ARRAY_SIZE(linear_order); k++) {
         uint32_t by = order[k][0], bx = order[k][1];
         if ((by > 1 && axes[2].small < by) || (bx > 1 && axes[3].small < bx))
@@ -290,7 +292,8 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
             return DMLVK_OK;
     bool vector_loads = rows_in_chunks(in, CHUNK);
     if (!choose_block_shape(axes, table(plan, table_at, offsets_at, RANGE_OFFSET(2)),
-                            table(plan, table_at, offsets_at, RANGE_OFFSET(3)), linear, vector_loads, shape))
+                            table(plan, table_at, offsets_at, RANGE_OFFSET(3)), linear,
+                            in->type == DMLVK_TENSOR_DATA_TYPE_FLOAT16, vector_loads, shape))
         return DMLVK_OK;
     uint64_t blocks = (uint64_t)axes[0].small * axes[1].small * ((axes[2].small + shape->block_y - 1) / shape->block_y) *
                       ((axes[3].small + shape->block_x - 1) / shape->block_x);
