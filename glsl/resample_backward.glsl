@@ -28,6 +28,9 @@ layout(constant_id = 7) const bool VECTOR_LOADS = false;
 layout(constant_id = 8) const bool VECTOR_STORES = false;
 // Each row's sums are checked for Inf/NaN as they come (else the block's results, once).
 layout(constant_id = 9) const bool ROW_CHECKS = false;
+// Column blocks start this many outputs early (the first one partly outside the tensor), where
+// that keeps each block's window in fewer chunks (bilinear 2x: 2 chunks instead of 3).
+layout(constant_id = 10) const uint X_PHASE = 0;
 
 // As in lib/resample.c. A chunk is 4 elements of a row: 16 bytes of float32, 8 of float16
 // (16-byte float16 chunks measured slower on an H100: wider windows, more weights).
@@ -105,7 +108,7 @@ void add_rows(bool vector, bool careful, uint plane, uint x0, uint y0, uint jy, 
 void block_gather(uint e)
 {
     uint sy = pc.p.out_sizes[2], sx = pc.p.out_sizes[3];
-    uint y_blocks = (sy + BLOCK_Y - 1u) / BLOCK_Y, x_blocks = (sx + BLOCK_X - 1u) / BLOCK_X;
+    uint y_blocks = (sy + BLOCK_Y - 1u) / BLOCK_Y, x_blocks = (sx + X_PHASE + BLOCK_X - 1u) / BLOCK_X;
     uint q = div_by(e, x_blocks, pc.p.block_magic[0]);
     uint jx = e - q * x_blocks;
     e = q;
@@ -143,7 +146,8 @@ void block_gather(uint e)
         add_rows(false, true, plane, x0, y0, jy, y_blocks, yw, wx, acc);
     }
 
-    uint ox = jx * BLOCK_X, out_base = i0 * pc.p.out_strides[0] + i1 * pc.p.out_strides[1] + ox * pc.p.out_strides[3];
+    // ox wraps below 0 in the first block with X_PHASE: ox + bx >= sx there skips those members.
+    uint ox = jx * BLOCK_X - X_PHASE, out_base = i0 * pc.p.out_strides[0] + i1 * pc.p.out_strides[1] + ox * pc.p.out_strides[3];
     bool vector_out = VECTOR_STORES && vec4_aligned(pc.dst);
     [[unroll]] for (uint by = 0u; by < BLOCK_Y; by++) {
         uint y = jy * BLOCK_Y + by;
@@ -156,10 +160,15 @@ void block_gather(uint e)
         } else if (pc.p.out_strides[3] == 1u) {
             // Pairs leave as one word where the address allows (float16 above all).
             [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx += 2u) {
-                if (bx + 1u < BLOCK_X && ox + bx + 1u < sx)
+                bool first = ox + bx < sx, second = bx + 1u < BLOCK_X && ox + bx + 1u < sx;
+                if (first && second) {
                     store2(pc.dst, o + bx, acc[k + bx], acc[k + bx + 1u]);
-                else if (ox + bx < sx)
-                    store(pc.dst, o + bx, acc[k + bx]);
+                } else {
+                    if (first)
+                        store(pc.dst, o + bx, acc[k + bx]);
+                    if (second)
+                        store(pc.dst, o + bx + 1u, acc[k + bx + 1u]);
+                }
             }
         } else {
             [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++)

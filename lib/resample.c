@@ -176,6 +176,7 @@ static uint32_t *table(const struct dmlvk_op_plan *plan, uint32_t table_at, uint
 
 struct block_shape {
     uint32_t block_y, block_x, rows, chunks;
+    uint32_t x_phase;   /* column blocks start this many outputs early (X_PHASE) */
     bool vector_loads, vector_stores;
 };
 
@@ -190,13 +191,21 @@ static bool rows_in_chunks(const struct dmlvk_tensor *t, uint32_t n)
     return true;
 }
 
-/* The larger-side span [*lo, *hi) that block j of `block` smaller-side indices reads. */
-static void block_span(const uint32_t *ranges, int64_t small, uint32_t block, int64_t j, uint32_t align, uint32_t *lo,
-                       uint32_t *hi)
+/* Blocks of `block` smaller-side indices, the first starting `phase` indices before 0. */
+static int64_t block_count(int64_t small, uint32_t block, uint32_t phase)
+{
+    return (small + phase + block - 1) / block;
+}
+
+/* The larger-side span [*lo, *hi) that block j reads. */
+static void block_span(const uint32_t *ranges, int64_t small, uint32_t block, uint32_t phase, int64_t j, uint32_t align,
+                       uint32_t *lo, uint32_t *hi)
 {
     *lo = UINT32_MAX;
     *hi = 0;
-    for (int64_t i = j * block; i < small && i < (j + 1) * block; i++) {
+    for (int64_t i = j * block - phase; i < small && i < (j + 1) * block - phase; i++) {
+        if (i < 0)
+            continue;
         if (ranges[2 * i] < ranges[2 * i + 1]) {
             *lo = ranges[2 * i] < *lo ? ranges[2 * i] : *lo;
             *hi = ranges[2 * i + 1] > *hi ? ranges[2 * i + 1] : *hi;
@@ -208,12 +217,12 @@ static void block_span(const uint32_t *ranges, int64_t small, uint32_t block, in
 }
 
 /* The longest span of any block of the axis. */
-static uint32_t block_window(const uint32_t *ranges, int64_t small, uint32_t block, uint32_t align)
+static uint32_t block_window(const uint32_t *ranges, int64_t small, uint32_t block, uint32_t phase, uint32_t align)
 {
     uint32_t most = 0;
-    for (int64_t j = 0; j * block < small; j++) {
+    for (int64_t j = 0; j < block_count(small, block, phase); j++) {
         uint32_t lo, hi;
-        block_span(ranges, small, block, j, align, &lo, &hi);
+        block_span(ranges, small, block, phase, j, align, &lo, &hi);
         most = hi - lo > most ? hi - lo : most;
     }
     return most;
@@ -227,9 +236,9 @@ static uint32_t block_window(const uint32_t *ranges, int64_t small, uint32_t blo
  * Returns where the table starts, UINT32_MAX when out of host memory.
  */
 static uint32_t fill_block_table(struct dmlvk_op_plan *plan, uint32_t map_at, uint32_t ranges_at, int64_t small,
-                                 uint32_t block, uint32_t window, uint32_t align)
+                                 uint32_t block, uint32_t phase, uint32_t window, uint32_t align)
 {
-    uint32_t blocks = (uint32_t)((small + block - 1) / block);
+    uint32_t blocks = (uint32_t)block_count(small, block, phase);
     uint32_t groups = (window * block + 3) / 4;
     uint32_t at = dmlvk_params_reserve(plan, blocks + 3 + 4 * groups * blocks);
     if (at == UINT32_MAX)
@@ -239,10 +248,12 @@ static uint32_t fill_block_table(struct dmlvk_op_plan *plan, uint32_t map_at, ui
     uint32_t *weights = plan->params + ((at + blocks + 3) & ~UINT32_C(3));
     for (uint32_t j = 0; j < blocks; j++) {
         uint32_t lo, hi;
-        block_span(ranges, small, block, j, align, &lo, &hi);
+        block_span(ranges, small, block, phase, j, align, &lo, &hi);
         first[j] = lo;
-        for (uint32_t m = 0; m < block && (int64_t)j * block + m < small; m++) {
-            uint32_t i = j * block + m;
+        for (uint32_t m = 0; m < block && (int64_t)j * block + m - phase < small; m++) {
+            if ((int64_t)j * block + m < phase)
+                continue;
+            uint32_t i = j * block + m - phase;
             for (uint32_t o = ranges[2 * i]; o < ranges[2 * i + 1]; o++) {
                 float w;
                 memcpy(&w, &map[2 * o + 1], 4);
@@ -269,11 +280,17 @@ static bool choose_block_shape(const struct axis *axes, const uint32_t *ranges_y
         uint32_t by = order[k][0], bx = order[k][1];
         if ((by > 1 && axes[2].small < by) || (bx > 1 && axes[3].small < bx))
             continue;
-        uint32_t rows = block_window(ranges_y, axes[2].small, by, 1);
-        uint32_t chunks = (block_window(ranges_x, axes[3].small, bx, aligned ? CHUNK : 1) + CHUNK - 1) / CHUNK;
+        uint32_t rows = block_window(ranges_y, axes[2].small, by, 0, 1), chunks = UINT32_MAX, phase = 0;
+        for (uint32_t p = 0; p < bx; p++) { /* the phase that needs the fewest chunks, 0 on ties */
+            uint32_t c = (block_window(ranges_x, axes[3].small, bx, p, aligned ? CHUNK : 1) + CHUNK - 1) / CHUNK;
+            if (c < chunks) {
+                chunks = c;
+                phase = p;
+            }
+        }
         if (rows <= MAX_ROWS && chunks * CHUNK <= MAX_WINDOW) {
             *shape = (struct block_shape){ .block_y = by, .block_x = bx, .rows = rows ? rows : 1,
-                                           .chunks = chunks ? chunks : 1 };
+                                           .chunks = chunks ? chunks : 1, .x_phase = phase };
             return true;
         }
     }
@@ -295,27 +312,27 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
                             table(plan, table_at, offsets_at, RANGE_OFFSET(3)), linear,
                             in->type == DMLVK_TENSOR_DATA_TYPE_FLOAT16, vector_loads, shape))
         return DMLVK_OK;
-    uint64_t blocks = (uint64_t)axes[0].small * axes[1].small * ((axes[2].small + shape->block_y - 1) / shape->block_y) *
-                      ((axes[3].small + shape->block_x - 1) / shape->block_x);
+    uint64_t blocks = (uint64_t)axes[0].small * axes[1].small * block_count(axes[2].small, shape->block_y, 0) *
+                      block_count(axes[3].small, shape->block_x, shape->x_phase);
     if (blocks >= UINT64_C(1) << 31) { /* div_by's range */
         *shape = (struct block_shape){ 0 };
         return DMLVK_OK;
     }
     shape->vector_loads = vector_loads;
-    shape->vector_stores = shape->block_x == 4 && rows_in_chunks(out, 4); /* one store4 per block row */
+    /* one store4 per block row */
+    shape->vector_stores = shape->block_x == 4 && shape->x_phase == 0 && rows_in_chunks(out, 4);
     for (uint32_t a = 0; a < 2; a++) {
         uint32_t block = a == 0 ? shape->block_y : shape->block_x;
         uint32_t window = a == 0 ? shape->rows : CHUNK * shape->chunks;
         uint32_t at = fill_block_table(plan, table_at + plan->params[offsets_at + MAP_OFFSET(2 + a)],
                                        table_at + plan->params[offsets_at + RANGE_OFFSET(2 + a)], axes[2 + a].small,
-                                       block, window, a == 1 && vector_loads ? CHUNK : 1);
+                                       block, a == 1 ? shape->x_phase : 0, window, a == 1 && vector_loads ? CHUNK : 1);
         if (at == UINT32_MAX)
             return DMLVK_ERROR_OUT_OF_MEMORY;
         plan->params[offsets_at + BLOCK_TABLE(a)] = at;
     }
-    const uint32_t divisors[3] = { (uint32_t)((axes[3].small + shape->block_x - 1) / shape->block_x),
-                                   (uint32_t)((axes[2].small + shape->block_y - 1) / shape->block_y),
-                                   (uint32_t)axes[1].small };
+    const uint32_t divisors[3] = { (uint32_t)block_count(axes[3].small, shape->block_x, shape->x_phase),
+                                   (uint32_t)block_count(axes[2].small, shape->block_y, 0), (uint32_t)axes[1].small };
     for (uint32_t k = 0; k < 3; k++)
         plan->params[offsets_at + BLOCK_MAGIC(k)] = division_magic(divisors[k]);
     return DMLVK_OK;
@@ -420,8 +437,8 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the coordinate tables", op);
     uint64_t invocations = written->elements;
     if (shape.rows)
-        invocations = (uint64_t)axes[0].small * axes[1].small * ((axes[2].small + shape.block_y - 1) / shape.block_y) *
-                      ((axes[3].small + shape.block_x - 1) / shape.block_x);
+        invocations = (uint64_t)axes[0].small * axes[1].small * block_count(axes[2].small, shape.block_y, 0) *
+                      block_count(axes[3].small, shape.block_x, shape.x_phase);
     if (count_at == UINT32_MAX)
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the parameters", op);
     plan->params[count_at] = (uint32_t)invocations;
@@ -442,6 +459,7 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
      * blocks check each row, which measured faster on two of the three shapes (bilinear 2x 78% ->
      * 85%, nearest 1.5x 98% -> 104%; bilinear 1.5x 82% -> 77%). */
     dp->spec[dp->spec_count++] = in.type == DMLVK_TENSOR_DATA_TYPE_FLOAT32;
+    dp->spec[dp->spec_count++] = shape.x_phase;
     dp->slots[dp->slot_count++] = DMLVK_SLOT_PARAMS;
     dp->slots[dp->slot_count++] = 0; /* binding 0: the input (or InputGradientTensor) */
     dp->slots[dp->slot_count++] = 1;
