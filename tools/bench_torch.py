@@ -42,7 +42,7 @@ def roi_boxes(rois, n, h, w, scale):
     return torch.tensor(rows, dtype=torch.float32)
 
 
-def time_cuda(fn, iterations, warm_ms=300.0):
+def time_cuda(fn, iterations, warm_ms=1000.0):
     """As dmlvk-bench times: first keep the GPU busy for warm_ms of wall time and until two rounds
     agree within 2% (its clocks rise only under sustained load), then runs back to back with events
     between them and one synchronization at the end; the median."""
@@ -56,7 +56,7 @@ def time_cuda(fn, iterations, warm_ms=300.0):
         elapsed = (time.perf_counter() - start_all) * 1e3
         settled = previous is not None and abs(per_run - previous) <= 0.02 * previous
         previous = per_run
-        if (elapsed >= warm_ms and settled) or elapsed >= 3000:
+        if (elapsed >= warm_ms and settled) or elapsed >= 5000:
             break
     events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(iterations)]
     for start, end in events:

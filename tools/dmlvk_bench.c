@@ -249,8 +249,9 @@ static double submit_runs(struct vk *v, record_fn record, void *user, int runs, 
  * time: the host spends seconds preparing each workload and the GPU's clocks fall meanwhile. They
  * rise again only under sustained load (an H100's SM clock stayed at 345 MHz through the first
  * 200-300 ms of work), which memory-bound kernels hardly notice and compute-bound ones do (3-4x
- * slower). So batches of about 50 ms run until 300 ms have passed and two batches in a row agree
- * within 2% per run, or 3 s have passed.
+ * slower; a clock held low is steady too, so agreement alone is not enough). So batches of
+ * about 50 ms run until 1 s has passed and two batches in a row agree within 2% per run, or 5 s
+ * have passed.
  */
 static double time_runs(struct vk *v, record_fn record, void *user, int warmup, int iterations)
 {
@@ -265,7 +266,7 @@ static double time_runs(struct vk *v, record_fn record, void *user, int warmup, 
             per_run = wall / runs;
             bool settled = previous > 0 && fabs(per_run - previous) <= 0.02 * previous;
             previous = per_run;
-            if ((elapsed >= 300 && settled) || elapsed >= 3000)
+            if ((elapsed >= 1000 && settled) || elapsed >= 5000)
                 break;
         }
     }
