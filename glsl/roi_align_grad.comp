@@ -295,26 +295,25 @@ void scatter_regions()
 // sums the tap weights that bin row ky's samples put on row y (Wx likewise): a region's samples
 // sit on a grid. A first pass (PREPARE) copies dY to scratch as [region][ky][kx][channel], so that
 // a bin's channels are one contiguous read, and lists each region's Wy / samples for every row and
-// Wx for every column: up to LINE_BINS bins each, more marked LINE_OVER. Then a workgroup owns a
-// TILE_H x TILE_W tile of GROUP_CHANNELS channels, one element per invocation, finds the regions
-// over the tile and accumulates their terms in registers, in region order, without barriers.
-// QUADS invocations share an element, each loading 4 channels of a bin at once: neighbouring
-// invocations read neighbouring bytes (a bin's channels), and elements next to each other mostly
-// read the same bins.
+// Wx for every column (up to LINE_BINS bins each, more marked LINE_OVER), and where each region
+// reaches. Then a workgroup owns a TILE_H x TILE_W tile of GROUP_CHANNELS channels, finds the
+// regions over the tile and accumulates their terms in registers, in region order, without
+// barriers. QUADS invocations share an element, each loading 4 channels of a bin at once:
+// neighbouring invocations read neighbouring bytes, and neighbouring elements mostly the same bins.
 const uint QUADS = 4u;
 const uint TILE_PIXELS = gl_WorkGroupSize.x / QUADS;
 const uint TILE_W = TILE_PIXELS < 8u ? TILE_PIXELS : 8u;   // measured: 4 and 16 columns were slower
 const uint TILE_H = TILE_PIXELS / TILE_W;
-const uint GATHER_VECS_MAX = 8u;           // vec4s of channels per invocation
-const uint LINE_BINS = 3u;               // a line is a vec4: the weights, then its header
+const uint GATHER_VECS_MAX = 8u;          // vec4s of channels per invocation
+const uint LINE_BINS = 3u;                // a line is a uvec4: the weights' bits, then its header
 const uint LINE_OVER = 0xffffu;           // a line's count: more bins than LINE_BINS reach it
 const uint NO_BIN = 0xffffffffu;
 shared uint gather_over[(gl_WorkGroupSize.x + 31u) / 32u];  // bit: the region reaches this tile
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer ScratchVec4 { vec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer ScratchUvec4 { uvec4 v[]; };
 
-// Scratch: the transposed dY, then a vec4 per line: its bins' weights and a header,
-// count << 16 | first bin, as the fourth component's bits.
+// Scratch: the transposed dY, then a uvec4 per line (its bins' weights, then a header:
+// count << 16 | first bin), then the regions' records (regions_vec4).
 uint gather_stride()    // channels per bin: whole workgroups' worth
 {
     return (pc.p.channels + GROUP_CHANNELS - 1u) / GROUP_CHANNELS * GROUP_CHANNELS;
