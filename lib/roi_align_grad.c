@@ -50,8 +50,8 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
  * four invocations per element, each accumulating up to 32 channels in registers; 128 channels
  * per workgroup measured fastest on an H100 (64: 1.5x slower, 256: a little slower). Each
  * workgroup reads every region's record to find those over it.
- * Scratch: dY as [region][bin][channel], channels padded to whole workgroups' worth, then a vec4
- * per region and input row or column, then two per region (where it reaches, its batch).
+ * Scratch: dY as [region][bin][channel] in float32, channels padded to whole workgroups' worth,
+ * then 16 bytes per region and input row or column, then 32 per region (reach and batch).
  * Returns the invocation count, 0 where the gather does not apply.
  */
 static uint64_t gather_size(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
