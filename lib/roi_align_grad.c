@@ -2,7 +2,7 @@
  * ROI_ALIGN_GRAD (OPERATORS.md section 4). Shader: glsl/roi_align_grad.comp, whose STAGE
  * specialization constant picks the pass; validation shared with ROI_ALIGN1 in roi_align.c.
  *
- * Under AVERAGE the input gradient is a gather by tiles (gather_size): every element is stored
+ * Under AVERAGE the input gradient is a gather by tiles (plan_gather): every element is stored
  * once, summed in region order, so every mode is deterministic and needs no atomics. Otherwise
  * (MAX, workgroup sizes that make no whole tiles: neither a multiple of 32 nor a multiple of 4
  * below 32) it is a scatter, in one of three ways:
@@ -51,11 +51,18 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
  * per workgroup measured fastest on an H100 (64: 1.5x slower, 256: a little slower). Each
  * workgroup reads every region's record to find those over it.
  * Scratch: dY as [region][bin][channel] in float32, channels padded to whole workgroups' worth,
- * then 16 bytes per region and input row or column, then 32 per region (reach and batch).
- * Returns the invocation count, 0 where the gather does not apply.
+ * then 16 bytes per region and input row or column, then 32 per region (reach and batch). The
+ * prepare pass transposes a region's 32 channels per workgroup, then weighs the lines and
+ * records the regions, an invocation each.
  */
-static uint64_t gather_size(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
-                            uint32_t *group_channels, uint64_t *scratch_bytes)
+struct gather_plan {
+    uint32_t group_channels;
+    uint64_t scratch_bytes, prepare_invocations, gather_invocations;
+};
+
+/* False where the gather does not apply. */
+static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
+                        struct gather_plan *g)
 {
     const uint32_t wg = ctx->workgroup_size, pixels = wg / 4;
     const uint32_t tile_w = pixels < 8 ? pixels : 8;
@@ -63,17 +70,22 @@ static uint64_t gather_size(const struct dmlvk_op_context *ctx, const struct roi
      * line's header, 32-bit indices into scratch. */
     if (f->reduction != DMLVK_REDUCE_FUNCTION_AVERAGE || wg % 4 || pixels % tile_w || s->out_h > 0xffff ||
         s->out_w > 0xffff)
-        return 0;
+        return false;
     uint32_t tile_h = pixels / tile_w, channels = s->channels >= 128 ? 128 : (s->channels + 15) / 16 * 16;
     uint64_t stride = (s->channels + channels - 1) / channels * channels;
-    uint64_t words = (uint64_t)s->num_rois * s->out_h * s->out_w * stride +
-                     4 * (uint64_t)s->num_rois * ((uint64_t)s->in_h + s->in_w) + 8 * (uint64_t)s->num_rois;
+    uint64_t lines = (uint64_t)s->num_rois * ((uint64_t)s->in_h + s->in_w);
+    uint64_t words = (uint64_t)s->num_rois * s->out_h * s->out_w * stride + 4 * lines + 8 * (uint64_t)s->num_rois;
     if (words >= UINT64_C(1) << 32)
-        return 0;
-    *group_channels = channels;
-    *scratch_bytes = 4 * words;
+        return false;
+    uint64_t blocks = (uint64_t)s->num_rois * ((stride + 31) / 32);
     uint64_t tiles = (uint64_t)((s->in_h + tile_h - 1) / tile_h) * ((s->in_w + tile_w - 1) / tile_w);
-    return tiles * s->batch_count * (stride / channels) * wg;
+    *g = (struct gather_plan){
+        .group_channels = channels,
+        .scratch_bytes = 4 * words,
+        .prepare_invocations = (blocks + (lines + wg - 1) / wg) * wg,
+        .gather_invocations = tiles * s->batch_count * (stride / channels) * wg,
+    };
+    return true;
 }
 
 static struct dmlvk_dispatch_plan *stage(struct dmlvk_op_plan *p, const struct dmlvk_op_context *ctx,
@@ -120,20 +132,15 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     if (f.grad) {
         uint64_t elements = s.grad.elements, bins = s.bins.elements;
         /* MAXIMUM picks each bin's sample by value: only AVERAGE scatters by regions. */
-        uint32_t per_region = 0, per_tile = 0;
-        uint64_t gather_scratch = 0, scatter_size = bins, gather = gather_size(ctx, &f, &s, &per_tile, &gather_scratch);
+        uint32_t per_region = 0;
+        uint64_t scatter_size = bins;
         if (f.reduction != DMLVK_REDUCE_FUNCTION_MAX)
             scatter_size = region_scatter_size(ctx, &f, &s, &per_region);
-        if (gather) {
-            /* The prepare pass transposes a region's 32 channels per workgroup, then weighs the
-             * lines and records the regions, an invocation each. */
-            uint32_t wg = ctx->workgroup_size;
-            uint64_t stride = (s.channels + per_tile - 1) / per_tile * per_tile;
-            uint64_t lines = (uint64_t)s.num_rois * (s.in_h + s.in_w);
-            uint64_t blocks = (uint64_t)s.num_rois * ((stride + 31) / 32);
-            p->scratch_bytes = gather_scratch;
-            ok = stage(p, ctx, &f, ROI_STAGE_PREPARE, true, NULL, (blocks + (lines + wg - 1) / wg) * wg, per_tile) &&
-                 stage(p, ctx, &f, ROI_STAGE_GATHER, false, NULL, gather, per_tile);
+        struct gather_plan g;
+        if (plan_gather(ctx, &f, &s, &g)) {
+            p->scratch_bytes = g.scratch_bytes;
+            ok = stage(p, ctx, &f, ROI_STAGE_PREPARE, true, NULL, g.prepare_invocations, g.group_channels) &&
+                 stage(p, ctx, &f, ROI_STAGE_GATHER, false, NULL, g.gather_invocations, g.group_channels);
         } else if (ctx->params->deterministic) {
             if (!ctx->int64_atomics)
                 return dmlvk_error(DMLVK_ERROR_UNSUPPORTED,
