@@ -32,6 +32,18 @@ struct problem {
     uint64_t nx, ny;
 };
 
+/* Points q at p's regions and allocates x and dy for q's sizes, zeroed. */
+static void alloc_problem(struct problem *p)
+{
+    struct ref_roi *q = &p->q;
+    q->rois = p->rois;
+    q->batch_indices = p->batch;
+    p->nx = (uint64_t)q->batch * q->channels * q->height * q->width;
+    p->ny = (uint64_t)q->num_rois * q->channels * q->out_h * q->out_w;
+    p->x = calloc(p->nx, sizeof(double));
+    p->dy = calloc(p->ny, sizeof(double));
+}
+
 /* Random regions with corners off any grid, so that no sample sits on a tie or a cell edge. */
 static void random_problem(struct problem *p, bool linear, bool maximum, bool adaptive)
 {
@@ -60,12 +72,7 @@ static void random_problem(struct problem *p, bool linear, bool maximum, bool ad
         p->rois[4 * k + 3] = y1 + uniform(-4, 2 * q->height);
         p->batch[k] = below(2);
     }
-    q->rois = p->rois;
-    q->batch_indices = p->batch;
-    p->nx = (uint64_t)q->batch * q->channels * q->height * q->width;
-    p->ny = (uint64_t)q->num_rois * q->channels * q->out_h * q->out_w;
-    p->x = malloc(p->nx * sizeof(double));
-    p->dy = malloc(p->ny * sizeof(double));
+    alloc_problem(p);
     for (uint64_t i = 0; i < p->nx; i++)
         p->x[i] = uniform(-1, 1);
     for (uint64_t i = 0; i < p->ny; i++)
@@ -318,14 +325,7 @@ static void test_tile_gather(void **state)
             p.rois[4 * k + 3] = y1 + h;
             p.batch[k] = k % 7 == 3 ? 2 + below(3) : below(2);
         }
-        q->rois = p.rois;
-        q->batch_indices = p.batch;
-        p.nx = (uint64_t)q->batch * q->channels * q->height * q->width;
-        p.ny = (uint64_t)q->num_rois * q->channels * q->out_h * q->out_w;
-        p.x = malloc(p.nx * sizeof(double));
-        p.dy = malloc(p.ny * sizeof(double));
-        for (uint64_t i = 0; i < p.nx; i++)
-            p.x[i] = 0;
+        alloc_problem(&p);
         for (uint64_t i = 0; i < p.ny; i++)
             p.dy[i] = f16 ? half_to_float(half_from_double(uniform(-1, 1))) : (float)uniform(-1, 1);
         for (uint32_t i = 0; i < 4 * q->num_rois; i++)
@@ -364,14 +364,7 @@ static void test_region_scatter_limits(void **state)
         /* Dyadic corners: float32 sample positions are exact at these widths, off the cell edges. */
         const double boxes[8] = { 3.3125, 2.0625, 283.3125, 18.0625, 10.25, 5.5625, 38.25, 9.5625 };
         memcpy(p.rois, boxes, sizeof(boxes));
-        q->rois = p.rois;
-        q->batch_indices = p.batch;
-        p.nx = (uint64_t)q->channels * q->height * q->width;
-        p.ny = (uint64_t)q->num_rois * q->channels * q->out_h * q->out_w;
-        p.x = malloc(p.nx * sizeof(double));
-        p.dy = malloc(p.ny * sizeof(double));
-        for (uint64_t i = 0; i < p.nx; i++)
-            p.x[i] = 0;
+        alloc_problem(&p);
         for (uint64_t i = 0; i < p.ny; i++)
             p.dy[i] = (float)uniform(-1, 1);
         double *want = malloc(p.nx * sizeof(double)), *mag = malloc(p.nx * sizeof(double));
