@@ -51,6 +51,12 @@ bool vec4_aligned(Tensor t)
     return (uvec2(t).x & (VEC4_ALIGN - 1u)) == 0u;
 }
 
+// Whether t's address allows loads of n elements at once (load4, load2).
+bool chunk_aligned(Tensor t, uint n)
+{
+    return (uvec2(t).x & (VEC4_ALIGN / 4u * n - 1u)) == 0u;
+}
+
 #if DMLVK_F16
 // float32 -> float16 bits, rounding to nearest-even: OpFConvert's rounding is left to the
 // implementation, and the spec asks for nearest-even on every store.
@@ -123,6 +129,12 @@ vec4 load4(Tensor t, uint q)
     return vec4(unpackHalf2x16(w.x), unpackHalf2x16(w.y));
 }
 
+// Elements 2q and 2q+1.
+vec2 load2(Tensor t, uint q)
+{
+    return unpackHalf2x16(TensorWords(t).v[q]);
+}
+
 void store4(Tensor t, uint q, vec4 f)
 {
 #if DMLVK_RTE16
@@ -151,6 +163,11 @@ void store2(Tensor t, uint i, float a, float b)
 vec4 load4(Tensor t, uint q)
 {
     return uintBitsToFloat(TensorVec4(t).v[q]);
+}
+
+vec2 load2(Tensor t, uint q)
+{
+    return uintBitsToFloat(TensorUvec2(t).v[q]);
 }
 
 void store4(Tensor t, uint q, vec4 f)

@@ -32,9 +32,22 @@ layout(constant_id = 9) const bool ROW_CHECKS = false;
 // that keeps each block's window in fewer chunks (bilinear 2x: 2 chunks instead of 3).
 layout(constant_id = 10) const uint X_PHASE = 0;
 
-// As in lib/resample.c. A chunk is 4 elements of a row: 16 bytes of float32, 8 of float16
-// (16-byte float16 chunks measured slower on an H100: wider windows, more weights).
-const uint MAX_BLOCK_Y = 4u, MAX_BLOCK_X = 4u, MAX_WINDOW = 16u, CHUNK = 4u;
+// Elements per load of a window row: 4, 2 or 1 (lib/resample.c picks 4 or 2).
+layout(constant_id = 11) const uint CHUNK = 4;
+// The window entries that any block taps (bit t * BLOCK_X + bx, r * BLOCK_Y + by), in two words
+// each: only those are summed, so weights of 0 cost nothing where windows sit alike in every block.
+layout(constant_id = 12) const uint X_TAPS_LO = ~0u;
+layout(constant_id = 13) const uint X_TAPS_HI = ~0u;
+layout(constant_id = 14) const uint Y_TAPS_LO = ~0u;
+layout(constant_id = 15) const uint Y_TAPS_HI = ~0u;
+
+// As in lib/resample.c.
+const uint MAX_BLOCK_Y = 4u, MAX_BLOCK_X = 4u, MAX_WINDOW = 16u;
+
+bool tapped(uint lo, uint hi, uint entry)
+{
+    return ((entry < 32u ? lo >> entry : hi >> (entry - 32u)) & 1u) != 0u;
+}
 
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer ParamWords { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer ParamVec4s { vec4 v[]; };
@@ -59,31 +72,39 @@ float block_weight(uint weights, uint blocks, uint j, uint entry)
 // Weights of 0 are exact no-ops on finite values; `careful` sums a row that holds an Inf or a NaN
 // again without them, so that it reaches only the outputs that tap it (with ROW_CHECKS every
 // time; else block_gather runs it only where the plain sums came out non-finite).
-void add_rows(bool vector, bool careful, uint plane, uint x0, uint y0, uint jy, uint y_blocks, uint yw,
+void add_rows(bool vector, bool careful, uint plane, int x0, int y0, uint jy, uint y_blocks, uint yw,
               float wx[MAX_WINDOW * MAX_BLOCK_X], inout float acc[MAX_BLOCK_Y * MAX_BLOCK_X])
 {
-    uint last_row = pc.p.in_sizes[2] - 1u, last_col = pc.p.in_sizes[3] - 1u;
+    int last_row = int(pc.p.in_sizes[2]) - 1, last_col = int(pc.p.in_sizes[3]) - 1;
     [[unroll]] for (uint r = 0u; r < ROWS; r++) {
-        uint row = plane + min(y0 + r, last_row) * pc.p.in_strides[2];
+        uint row = plane + uint(clamp(y0 + int(r), 0, last_row)) * pc.p.in_strides[2];
         float v[MAX_WINDOW];
         [[unroll]] for (uint c = 0u; c < CHUNKS; c++) {
-            vec4 q;
-            if (vector) {
+            int x = x0 + int(CHUNK * c);
+            if (vector && CHUNK > 1u) {
                 // Rows, x0 and the row length are whole chunks here.
-                q = load4(pc.src, (row + min(x0 + CHUNK * c, last_col + 1u - CHUNK)) / CHUNK);
+                uint q = (row + uint(clamp(x, 0, last_col + 1 - int(CHUNK)))) / CHUNK;
+                if (CHUNK == 4u) {
+                    vec4 l = load4(pc.src, q);
+                    [[unroll]] for (uint k = 0u; k < 4u; k++)
+                        v[4u * c + k] = l[k];
+                } else {
+                    vec2 l = load2(pc.src, q);
+                    v[2u * c] = l.x;
+                    v[2u * c + 1u] = l.y;
+                }
             } else {
                 [[unroll]] for (uint k = 0u; k < CHUNK; k++)
-                    q[k] = load(pc.src, row + min(x0 + CHUNK * c + k, last_col) * pc.p.in_strides[3]);
+                    v[CHUNK * c + k] = load(pc.src, row + uint(clamp(x + int(k), 0, last_col)) * pc.p.in_strides[3]);
             }
-            [[unroll]] for (uint k = 0u; k < CHUNK; k++)
-                v[CHUNK * c + k] = q[k];
         }
         float sums[MAX_BLOCK_X];
         bool finite = true;
         [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++) {
             float s = 0.0;
             [[unroll]] for (uint t = 0u; t < CHUNK * CHUNKS; t++)
-                s += wx[t * BLOCK_X + bx] * v[t];
+                if (tapped(X_TAPS_LO, X_TAPS_HI, t * BLOCK_X + bx))
+                    s += wx[t * BLOCK_X + bx] * v[t];
             sums[bx] = s;
             finite = finite && (!careful || (!isinf(s) && !isnan(s)));
         }
@@ -92,12 +113,15 @@ void add_rows(bool vector, bool careful, uint plane, uint x0, uint y0, uint jy, 
                 float s = 0.0;
                 [[unroll]] for (uint t = 0u; t < CHUNK * CHUNKS; t++) {
                     float w = wx[t * BLOCK_X + bx];
-                    s += w != 0.0 ? w * v[t] : 0.0;
+                    if (tapped(X_TAPS_LO, X_TAPS_HI, t * BLOCK_X + bx))
+                        s += w != 0.0 ? w * v[t] : 0.0;
                 }
                 sums[bx] = s;
             }
         }
         [[unroll]] for (uint by = 0u; by < BLOCK_Y; by++) {
+            if (!tapped(Y_TAPS_LO, Y_TAPS_HI, r * BLOCK_Y + by))
+                continue;
             float w = block_weight(yw, y_blocks, jy, r * BLOCK_Y + by);
             [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++)
                 acc[by * BLOCK_X + bx] += finite || w != 0.0 ? w * sums[bx] : 0.0;
@@ -117,7 +141,8 @@ void block_gather(uint e)
     uint i0 = div_by(q, pc.p.out_sizes[1], pc.p.block_magic[2]), i1 = q - i0 * pc.p.out_sizes[1];
 
     uint yt = pc.p.block_table[0], xt = pc.p.block_table[1];
-    uint y0 = ParamWords(pc.p).v[yt + jy], x0 = ParamWords(pc.p).v[xt + jx];
+    // Windows start before index 0 where they sit alike in every block (lib/resample.c).
+    int y0 = int(ParamWords(pc.p).v[yt + jy]), x0 = int(ParamWords(pc.p).v[xt + jx]);
     uint yw = block_weights(yt, y_blocks), xw = block_weights(xt, x_blocks);
 
     // The column weights once, in registers, for every row.
@@ -132,7 +157,7 @@ void block_gather(uint e)
         acc[k] = 0.0;
     uint plane = i0 * pc.p.in_strides[0] + i1 * pc.p.in_strides[1];
     // Copies of the row loop, so that none branches on the alignment per load.
-    if (VECTOR_LOADS && vec4_aligned(pc.src))
+    if (VECTOR_LOADS && chunk_aligned(pc.src, CHUNK))
         add_rows(true, ROW_CHECKS, plane, x0, y0, jy, y_blocks, yw, wx, acc);
     else
         add_rows(false, ROW_CHECKS, plane, x0, y0, jy, y_blocks, yw, wx, acc);

@@ -165,19 +165,48 @@ static uint32_t *table(const struct dmlvk_op_plan *plan, uint32_t table_at, uint
 /*
  * The block gather of glsl/resample_backward.glsl (its limits: MAX_BLOCK_Y, MAX_BLOCK_X,
  * MAX_WINDOW). Each invocation writes block_y x block_x outputs of one plane and reads their
- * window once: `rows` rows of `chunks` chunks of 4 elements, each chunk one aligned load where
- * rows are packed and whole chunks.
+ * window once: `rows` rows of `chunks` chunks of `chunk` elements, each chunk one aligned load
+ * where rows are packed and whole chunks. Only the window entries that some block taps are
+ * summed (the tap masks), so windows are placed alike from block to block where possible.
  */
 #define MAX_BLOCK_Y 4
 #define MAX_BLOCK_X 4
 #define MAX_WINDOW 16 /* columns */
-#define CHUNK 4       /* columns per load */
 #define MAX_ROWS 16
 
+/* One axis of the block gather: blocks of `block` smaller-side indices, the first starting
+ * `phase` indices before 0; window starts aligned to `align`; `regular`: starts follow the
+ * axis's scale (even before index 0), so that every block taps the same window entries. */
+struct block_axis {
+    const uint32_t *map, *ranges;
+    int64_t small;
+    double scale;
+    uint32_t block, phase, align;
+    bool regular;
+};
+
+/* What an axis's blocks need: the longest window, and which entries (bit t * block + m for
+ * window position t and member m) any block taps. */
+struct block_layout {
+    uint32_t window;
+    uint64_t taps;
+};
+
+/* Window entries summed per block. */
+static uint32_t layout_taps(const struct block_layout *l)
+{
+    uint32_t n = 0;
+    for (uint64_t v = l->taps; v; v &= v - 1)
+        n++;
+    return n;
+}
+
 struct block_shape {
-    uint32_t block_y, block_x, rows, chunks;
+    uint32_t block_y, block_x, rows, chunks, chunk;
     uint32_t x_phase;   /* column blocks start this many outputs early (X_PHASE) */
+    bool regular_y, regular_x;
     bool vector_loads, vector_stores;
+    struct block_layout y, x;
 };
 
 /* Packed rows of whole n-element chunks, every row starting on a chunk. */
@@ -191,108 +220,212 @@ static bool rows_in_chunks(const struct dmlvk_tensor *t, uint32_t n)
     return true;
 }
 
-/* Blocks of `block` smaller-side indices, the first starting `phase` indices before 0. */
-static int64_t block_count(int64_t small, uint32_t block, uint32_t phase)
+static int64_t block_count(const struct block_axis *ba)
 {
-    return (small + phase + block - 1) / block;
+    return (ba->small + ba->phase + ba->block - 1) / ba->block;
 }
 
-/* The larger-side span [*lo, *hi) that block j reads. */
-static void block_span(const uint32_t *ranges, int64_t small, uint32_t block, uint32_t phase, int64_t j, uint32_t align,
-                       uint32_t *lo, uint32_t *hi)
+static int64_t floor_div(int64_t a, int64_t b)
 {
-    *lo = UINT32_MAX;
-    *hi = 0;
-    for (int64_t i = j * block - phase; i < small && i < (j + 1) * block - phase; i++) {
-        if (i < 0)
-            continue;
-        if (ranges[2 * i] < ranges[2 * i + 1]) {
-            *lo = ranges[2 * i] < *lo ? ranges[2 * i] : *lo;
-            *hi = ranges[2 * i + 1] > *hi ? ranges[2 * i + 1] : *hi;
+    return a / b - (a % b != 0 && (a < 0) != (b < 0));
+}
+
+/* The larger-side indices [*lo, *hi) whose taps reach block j; false where none do. */
+static bool block_taps(const struct block_axis *ba, int64_t j, int64_t *lo, int64_t *hi)
+{
+    *lo = INT64_MAX;
+    *hi = INT64_MIN;
+    for (int64_t i = j * ba->block - ba->phase; i < ba->small && i < (j + 1) * ba->block - ba->phase; i++) {
+        if (i >= 0 && ba->ranges[2 * i] < ba->ranges[2 * i + 1]) {
+            *lo = ba->ranges[2 * i] < *lo ? ba->ranges[2 * i] : *lo;
+            *hi = ba->ranges[2 * i + 1] > *hi ? ba->ranges[2 * i + 1] : *hi;
         }
     }
-    if (*lo == UINT32_MAX)
-        *lo = *hi = 0; /* nothing reaches the block: it writes zeros */
-    *lo -= *lo % align;
+    return *lo < *hi;
 }
 
-/* The longest span of any block of the axis. */
-static uint32_t block_window(const uint32_t *ranges, int64_t small, uint32_t block, uint32_t phase, uint32_t align)
+/* Where block j's window starts (before 0 where `regular` extrapolates past the edge). `ref` is
+ * a block with taps, from which regular starts are extrapolated. */
+static int64_t block_first(const struct block_axis *ba, int64_t j, int64_t ref)
 {
-    uint32_t most = 0;
-    for (int64_t j = 0; j < block_count(small, block, phase); j++) {
-        uint32_t lo, hi;
-        block_span(ranges, small, block, phase, j, align, &lo, &hi);
-        most = hi - lo > most ? hi - lo : most;
+    int64_t lo, hi, first = INT64_MAX;
+    if (block_taps(ba, j, &lo, &hi))
+        first = lo;
+    if (ba->regular && block_taps(ba, ref, &lo, &hi)) {
+        int64_t v = lo + (int64_t)floor((double)(j - ref) * ba->block * ba->scale);
+        first = v < first ? v : first;
     }
-    return most;
+    return first == INT64_MAX ? 0 : floor_div(first, ba->align) * ba->align;
+}
+
+/* The block nearest the middle with taps (-1 where none has). */
+static int64_t reference_block(const struct block_axis *ba)
+{
+    int64_t n = block_count(ba), lo, hi;
+    for (int64_t d = 0; d < n; d++) {
+        if (n / 2 + d < n && block_taps(ba, n / 2 + d, &lo, &hi))
+            return n / 2 + d;
+        if (n / 2 - d >= 0 && block_taps(ba, n / 2 - d, &lo, &hi))
+            return n / 2 - d;
+    }
+    return -1;
+}
+
+/* The weight of larger-side index o on smaller-side index i, as the general loop's tap_weight. */
+static float tap_weight(const uint32_t *map, int64_t o, int64_t i)
+{
+    float w;
+    memcpy(&w, &map[2 * o + 1], 4);
+    return map[2 * o] == (uint32_t)i ? 1.0f - w : w;
+}
+
+/* Runs body for each tap of block j: window position t (from `first`), member m, weight. */
+#define FOR_EACH_TAP(ba, j, first, body)                                                                               \
+    for (uint32_t m = 0; m < (ba)->block; m++) {                                                                       \
+        int64_t i_ = (j) * (ba)->block + m - (ba)->phase;                                                              \
+        if (i_ < 0 || i_ >= (ba)->small)                                                                               \
+            continue;                                                                                                  \
+        for (uint32_t o_ = (ba)->ranges[2 * i_]; o_ < (ba)->ranges[2 * i_ + 1]; o_++) {                                \
+            uint32_t t = (uint32_t)(o_ - (first));                                                                     \
+            float weight = tap_weight((ba)->map, o_, i_);                                                              \
+            body                                                                                                       \
+        }                                                                                                              \
+    }
+
+static struct block_layout block_layout(const struct block_axis *ba)
+{
+    struct block_layout l = { 0, 0 };
+    int64_t ref = reference_block(ba);
+    for (int64_t j = 0; j < block_count(ba); j++) {
+        int64_t first = block_first(ba, j, ref), lo, hi;
+        if (!block_taps(ba, j, &lo, &hi))
+            continue;
+        l.window = hi - first > l.window ? (uint32_t)(hi - first) : l.window;
+        if (hi - first > MAX_WINDOW) /* the caller refuses the window */
+            continue;
+        FOR_EACH_TAP(ba, j, first, {
+            if (weight != 0)
+                l.taps |= UINT64_C(1) << (t * ba->block + m);
+        })
+    }
+    return l;
 }
 
 /*
- * One axis's block table (read by block_weight in the shader): first[blocks], then from the next
- * 4-word boundary of the parameter block the weights, entry t * block + m for window position t
- * and block member m, in groups of 4 stored group-major (neighbouring blocks' groups are
- * neighbouring 16-byte words). map_at and ranges_at index plan->params, which moves as it grows.
- * Returns where the table starts, UINT32_MAX when out of host memory.
+ * One axis's block table (read by block_weight in the shader): each block's first larger-side
+ * index (two's complement where it is before 0), then from the next 4-word boundary of the
+ * parameter block the weights, entry t * block + m for window position t and block member m,
+ * in groups of 4 stored group-major (neighbouring blocks' groups are neighbouring 16-byte
+ * words). Returns where the table starts, UINT32_MAX when out of host memory.
  */
-static uint32_t fill_block_table(struct dmlvk_op_plan *plan, uint32_t map_at, uint32_t ranges_at, int64_t small,
-                                 uint32_t block, uint32_t phase, uint32_t window, uint32_t align)
+static uint32_t fill_block_table(struct dmlvk_op_plan *plan, uint32_t map_at, uint32_t ranges_at, struct block_axis ba,
+                                 uint32_t window)
 {
-    uint32_t blocks = (uint32_t)block_count(small, block, phase);
-    uint32_t groups = (window * block + 3) / 4;
+    uint32_t blocks = (uint32_t)block_count(&ba);
+    uint32_t groups = (window * ba.block + 3) / 4;
     uint32_t at = dmlvk_params_reserve(plan, blocks + 3 + 4 * groups * blocks);
     if (at == UINT32_MAX)
         return UINT32_MAX;
-    const uint32_t *map = plan->params + map_at, *ranges = plan->params + ranges_at;
+    ba.map = plan->params + map_at; /* the block may have moved */
+    ba.ranges = plan->params + ranges_at;
+    int64_t ref = reference_block(&ba);
     uint32_t *first = plan->params + at;
     uint32_t *weights = plan->params + ((at + blocks + 3) & ~UINT32_C(3));
     for (uint32_t j = 0; j < blocks; j++) {
-        uint32_t lo, hi;
-        block_span(ranges, small, block, phase, j, align, &lo, &hi);
-        first[j] = lo;
-        for (uint32_t m = 0; m < block && (int64_t)j * block + m - phase < small; m++) {
-            if ((int64_t)j * block + m < phase)
-                continue;
-            uint32_t i = j * block + m - phase;
-            for (uint32_t o = ranges[2 * i]; o < ranges[2 * i + 1]; o++) {
-                float w;
-                memcpy(&w, &map[2 * o + 1], 4);
-                float weight = map[2 * o] == i ? 1.0f - w : w; /* as the general loop's tap_weight */
-                uint32_t entry = (o - lo) * block + m;
-                memcpy(&weights[4 * ((entry / 4) * blocks + j) + entry % 4], &weight, 4);
-            }
-        }
+        int64_t lo = block_first(&ba, j, ref);
+        first[j] = (uint32_t)lo;
+        FOR_EACH_TAP(&ba, (int64_t)j, lo, {
+            uint32_t entry = t * ba.block + m;
+            memcpy(&weights[4 * ((entry / 4) * blocks + j) + entry % 4], &weight, 4);
+        })
     }
     return at;
 }
 
-/* The first block shape whose window fits, in an order measured on an H100 (BENCHMARKS.md notes
- * 14-16 and 26: 2x2 blocks fastest for LINEAR, 2x4 for float32 NEAREST_NEIGHBOR; float16 is bound
- * by instructions per block, and 4x4 NEAREST_NEIGHBOR blocks spread them over the most outputs). */
-static bool choose_block_shape(const struct axis *axes, const uint32_t *ranges_y, const uint32_t *ranges_x,
-                               bool linear, bool f16, bool aligned, struct block_shape *shape)
+/* Whether column layout a is better than b (BENCHMARKS.md note 30, H100): block rows that leave
+ * as whole 4-element stores (bilinear 2x float16: 79% -> 91% of copy with a chunk more), then a
+ * narrower window, then fewer taps. */
+static bool better_layout(const struct block_layout *a, bool a_stores, const struct block_layout *b, bool b_stores)
 {
-    static const uint32_t linear_order[][2] = { { 2, 2 }, { 2, 4 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
-    static const uint32_t nearest_order[][2] = { { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
-    static const uint32_t nearest_f16_order[][2] = { { 4, 4 }, { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 1 } };
-    const uint32_t(*order)[2] = linear ? linear_order : f16 ? nearest_f16_order : nearest_order;
-    for (size_t k = 0; k < DMLVK_ARRAY_SIZE(linear_order); k++) {
-        uint32_t by = order[k][0], bx = order[k][1];
-        if ((by > 1 && axes[2].small < by) || (bx > 1 && axes[3].small < bx))
-            continue;
-        uint32_t rows = block_window(ranges_y, axes[2].small, by, 0, 1), chunks = UINT32_MAX, phase = 0;
-        for (uint32_t p = 0; p < bx; p++) { /* the phase that needs the fewest chunks, 0 on ties */
-            uint32_t c = (block_window(ranges_x, axes[3].small, bx, p, aligned ? CHUNK : 1) + CHUNK - 1) / CHUNK;
-            if (c < chunks) {
-                chunks = c;
-                phase = p;
+    if (a_stores != b_stores)
+        return a_stores;
+    if (a->window != b->window)
+        return a->window < b->window;
+    return layout_taps(a) < layout_taps(b);
+}
+
+/* The best window placement of an axis over its phases below `phases`; false where none fits in
+ * `max_window`. stores4: the blocks' rows may leave as 4-element stores where the phase is 0. */
+static bool place_windows(struct block_axis *ba, uint32_t phases, uint32_t chunk, uint32_t max_window, bool stores4,
+                          struct block_layout *best, bool *best_stores)
+{
+    struct block_axis try = *ba;
+    best->window = UINT32_MAX;
+    *best_stores = false;
+    for (uint32_t p = 0; p < phases; p++) {
+        try.phase = p;
+        bool stores = stores4 && p == 0 && try.block % 4 == 0;
+        for (int regular = 0; regular < 2; regular++) {
+            try.regular = regular;
+            struct block_layout l = block_layout(&try);
+            l.window = (l.window + chunk - 1) / chunk * chunk;
+            if (better_layout(&l, stores, best, *best_stores)) {
+                *best = l;
+                *best_stores = stores;
+                ba->phase = p;
+                ba->regular = regular;
             }
         }
-        if (rows <= MAX_ROWS && chunks * CHUNK <= MAX_WINDOW) {
-            *shape = (struct block_shape){ .block_y = by, .block_x = bx, .rows = rows ? rows : 1,
-                                           .chunks = chunks ? chunks : 1, .x_phase = phase };
-            return true;
+    }
+    return best->window <= max_window;
+}
+
+/* The first block shape whose window fits, in an order measured on an H100 (BENCHMARKS.md notes
+ * 14-16, 26 and 30: 2x2 blocks fastest for float32 LINEAR, 2x4 for float16 LINEAR and float32
+ * NEAREST_NEIGHBOR; float16 is bound by instructions per block, and 4x4 NEAREST_NEIGHBOR blocks
+ * spread them over the most outputs). Per shape, loads of 4 or of 2 elements, whichever sums
+ * fewer taps, then issues fewer loads: 2-element chunks let windows sit alike in every block
+ * where 4-element ones cannot (bilinear 1.5x float16: 73% -> 86% of copy). */
+static bool choose_block_shape(struct block_axis y, struct block_axis x, bool linear, bool f16,
+                               const struct dmlvk_tensor *in, const struct dmlvk_tensor *out, struct block_shape *shape)
+{
+    static const uint32_t linear_order[][2] = { { 2, 2 }, { 2, 4 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
+    static const uint32_t linear_f16_order[][2] = { { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
+    static const uint32_t nearest_order[][2] = { { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
+    static const uint32_t nearest_f16_order[][2] = { { 4, 4 }, { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 1 } };
+    static const uint32_t chunks[] = { 4, 2 };
+    const uint32_t(*order)[2] = linear ? (f16 ? linear_f16_order : linear_order) : f16 ? nearest_f16_order : nearest_order;
+    bool stores4 = rows_in_chunks(out, 4);
+    for (size_t k = 0; k < DMLVK_ARRAY_SIZE(linear_order); k++) {
+        uint32_t by = order[k][0], bx = order[k][1];
+        if ((by > 1 && y.small < by) || (bx > 1 && x.small < bx))
+            continue;
+        struct block_layout rows;
+        bool unused;
+        y.block = by;
+        y.align = 1;
+        if (!place_windows(&y, 1, 1, MAX_ROWS, false, &rows, &unused))
+            continue;
+        bool found = false;
+        for (size_t c = 0; c < DMLVK_ARRAY_SIZE(chunks); c++) {
+            struct block_layout cols;
+            bool stores, vector = rows_in_chunks(in, chunks[c]);
+            x.block = bx;
+            x.align = vector ? chunks[c] : 1;
+            if (!place_windows(&x, bx, chunks[c], MAX_WINDOW, stores4, &cols, &stores))
+                continue;
+            uint32_t n = cols.window ? cols.window / chunks[c] : 1;
+            if (found && (layout_taps(&cols) > layout_taps(&shape->x) ||
+                          (layout_taps(&cols) == layout_taps(&shape->x) && n >= shape->chunks)))
+                continue;
+            *shape = (struct block_shape){ .block_y = by, .block_x = bx, .rows = rows.window ? rows.window : 1,
+                                           .chunks = n, .chunk = chunks[c], .x_phase = x.phase,
+                                           .regular_y = y.regular, .regular_x = x.regular, .vector_loads = vector,
+                                           .vector_stores = stores, .y = rows, .x = cols };
+            found = true;
         }
+        if (found)
+            return true;
     }
     return false;
 }
@@ -307,32 +440,34 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
     for (uint32_t d = 0; d < 2; d++)
         if (!identity_axis(&axes[d], table(plan, table_at, offsets_at, MAP_OFFSET(d))))
             return DMLVK_OK;
-    bool vector_loads = rows_in_chunks(in, CHUNK);
-    if (!choose_block_shape(axes, table(plan, table_at, offsets_at, RANGE_OFFSET(2)),
-                            table(plan, table_at, offsets_at, RANGE_OFFSET(3)), linear,
-                            in->type == DMLVK_TENSOR_DATA_TYPE_FLOAT16, vector_loads, shape))
+    struct block_axis ba[2];
+    for (uint32_t a = 0; a < 2; a++)
+        ba[a] = (struct block_axis){ .map = table(plan, table_at, offsets_at, MAP_OFFSET(2 + a)),
+                                     .ranges = table(plan, table_at, offsets_at, RANGE_OFFSET(2 + a)),
+                                     .small = axes[2 + a].small, .scale = axes[2 + a].scale };
+    if (!choose_block_shape(ba[0], ba[1], linear, in->type == DMLVK_TENSOR_DATA_TYPE_FLOAT16, in, out, shape))
         return DMLVK_OK;
-    uint64_t blocks = (uint64_t)axes[0].small * axes[1].small * block_count(axes[2].small, shape->block_y, 0) *
-                      block_count(axes[3].small, shape->block_x, shape->x_phase);
+    ba[0].block = shape->block_y;
+    ba[0].align = 1;
+    ba[0].regular = shape->regular_y;
+    ba[1].block = shape->block_x;
+    ba[1].phase = shape->x_phase;
+    ba[1].align = shape->vector_loads ? shape->chunk : 1;
+    ba[1].regular = shape->regular_x;
+    uint64_t blocks = (uint64_t)axes[0].small * axes[1].small * block_count(&ba[0]) * block_count(&ba[1]);
     if (blocks >= UINT64_C(1) << 31) { /* div_by's range */
         *shape = (struct block_shape){ 0 };
         return DMLVK_OK;
     }
-    shape->vector_loads = vector_loads;
-    /* one store4 per block row */
-    shape->vector_stores = shape->block_x == 4 && shape->x_phase == 0 && rows_in_chunks(out, 4);
     for (uint32_t a = 0; a < 2; a++) {
-        uint32_t block = a == 0 ? shape->block_y : shape->block_x;
-        uint32_t window = a == 0 ? shape->rows : CHUNK * shape->chunks;
         uint32_t at = fill_block_table(plan, table_at + plan->params[offsets_at + MAP_OFFSET(2 + a)],
-                                       table_at + plan->params[offsets_at + RANGE_OFFSET(2 + a)], axes[2 + a].small,
-                                       block, a == 1 ? shape->x_phase : 0, window, a == 1 && vector_loads ? CHUNK : 1);
+                                       table_at + plan->params[offsets_at + RANGE_OFFSET(2 + a)], ba[a],
+                                       a == 0 ? shape->rows : shape->chunk * shape->chunks);
         if (at == UINT32_MAX)
             return DMLVK_ERROR_OUT_OF_MEMORY;
         plan->params[offsets_at + BLOCK_TABLE(a)] = at;
     }
-    const uint32_t divisors[3] = { (uint32_t)block_count(axes[3].small, shape->block_x, shape->x_phase),
-                                   (uint32_t)block_count(axes[2].small, shape->block_y, 0), (uint32_t)axes[1].small };
+    const uint32_t divisors[3] = { (uint32_t)block_count(&ba[1]), (uint32_t)block_count(&ba[0]), (uint32_t)axes[1].small };
     for (uint32_t k = 0; k < 3; k++)
         plan->params[offsets_at + BLOCK_MAGIC(k)] = division_magic(divisors[k]);
     return DMLVK_OK;
@@ -437,8 +572,8 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the coordinate tables", op);
     uint64_t invocations = written->elements;
     if (shape.rows)
-        invocations = (uint64_t)axes[0].small * axes[1].small * block_count(axes[2].small, shape.block_y, 0) *
-                      block_count(axes[3].small, shape.block_x, shape.x_phase);
+        invocations = (uint64_t)axes[0].small * axes[1].small * ((axes[2].small + shape.block_y - 1) / shape.block_y) *
+                      ((axes[3].small + shape.x_phase + shape.block_x - 1) / shape.block_x);
     if (count_at == UINT32_MAX)
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the parameters", op);
     plan->params[count_at] = (uint32_t)invocations;
@@ -460,6 +595,11 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
      * 85%, nearest 1.5x 98% -> 104%; bilinear 1.5x 82% -> 77%). */
     dp->spec[dp->spec_count++] = in.type == DMLVK_TENSOR_DATA_TYPE_FLOAT32;
     dp->spec[dp->spec_count++] = shape.x_phase;
+    dp->spec[dp->spec_count++] = shape.chunk ? shape.chunk : 4;
+    dp->spec[dp->spec_count++] = shape.rows ? (uint32_t)shape.x.taps : UINT32_MAX;
+    dp->spec[dp->spec_count++] = shape.rows ? (uint32_t)(shape.x.taps >> 32) : UINT32_MAX;
+    dp->spec[dp->spec_count++] = shape.rows ? (uint32_t)shape.y.taps : UINT32_MAX;
+    dp->spec[dp->spec_count++] = shape.rows ? (uint32_t)(shape.y.taps >> 32) : UINT32_MAX;
     dp->slots[dp->slot_count++] = DMLVK_SLOT_PARAMS;
     dp->slots[dp->slot_count++] = 0; /* binding 0: the input (or InputGradientTensor) */
     dp->slots[dp->slot_count++] = 1;
