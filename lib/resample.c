@@ -252,8 +252,9 @@ static int64_t block_first(const struct block_axis *ba, int64_t j, int64_t ref)
     if (block_taps(ba, j, &lo, &hi))
         first = lo;
     if (ba->regular && block_taps(ba, ref, &lo, &hi)) {
-        int64_t v = lo + (int64_t)floor((double)(j - ref) * ba->block * ba->scale);
-        first = v < first ? v : first;
+        double v = (double)lo + floor((double)(j - ref) * ba->block * ba->scale);
+        if (v > (double)INT32_MIN && v < (double)first) /* else the window is far too wide anyway */
+            first = (int64_t)v;
     }
     return first == INT64_MAX ? 0 : floor_div(first, ba->align) * ba->align;
 }
@@ -369,7 +370,7 @@ static bool place_windows(struct block_axis *ba, uint32_t phases, uint32_t chunk
             try.regular = regular;
             struct block_layout l = block_layout(&try);
             l.window = (l.window + chunk - 1) / chunk * chunk;
-            if (better_layout(&l, stores, best, *best_stores)) {
+            if (l.window <= max_window && better_layout(&l, stores, best, *best_stores)) {
                 *best = l;
                 *best_stores = stores;
                 ba->phase = p;
