@@ -441,6 +441,8 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
     for (uint32_t d = 0; d < 2; d++)
         if (!identity_axis(&axes[d], table(plan, table_at, offsets_at, MAP_OFFSET(d))))
             return DMLVK_OK;
+    if (axes[2].big > INT32_MAX || axes[3].big > INT32_MAX) /* the shader's window indices are signed */
+        return DMLVK_OK;
     struct block_axis ba[2];
     for (uint32_t a = 0; a < 2; a++)
         ba[a] = (struct block_axis){ .map = table(plan, table_at, offsets_at, MAP_OFFSET(2 + a)),
