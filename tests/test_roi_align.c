@@ -85,6 +85,35 @@ static void free_problem(struct problem *p)
     free(p->dy);
 }
 
+/* Values made representable in the tested type, so that the reference sees what the GPU reads. */
+static void round_to_type(double *v, uint64_t n, bool f16)
+{
+    for (uint64_t i = 0; i < n; i++)
+        v[i] = f16 ? half_to_float(half_from_double(v[i])) : (float)v[i];
+}
+
+/* The reference input gradient and its magnitudes, and room for two GPU results. */
+struct results {
+    double *want, *mag, *got, *again;
+};
+
+static void reference_results(const struct problem *p, struct results *r)
+{
+    r->want = malloc(p->nx * sizeof(double));
+    r->mag = malloc(p->nx * sizeof(double));
+    r->got = malloc(p->nx * sizeof(double));
+    r->again = malloc(p->nx * sizeof(double));
+    ref_roi_backward(&p->q, p->x, p->dy, r->want, NULL, r->mag, NULL);
+}
+
+static void free_results(struct results *r)
+{
+    free(r->want);
+    free(r->mag);
+    free(r->got);
+    free(r->again);
+}
+
 static double objective(const struct problem *p)
 {
     double *out = malloc(p->ny * sizeof(double)), sum = 0;
@@ -265,31 +294,24 @@ static void test_scatter_paths(void **state)
         dmlvk_tensor_data_type type = f16 ? DMLVK_TENSOR_DATA_TYPE_FLOAT16 : DMLVK_TENSOR_DATA_TYPE_FLOAT32;
         struct problem p;
         random_problem(&p, true, iter % 4 == 3, iter % 3 == 0);
-        for (uint64_t i = 0; i < p.nx; i++)
-            p.x[i] = f16 ? half_to_float(half_from_double(p.x[i])) : (float)p.x[i];
-        for (uint64_t i = 0; i < p.ny; i++)
-            p.dy[i] = f16 ? half_to_float(half_from_double(p.dy[i])) : (float)p.dy[i];
-        for (uint32_t i = 0; i < 4 * p.q.num_rois; i++)
-            p.rois[i] = f16 ? half_to_float(half_from_double(p.rois[i])) : (float)p.rois[i];
-        double *want = malloc(p.nx * sizeof(double)), *mag = malloc(p.nx * sizeof(double));
-        ref_roi_backward(&p.q, p.x, p.dy, want, NULL, mag, NULL);
-        double *got = malloc(p.nx * sizeof(double)), *again = malloc(p.nx * sizeof(double));
+        round_to_type(p.x, p.nx, f16);
+        round_to_type(p.dy, p.ny, f16);
+        round_to_type(p.rois, 4 * p.q.num_rois, f16);
+        struct results r;
+        reference_results(&p, &r);
         double rel = f16 ? 2e-3 : 1e-5;
         uint32_t wg = iter % 3 == 1 ? 0 : 48;
         dmlvk_operator_params atomics = { .workgroup_size = wg }, cas = { .force_cas_atomics = 1, .workgroup_size = wg },
                               det = { .deterministic = 1, .workgroup_size = wg };
-        assert_int_equal(gpu_backward(&p, &atomics, type, got, NULL), DMLVK_OK);
-        expect_close("float atomics", got, want, mag, p.nx, rel);
-        assert_int_equal(gpu_backward(&p, &cas, type, got, NULL), DMLVK_OK);
-        expect_close("compare-and-swap", got, want, mag, p.nx, rel);
-        assert_int_equal(gpu_backward(&p, &det, type, got, NULL), DMLVK_OK);
-        expect_close("deterministic", got, want, mag, p.nx, rel);
-        assert_int_equal(gpu_backward(&p, &det, type, again, NULL), DMLVK_OK);
-        assert_memory_equal(got, again, p.nx * sizeof(double));
-        free(want);
-        free(mag);
-        free(got);
-        free(again);
+        assert_int_equal(gpu_backward(&p, &atomics, type, r.got, NULL), DMLVK_OK);
+        expect_close("float atomics", r.got, r.want, r.mag, p.nx, rel);
+        assert_int_equal(gpu_backward(&p, &cas, type, r.got, NULL), DMLVK_OK);
+        expect_close("compare-and-swap", r.got, r.want, r.mag, p.nx, rel);
+        assert_int_equal(gpu_backward(&p, &det, type, r.got, NULL), DMLVK_OK);
+        expect_close("deterministic", r.got, r.want, r.mag, p.nx, rel);
+        assert_int_equal(gpu_backward(&p, &det, type, r.again, NULL), DMLVK_OK);
+        assert_memory_equal(r.got, r.again, p.nx * sizeof(double));
+        free_results(&r);
         free_problem(&p);
     }
 }
@@ -327,22 +349,18 @@ static void test_tile_gather(void **state)
         }
         alloc_problem(&p);
         for (uint64_t i = 0; i < p.ny; i++)
-            p.dy[i] = f16 ? half_to_float(half_from_double(uniform(-1, 1))) : (float)uniform(-1, 1);
-        for (uint32_t i = 0; i < 4 * q->num_rois; i++)
-            p.rois[i] = f16 ? half_to_float(half_from_double(p.rois[i])) : (float)p.rois[i];
-        double *want = malloc(p.nx * sizeof(double)), *mag = malloc(p.nx * sizeof(double));
-        double *got = malloc(p.nx * sizeof(double)), *again = malloc(p.nx * sizeof(double));
-        ref_roi_backward(q, p.x, p.dy, want, NULL, mag, NULL);
+            p.dy[i] = uniform(-1, 1);
+        round_to_type(p.dy, p.ny, f16);
+        round_to_type(p.rois, 4 * q->num_rois, f16);
+        struct results r;
+        reference_results(&p, &r);
         dmlvk_operator_params params = { .workgroup_size = workgroups[iter % 4] };
-        assert_int_equal(gpu_backward(&p, &params, type, got, NULL), DMLVK_OK);
-        expect_close("tile gather", got, want, mag, p.nx, f16 ? 2e-3 : 1e-5);
+        assert_int_equal(gpu_backward(&p, &params, type, r.got, NULL), DMLVK_OK);
+        expect_close("tile gather", r.got, r.want, r.mag, p.nx, f16 ? 2e-3 : 1e-5);
         params.deterministic = 1;
-        assert_int_equal(gpu_backward(&p, &params, type, again, NULL), DMLVK_OK);
-        assert_memory_equal(got, again, p.nx * sizeof(double));
-        free(want);
-        free(mag);
-        free(got);
-        free(again);
+        assert_int_equal(gpu_backward(&p, &params, type, r.again, NULL), DMLVK_OK);
+        assert_memory_equal(r.got, r.again, p.nx * sizeof(double));
+        free_results(&r);
         free_problem(&p);
     }
 }
@@ -366,18 +384,16 @@ static void test_region_scatter_limits(void **state)
         memcpy(p.rois, boxes, sizeof(boxes));
         alloc_problem(&p);
         for (uint64_t i = 0; i < p.ny; i++)
-            p.dy[i] = (float)uniform(-1, 1);
-        double *want = malloc(p.nx * sizeof(double)), *mag = malloc(p.nx * sizeof(double));
-        double *got = malloc(p.nx * sizeof(double));
-        ref_roi_backward(q, p.x, p.dy, want, NULL, mag, NULL);
+            p.dy[i] = uniform(-1, 1);
+        round_to_type(p.dy, p.ny, false);
+        struct results r;
+        reference_results(&p, &r);
         dmlvk_operator_params scatter = { .workgroup_size = 48 }, det = { .deterministic = 1, .workgroup_size = 48 };
-        assert_int_equal(gpu_backward(&p, &scatter, DMLVK_TENSOR_DATA_TYPE_FLOAT32, got, NULL), DMLVK_OK);
-        expect_close("region scatter", got, want, mag, p.nx, 1e-5);
-        assert_int_equal(gpu_backward(&p, &det, DMLVK_TENSOR_DATA_TYPE_FLOAT32, got, NULL), DMLVK_OK);
-        expect_close("region scatter, deterministic", got, want, mag, p.nx, 1e-5);
-        free(want);
-        free(mag);
-        free(got);
+        assert_int_equal(gpu_backward(&p, &scatter, DMLVK_TENSOR_DATA_TYPE_FLOAT32, r.got, NULL), DMLVK_OK);
+        expect_close("region scatter", r.got, r.want, r.mag, p.nx, 1e-5);
+        assert_int_equal(gpu_backward(&p, &det, DMLVK_TENSOR_DATA_TYPE_FLOAT32, r.again, NULL), DMLVK_OK);
+        expect_close("region scatter, deterministic", r.again, r.want, r.mag, p.nx, 1e-5);
+        free_results(&r);
         free_problem(&p);
     }
 }
