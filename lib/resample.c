@@ -244,32 +244,36 @@ static bool block_taps(const struct block_axis *ba, int64_t j, int64_t *lo, int6
     return *lo < *hi;
 }
 
-/* Where block j's window starts (before 0 where `regular` extrapolates past the edge). `ref` is
- * a block with taps, from which regular starts are extrapolated. */
-static int64_t block_first(const struct block_axis *ba, int64_t j, int64_t ref)
-{
-    int64_t lo, hi, first = INT64_MAX;
-    if (block_taps(ba, j, &lo, &hi))
-        first = lo;
-    if (ba->regular && block_taps(ba, ref, &lo, &hi)) {
-        double v = (double)lo + floor((double)(j - ref) * ba->block * ba->scale);
-        if (v > (double)INT32_MIN && v < (double)first) /* else the window is far too wide anyway */
-            first = (int64_t)v;
-    }
-    return first == INT64_MAX ? 0 : floor_div(first, ba->align) * ba->align;
-}
+/* The block nearest the middle with taps, from which regular window starts are extrapolated,
+ * and the first larger-side index it taps; block -1 where no block has taps. */
+struct reference {
+    int64_t block, first;
+};
 
-/* The block nearest the middle with taps (-1 where none has). */
-static int64_t reference_block(const struct block_axis *ba)
+static struct reference reference_block(const struct block_axis *ba)
 {
     int64_t n = block_count(ba), lo, hi;
     for (int64_t d = 0; d < n; d++) {
         if (n / 2 + d < n && block_taps(ba, n / 2 + d, &lo, &hi))
-            return n / 2 + d;
+            return (struct reference){ n / 2 + d, lo };
         if (n / 2 - d >= 0 && block_taps(ba, n / 2 - d, &lo, &hi))
-            return n / 2 - d;
+            return (struct reference){ n / 2 - d, lo };
     }
-    return -1;
+    return (struct reference){ -1, 0 };
+}
+
+/* Where block j's window starts (before 0 where `regular` extrapolates past the edge). */
+static int64_t block_first(const struct block_axis *ba, int64_t j, struct reference ref)
+{
+    int64_t lo, hi, first = INT64_MAX;
+    if (block_taps(ba, j, &lo, &hi))
+        first = lo;
+    if (ba->regular && ref.block >= 0) {
+        double v = (double)ref.first + floor((double)(j - ref.block) * ba->block * ba->scale);
+        if (v > (double)INT32_MIN && v < (double)first) /* else the window is far too wide anyway */
+            first = (int64_t)v;
+    }
+    return first == INT64_MAX ? 0 : floor_div(first, ba->align) * ba->align;
 }
 
 /* The weight of larger-side index o on smaller-side index i, as the general loop's tap_weight. */
@@ -296,7 +300,7 @@ static float tap_weight(const uint32_t *map, int64_t o, int64_t i)
 static struct block_layout block_layout(const struct block_axis *ba)
 {
     struct block_layout l = { 0, 0 };
-    int64_t ref = reference_block(ba);
+    struct reference ref = reference_block(ba);
     for (int64_t j = 0; j < block_count(ba); j++) {
         int64_t first = block_first(ba, j, ref), lo, hi;
         if (!block_taps(ba, j, &lo, &hi))
@@ -329,7 +333,7 @@ static uint32_t fill_block_table(struct dmlvk_op_plan *plan, uint32_t map_at, ui
         return UINT32_MAX;
     ba.map = plan->params + map_at; /* the block may have moved */
     ba.ranges = plan->params + ranges_at;
-    int64_t ref = reference_block(&ba);
+    struct reference ref = reference_block(&ba);
     uint32_t *first = plan->params + at;
     uint32_t *weights = plan->params + ((at + blocks + 3) & ~UINT32_C(3));
     for (uint32_t j = 0; j < blocks; j++) {
