@@ -5,11 +5,7 @@
 #define ELEMENTWISE_TENSORS 2
 #include "elementwise.glsl"
 
-layout(push_constant) uniform Push {
-    Params p;
-    Tensor x;
-    Tensor y;
-} pc;
+DMLVK_PUSH(activation_relu_push, ACTIVATION_RELU_PUSH)
 
 void main()
 {

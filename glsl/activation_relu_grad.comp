@@ -5,12 +5,7 @@
 #define ELEMENTWISE_TENSORS 3
 #include "elementwise.glsl"
 
-layout(push_constant) uniform Push {
-    Params p;
-    Tensor x;
-    Tensor dy;
-    Tensor dx;
-} pc;
+DMLVK_PUSH(activation_relu_grad_push, ACTIVATION_RELU_GRAD_PUSH)
 
 vec4 relu_grad4(vec4 x, vec4 dy)
 {

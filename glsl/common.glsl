@@ -4,17 +4,18 @@
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference2 : require
 #extension GL_EXT_buffer_reference_uvec2 : require
+#include "abi.h"
 #if DMLVK_F16
 #extension GL_EXT_shader_16bit_storage : require
 #endif
 #if DMLVK_RTE16
 // Conversions to float16 round to nearest-even (SPV_KHR_float_controls, core in SPIR-V 1.4);
-// lib/operator.c picks this variant where the device supports shaderRoundingModeRTEFloat16.
+// lib/variant.c picks this variant where the device supports shaderRoundingModeRTEFloat16.
 #extension GL_EXT_spirv_intrinsics : require
 spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4467], 4462, 16);
 #endif
 
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = DMLVK_SPEC_WORKGROUP_SIZE) in;
 
 #if DMLVK_F16
 layout(buffer_reference, std430, buffer_reference_align = 2) buffer Tensor { float16_t v[]; };

@@ -1,17 +1,11 @@
-// Element-wise operators over ELEMENTWISE_TENSORS tensors of one shape with their own strides.
-// The host merges dimensions that are contiguous in every tensor, so DIMS is usually 1.
-layout(constant_id = 1) const uint DIMS = 1;
-// Every tensor packed and alike: each invocation takes 4 consecutive elements (VECTOR_WIDTH).
-layout(constant_id = 2) const bool CONTIGUOUS = false;
-const uint VECTOR_WIDTH = 4u;
+// Element-wise operators over tensors of one shape with their own strides (elementwise_abi.h).
+#include "elementwise_abi.h"
+layout(constant_id = ELEMENTWISE_SPEC_DIMS) const uint DIMS = 1;
+// Every tensor packed and alike: each invocation takes VECTOR_WIDTH consecutive elements.
+layout(constant_id = ELEMENTWISE_SPEC_CONTIGUOUS) const bool CONTIGUOUS = false;
+const uint VECTOR_WIDTH = ELEMENTWISE_VECTOR_WIDTH;
 
-layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Params {
-    uint count;
-    uint sizes[8];
-    uint strides[ELEMENTWISE_TENSORS][8];
-};
-
-void element_offsets(Params p, uint i, out uint off[ELEMENTWISE_TENSORS])
+void element_offsets(elementwise_params p, uint i, out uint off[ELEMENTWISE_TENSORS])
 {
     for (uint t = 0; t < ELEMENTWISE_TENSORS; t++)
         off[t] = 0u;

@@ -1,29 +1,9 @@
-// Shared by the resample shaders: the parameter block written by lib/resample.c. Tensors are
-// padded to 4 axes; table[] holds per axis the map (for each larger-side index: the input index
-// and the weight of the next one) and, for the backward operators, the range of larger-side
-// indices that reach each smaller-side index.
-layout(constant_id = 1) const bool LINEAR = false;
-layout(constant_id = 2) const uint DIMS = 4;   // the real axes are the last DIMS of 4
+// Shared by the resample shaders: the parameter block written by lib/resample.c (resample_abi.h).
+#include "resample_abi.h"
+layout(constant_id = RESAMPLE_SPEC_LINEAR) const bool LINEAR = false;
+layout(constant_id = RESAMPLE_SPEC_DIMS) const uint DIMS = 4;   // the real axes are the last DIMS of 4
 
-layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Params {
-    uint count;             // invocations
-    uint out_sizes[4];
-    uint in_sizes[4];
-    uint out_strides[4];
-    uint in_strides[4];
-    uint map_offset[4];
-    uint range_offset[4];
-    uint block_table[2];    // backward block gather, axes 2 and 3: where their tables start in
-                            // this block, in words from its start (see lib/resample.c)
-    uint block_magic[3];    // div_by's m for the blocks per row, per column and out_sizes[1]
-    uint table[];
-};
-
-layout(push_constant) uniform Push {
-    Params p;
-    Tensor src;
-    Tensor dst;
-} pc;
+DMLVK_PUSH(resample_push, RESAMPLE_PUSH)
 
 // The written element's index per axis, and its offset.
 uint written_index(uint e, out uint idx[4])

@@ -3,15 +3,8 @@
 // ROI_ALIGN1 (lib/roi_align1.c): one invocation per output element reduces its bin's samples.
 #include "common.glsl"
 
-layout(buffer_reference) buffer Params;
-layout(push_constant) uniform Push {
-    Params p;
-    Tensor x;
-    Tensor rois;
-    UintTensor batch;
-    Tensor y;
-    UintTensor skipped;     // diagnostics: regions with an out-of-range batch index
-} pc;
+#include "roi_align_abi.h"
+DMLVK_PUSH(roi_align1_push, ROI_ALIGN1_PUSH)
 
 #include "roi_align_common.glsl"
 
@@ -23,7 +16,7 @@ void main()
     uvec4 i = bin_index(e);
     Region g = region(i.x);
     if (!g.valid && i.y == 0u && i.z == 0u && i.w == 0u)
-        atomicAdd(pc.skipped.v[0], 1u);
+        atomicAdd(pc.counters.v[ROI_COUNTER_SKIPPED_REGIONS], 1u);
     float result = pc.p.oob_value;
     if (g.valid) {
         uint plane = g.b * pc.p.in_strides[0] + i.y * pc.p.in_strides[1];

@@ -1,33 +1,8 @@
-// Shared by ROI_ALIGN1 and ROI_ALIGN_GRAD: the parameter block written by lib/roi_align.c, the
-// regions' sample grids and the reads of the input. The including shader declares the push
-// constants pc.p (Params), pc.x (the input), pc.rois and pc.batch.
-layout(constant_id = 1) const bool LINEAR = true;
-layout(constant_id = 2) const bool MAXIMUM = false;
-layout(constant_id = 3) const bool ALIGN_CORNERS = false;
-
-layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Params {
-    uint num_rois;
-    uint channels;
-    uint in_h;
-    uint in_w;
-    uint out_h;
-    uint out_w;
-    uint batch_count;
-    uint grad_elements;     // BatchCount * ChannelCount * InputHeight * InputWidth
-    uint in_strides[4];     // InputTensor
-    uint bin_strides[4];    // OutputTensor (forward) or InputGradientTensor (backward)
-    uint grad_strides[4];   // OutputGradientTensor
-    uint roi_strides[2];    // ROITensor: region, coordinate
-    uint roi_grad_strides[2];
-    uint batch_stride;
-    float spatial_x;
-    float spatial_y;
-    float in_off;
-    float out_off;
-    float oob_value;
-    uint min_samples;
-    uint max_samples;
-};
+// Shared by ROI_ALIGN1 and ROI_ALIGN_GRAD: the regions' sample grids and the reads of the input.
+// The including shader declares the push constants (roi_align_abi.h) first.
+layout(constant_id = ROI_SPEC_LINEAR) const bool LINEAR = true;
+layout(constant_id = ROI_SPEC_MAXIMUM) const bool MAXIMUM = false;
+layout(constant_id = ROI_SPEC_ALIGN_CORNERS) const bool ALIGN_CORNERS = false;
 
 struct Region {
     bool valid;         // its batch index is in range

@@ -10,11 +10,18 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     const dmlvk_activation_relu_operator_desc *desc = opaque;
     struct dmlvk_tensor t[2];
     dmlvk_status st;
-    if ((st = dmlvk_check_tensor(NAME, "InputTensor", desc->InputTensor, DMLVK_FLOAT_TYPES, 1, 8, false, &t[0])) ||
-        (st = dmlvk_check_tensor(NAME, "OutputTensor", desc->OutputTensor, DMLVK_FLOAT_TYPES, 1, 8, true, &t[1])) ||
+    if ((st = dmlvk_check_tensor(ctx, "InputTensor", desc->InputTensor, DMLVK_FLOAT_TYPES, 1, 8, false, &t[0])) ||
+        (st = dmlvk_check_tensor(ctx, "OutputTensor", desc->OutputTensor, DMLVK_FLOAT_TYPES, 1, 8, true, &t[1])) ||
         (st = dmlvk_check_same(NAME, "InputTensor", &t[0], "OutputTensor", &t[1], true)))
         return st;
-    return dmlvk_plan_elementwise(ctx, p, "activation_relu", t, 2);
+    struct dmlvk_dispatch_plan *d =
+        dmlvk_plan_elementwise(ctx, p, DMLVK_SHADER_ACTIVATION_RELU, DMLVK_PUSH_SLOTS(activation_relu_push), t, 2);
+    if (!d)
+        return DMLVK_ERROR_UNSUPPORTED;
+    DMLVK_BIND(d, activation_relu_push, p, DMLVK_SLOT_PARAMS);
+    DMLVK_BIND(d, activation_relu_push, x, 0);
+    DMLVK_BIND(d, activation_relu_push, y, 1);
+    return DMLVK_OK;
 }
 
 static const dmlvk_field_info fields[] = {

@@ -1,5 +1,4 @@
-#include <ctype.h>
-#include <stdarg.h>
+/* Devices: dmlvk's own instance and device, or the host's; their capabilities and choice. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,74 +7,6 @@
 #include "internal.h"
 
 #define REQUIRED_API VK_API_VERSION_1_2
-
-/* volk's loader entry points are process-wide; load them once. */
-static pthread_once_t volk_once = PTHREAD_ONCE_INIT;
-static VkResult volk_result = VK_ERROR_INITIALIZATION_FAILED;
-
-static void volk_init(void)
-{
-    volk_result = volkInitialize();
-}
-
-static dmlvk_status load_vulkan(PFN_vkGetInstanceProcAddr custom)
-{
-    if (custom) {
-        /* The host's own loader: volk only needs the entry point. */
-        volkInitializeCustom(custom);
-        return DMLVK_OK;
-    }
-    pthread_once(&volk_once, volk_init);
-    if (volk_result != VK_SUCCESS)
-        return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "no Vulkan loader found (libvulkan.so.1)");
-    return DMLVK_OK;
-}
-
-void dmlvk_debug_fail_nth_allocation(dmlvk_device *dev, int64_t n)
-{
-    atomic_store(&dev->fault_countdown, n < 0 ? -1 : n);
-}
-
-bool dmlvk_fault(dmlvk_device *dev)
-{
-    if (atomic_load(&dev->fault_countdown) < 0)
-        return false;
-    return atomic_fetch_sub(&dev->fault_countdown, 1) == 0;
-}
-
-void *dmlvk_calloc(dmlvk_device *dev, size_t n, size_t size)
-{
-    return dmlvk_fault(dev) ? NULL : calloc(n, size);
-}
-
-void dmlvk_log(const dmlvk_device *dev, dmlvk_log_level level, const char *fmt, ...)
-{
-    if (!dev->log || level > dev->log_level)
-        return;
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    dev->log(dev->log_user, level, msg);
-}
-
-static VKAPI_ATTR VkBool32 VKAPI_CALL debug_callback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                                     VkDebugUtilsMessageTypeFlagsEXT types,
-                                                     const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
-{
-    (void)types;
-    dmlvk_device *dev = user;
-    if (severity & (VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)) {
-        atomic_fetch_add(&dev->stat_validation, 1);
-        /* Always visible: a validation message is a bug, in dmlvk or in how it is used. */
-        if (dev->log)
-            dev->log(dev->log_user, DMLVK_LOG_ERROR, data->pMessage);
-        else
-            fprintf(stderr, "dmlvk: validation: %s\n", data->pMessage);
-    }
-    return VK_FALSE;
-}
 
 static dmlvk_device_type device_type(VkPhysicalDeviceType t)
 {
@@ -95,29 +26,29 @@ struct physical_caps {
     uint32_t timestamp_bits;
 };
 
-static bool has_extension(VkPhysicalDevice pd, const char *name)
+static bool has_extension(const struct dmlvk_vk *vk, VkPhysicalDevice pd, const char *name)
 {
     uint32_t n = 0;
-    if (vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL) != VK_SUCCESS || n == 0)
+    if (vk->vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL) != VK_SUCCESS || n == 0)
         return false;
     VkExtensionProperties *ext = calloc(n, sizeof(*ext));
     bool found = false;
-    if (ext && vkEnumerateDeviceExtensionProperties(pd, NULL, &n, ext) == VK_SUCCESS)
+    if (ext && vk->vkEnumerateDeviceExtensionProperties(pd, NULL, &n, ext) == VK_SUCCESS)
         for (uint32_t i = 0; i < n && !found; i++)
             found = !strcmp(ext[i].extensionName, name);
     free(ext);
     return found;
 }
 
-static void query_caps(VkPhysicalDevice pd, struct physical_caps *caps)
+static void query_caps(const struct dmlvk_vk *vk, VkPhysicalDevice pd, struct physical_caps *caps)
 {
     memset(caps, 0, sizeof(*caps));
-    vkGetPhysicalDeviceProperties(pd, &caps->props);
+    vk->vkGetPhysicalDeviceProperties(pd, &caps->props);
     caps->api_ok = caps->props.apiVersion >= REQUIRED_API;
     caps->compute_family = -1;
     if (!caps->api_ok)
         return;
-    bool atomic_ext = has_extension(pd, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+    bool atomic_ext = has_extension(vk, pd, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
     VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT,
     };
@@ -127,22 +58,22 @@ static void query_caps(VkPhysicalDevice pd, struct physical_caps *caps)
     };
     VkPhysicalDeviceVulkan11Features v11 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, .pNext = &v12 };
     VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &v11 };
-    vkGetPhysicalDeviceFeatures2(pd, &f2);
+    vk->vkGetPhysicalDeviceFeatures2(pd, &f2);
     caps->bda = v12.bufferDeviceAddress;
     caps->storage16 = v11.storageBuffer16BitAccess;
     caps->atomic_add = atomic_ext && atomic.shaderBufferFloat32AtomicAdd;
     caps->int64_atomics = f2.features.shaderInt64 && v12.shaderBufferInt64Atomics;
     VkPhysicalDeviceVulkan12Properties p12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES };
     VkPhysicalDeviceProperties2 p2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &p12 };
-    vkGetPhysicalDeviceProperties2(pd, &p2);
+    vk->vkGetPhysicalDeviceProperties2(pd, &p2);
     caps->rte16 = p12.shaderRoundingModeRTEFloat16;
 
     uint32_t nq = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, NULL);
+    vk->vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, NULL);
     VkQueueFamilyProperties *q = calloc(nq ? nq : 1, sizeof(*q));
     if (!q)
         return;
-    vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, q);
+    vk->vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, q);
     for (uint32_t i = 0; i < nq && caps->compute_family < 0; i++)
         if (q[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
             caps->compute_family = (int32_t)i;
@@ -168,9 +99,10 @@ static void fill_info(const struct physical_caps *caps, uint32_t index, dmlvk_de
     info->timestamp_period = caps->props.limits.timestampPeriod;
 }
 
-static dmlvk_status create_instance(bool validation, VkInstance *instance, bool *debug_utils, uint32_t *api_version)
+static dmlvk_status create_instance(struct dmlvk_vk *vk, bool validation, VkInstance *instance, bool *debug_utils,
+                                    uint32_t *api_version)
 {
-    uint32_t loader_version = volkGetInstanceVersion();
+    uint32_t loader_version = dmlvk_vk_instance_version(vk);
     if (loader_version < REQUIRED_API)
         return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "the Vulkan loader supports version %u.%u; dmlvk needs 1.2",
                            VK_API_VERSION_MAJOR(loader_version), VK_API_VERSION_MINOR(loader_version));
@@ -179,10 +111,10 @@ static dmlvk_status create_instance(bool validation, VkInstance *instance, bool 
     *debug_utils = false;
     if (validation) {
         uint32_t n = 0;
-        vkEnumerateInstanceLayerProperties(&n, NULL);
+        vk->vkEnumerateInstanceLayerProperties(&n, NULL);
         VkLayerProperties *props = calloc(n ? n : 1, sizeof(*props));
         bool found = false;
-        if (props && vkEnumerateInstanceLayerProperties(&n, props) == VK_SUCCESS)
+        if (props && vk->vkEnumerateInstanceLayerProperties(&n, props) == VK_SUCCESS)
             for (uint32_t i = 0; i < n && !found; i++)
                 found = !strcmp(props[i].layerName, layers[0]);
         free(props);
@@ -205,23 +137,29 @@ static dmlvk_status create_instance(bool validation, VkInstance *instance, bool 
         .enabledExtensionCount = validation ? 1 : 0,
         .ppEnabledExtensionNames = exts,
     };
-    VkResult r = vkCreateInstance(&ci, NULL, instance);
+    VkResult r = vk->vkCreateInstance(&ci, NULL, instance);
     if (r != VK_SUCCESS)
         return dmlvk_vk_error(r, "vkCreateInstance");
     *api_version = app.apiVersion;
-    volkLoadInstanceOnly(*instance);
-    return DMLVK_OK;
+    dmlvk_status st = dmlvk_vk_load_instance(vk, *instance);
+    if (st != DMLVK_OK) {
+        PFN_vkDestroyInstance destroy = (PFN_vkDestroyInstance)vk->vkGetInstanceProcAddr(*instance, "vkDestroyInstance");
+        if (destroy)
+            destroy(*instance, NULL);
+        *instance = VK_NULL_HANDLE;
+    }
+    return st;
 }
 
-static dmlvk_status list_physical(VkInstance instance, VkPhysicalDevice **out, uint32_t *count)
+static dmlvk_status list_physical(const struct dmlvk_vk *vk, VkInstance instance, VkPhysicalDevice **out, uint32_t *count)
 {
-    VkResult r = vkEnumeratePhysicalDevices(instance, count, NULL);
+    VkResult r = vk->vkEnumeratePhysicalDevices(instance, count, NULL);
     if (r != VK_SUCCESS)
         return dmlvk_vk_error(r, "vkEnumeratePhysicalDevices");
     *out = calloc(*count ? *count : 1, sizeof(**out));
     if (!*out)
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "out of host memory listing devices");
-    r = vkEnumeratePhysicalDevices(instance, count, *out);
+    r = vk->vkEnumeratePhysicalDevices(instance, count, *out);
     if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
         free(*out);
         return dmlvk_vk_error(r, "vkEnumeratePhysicalDevices");
@@ -233,26 +171,27 @@ dmlvk_status dmlvk_enumerate_devices(dmlvk_device_info *infos, uint32_t *count)
 {
     if (!count || (!infos && *count))
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_enumerate_devices: count is NULL, or infos is NULL with a capacity");
-    dmlvk_status st = load_vulkan(NULL);
+    struct dmlvk_vk vk_table = { 0 }, *vk = &vk_table;
+    dmlvk_status st = dmlvk_vk_load_global(vk, NULL);
     if (st != DMLVK_OK)
         return st;
     VkInstance instance;
     bool debug_utils;
     uint32_t api_version;
-    if ((st = create_instance(false, &instance, &debug_utils, &api_version)) != DMLVK_OK)
+    if ((st = create_instance(vk, false, &instance, &debug_utils, &api_version)) != DMLVK_OK)
         return st;
     VkPhysicalDevice *pds;
     uint32_t n;
-    if ((st = list_physical(instance, &pds, &n)) == DMLVK_OK) {
+    if ((st = list_physical(vk, instance, &pds, &n)) == DMLVK_OK) {
         for (uint32_t i = 0; i < n && i < *count; i++) {
             struct physical_caps caps;
-            query_caps(pds[i], &caps);
+            query_caps(vk, pds[i], &caps);
             fill_info(&caps, i, &infos[i]);
         }
         *count = n;
         free(pds);
     }
-    vkDestroyInstance(instance, NULL);
+    vk->vkDestroyInstance(instance, NULL);
     return st;
 }
 
@@ -274,32 +213,23 @@ static int type_rank(VkPhysicalDeviceType t)
     }
 }
 
-static dmlvk_status pick_physical(VkPhysicalDevice *pds, uint32_t n, const dmlvk_device_params *params,
-                                  uint32_t *chosen)
+static dmlvk_status pick_physical(const struct dmlvk_vk *vk, VkPhysicalDevice *pds, uint32_t n,
+                                  const dmlvk_device_params *params, uint32_t *chosen)
 {
-    int32_t index = params->index;
     const char *name = params->name;
-    const char *env = getenv("DMLVK_DEVICE");
-    if (index < 0 && !name && env && *env) {
-        char *end;
-        long v = strtol(env, &end, 10);
-        if (*end == '\0' && v >= 0)
-            index = (int32_t)v;
-        else
-            name = env;
-    }
     if (n == 0)
         return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "no Vulkan device found");
-    if (index >= 0) {
-        if ((uint32_t)index >= n)
-            return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "device index %d: there are only %u devices", index, n);
-        *chosen = (uint32_t)index;
+    if (params->use_index) {
+        if (params->index >= n)
+            return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_device_params.index: %u, but there are only %u devices",
+                               params->index, n);
+        *chosen = params->index;
         return DMLVK_OK;
     }
     int best = -1, best_rank = 99;
     for (uint32_t i = 0; i < n; i++) {
         VkPhysicalDeviceProperties p;
-        vkGetPhysicalDeviceProperties(pds[i], &p);
+        vk->vkGetPhysicalDeviceProperties(pds[i], &p);
         if (name && !name_matches(p.deviceName, name))
             continue;
         if (p.apiVersion < REQUIRED_API && best >= 0)
@@ -311,7 +241,7 @@ static dmlvk_status pick_physical(VkPhysicalDevice *pds, uint32_t n, const dmlvk
         }
     }
     if (best < 0)
-        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "no Vulkan device's name contains \"%s\"", name);
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_device_params.name: no Vulkan device's name contains \"%s\"", name);
     *chosen = (uint32_t)best;
     return DMLVK_OK;
 }
@@ -322,29 +252,13 @@ static dmlvk_status init_common(dmlvk_device *dev, const struct physical_caps *c
     dev->timestamp_bits = (int32_t)dev->queue_family == caps->compute_family ? caps->timestamp_bits : 0;
     if (dev->api_version > caps->props.apiVersion)
         dev->api_version = caps->props.apiVersion;
-    vkGetPhysicalDeviceMemoryProperties(dev->physical, &dev->mem_props);
-    volkLoadDeviceTable(&dev->vk, dev->device);
+    dev->vk.vkGetPhysicalDeviceMemoryProperties(dev->physical, &dev->mem_props);
+    dmlvk_status st = dmlvk_vk_load_device(&dev->vk, dev->device);
+    if (st != DMLVK_OK)
+        return st;
     dev->vk.vkGetDeviceQueue(dev->device, dev->queue_family, 0, &dev->queue);
-
-    VkCommandPoolCreateInfo pci = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-        .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
-        .queueFamilyIndex = dev->queue_family,
-    };
-    VkResult r = dev->vk.vkCreateCommandPool(dev->device, &pci, NULL, &dev->pool);
-    if (r != VK_SUCCESS)
-        return dmlvk_vk_error(r, "vkCreateCommandPool");
-    VkCommandBufferAllocateInfo cai = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-        .commandPool = dev->pool,
-        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-        .commandBufferCount = 1,
-    };
-    if ((r = dev->vk.vkAllocateCommandBuffers(dev->device, &cai, &dev->cmd)) != VK_SUCCESS)
-        return dmlvk_vk_error(r, "vkAllocateCommandBuffers");
-    VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
-    if ((r = dev->vk.vkCreateFence(dev->device, &fci, NULL, &dev->fence)) != VK_SUCCESS)
-        return dmlvk_vk_error(r, "vkCreateFence");
+    if ((st = dmlvk_submit_init(dev)) != DMLVK_OK)
+        return st;
     VkPushConstantRange range = {
         .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
         .size = DMLVK_PUSH_CONSTANT_BYTES,
@@ -354,26 +268,42 @@ static dmlvk_status init_common(dmlvk_device *dev, const struct physical_caps *c
         .pushConstantRangeCount = 1,
         .pPushConstantRanges = &range,
     };
-    if ((r = dev->vk.vkCreatePipelineLayout(dev->device, &lci, NULL, &dev->layout)) != VK_SUCCESS)
+    VkResult r = dev->vk.vkCreatePipelineLayout(dev->device, &lci, NULL, &dev->layout);
+    if (r != VK_SUCCESS)
         return dmlvk_vk_error(r, "vkCreatePipelineLayout");
-    dmlvk_disk_cache_open(dev, params->cache_dir, params->disable_disk_cache);
-    if (!dev->vk_cache)
-        return dmlvk_error(DMLVK_ERROR_DEVICE, "vkCreatePipelineCache failed");
-    return DMLVK_OK;
+    return dmlvk_pipeline_cache_create(dev, params->cache_dir, params->disable_disk_cache, &dev->pipelines);
 }
 
-static dmlvk_device *alloc_device(const dmlvk_device_params *params)
+static bool reserved_zero(const uint32_t *reserved, size_t n)
 {
+    for (size_t i = 0; i < n; i++)
+        if (reserved[i])
+            return false;
+    return true;
+}
+
+static dmlvk_status alloc_device(const dmlvk_device_params *params, PFN_vkGetInstanceProcAddr gipa, dmlvk_device **out)
+{
+    if (!reserved_zero(params->reserved, DMLVK_ARRAY_SIZE(params->reserved)))
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT,
+                           "dmlvk_device_params.reserved is not zero (fields of a newer dmlvk?)");
     dmlvk_device *dev = calloc(1, sizeof(*dev));
     if (!dev)
-        return NULL;
-    pthread_mutex_init(&dev->submit_lock, NULL);
-    pthread_mutex_init(&dev->cache_lock, NULL);
+        return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "out of host memory creating a device");
+#ifdef DMLVK_TEST_HOOKS
     atomic_init(&dev->fault_countdown, -1);
+#endif
+    pthread_mutex_init(&dev->submit_lock, NULL);
     dev->log = params->log;
     dev->log_user = params->log_user;
     dev->log_level = params->log_level;
-    return dev;
+    dmlvk_status st = dmlvk_vk_load_global(&dev->vk, gipa);
+    if (st != DMLVK_OK) {
+        free(dev);
+        return st;
+    }
+    *out = dev;
+    return DMLVK_OK;
 }
 
 static dmlvk_status create_logical(dmlvk_device *dev, const struct physical_caps *caps)
@@ -414,7 +344,7 @@ static dmlvk_status create_logical(dmlvk_device *dev, const struct physical_caps
         .enabledExtensionCount = caps->atomic_add ? 1 : 0,
         .ppEnabledExtensionNames = exts,
     };
-    VkResult r = vkCreateDevice(dev->physical, &dci, NULL, &dev->device);
+    VkResult r = dev->vk.vkCreateDevice(dev->physical, &dci, NULL, &dev->device);
     if (r != VK_SUCCESS)
         return dmlvk_vk_error(r, "vkCreateDevice");
     dev->own_device = true;
@@ -431,14 +361,12 @@ dmlvk_status dmlvk_device_create(const dmlvk_device_params *params_in, dmlvk_dev
     if (!out)
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_device_create: device is NULL");
     *out = NULL;
-    dmlvk_status st = load_vulkan(NULL);
+    dmlvk_device *dev;
+    dmlvk_status st = alloc_device(&params, NULL, &dev);
     if (st != DMLVK_OK)
         return st;
-    dmlvk_device *dev = alloc_device(&params);
-    if (!dev)
-        return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "out of host memory creating a device");
     bool debug_utils;
-    if ((st = create_instance(params.validation, &dev->instance, &debug_utils, &dev->api_version)) != DMLVK_OK)
+    if ((st = create_instance(&dev->vk, params.validation, &dev->instance, &debug_utils, &dev->api_version)) != DMLVK_OK)
         goto fail;
     dev->own_instance = true;
     if (debug_utils) {
@@ -447,10 +375,12 @@ dmlvk_status dmlvk_device_create(const dmlvk_device_params *params_in, dmlvk_dev
             .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
             .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                            VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
-            .pfnUserCallback = debug_callback,
+            .pfnUserCallback = dmlvk_validation_callback,
             .pUserData = dev,
         };
-        VkResult r = vkCreateDebugUtilsMessengerEXT(dev->instance, &mci, NULL, &dev->messenger);
+        VkResult r = dev->vk.vkCreateDebugUtilsMessengerEXT
+                         ? dev->vk.vkCreateDebugUtilsMessengerEXT(dev->instance, &mci, NULL, &dev->messenger)
+                         : VK_ERROR_EXTENSION_NOT_PRESENT;
         if (r != VK_SUCCESS) {
             st = dmlvk_vk_error(r, "vkCreateDebugUtilsMessengerEXT");
             goto fail;
@@ -458,10 +388,10 @@ dmlvk_status dmlvk_device_create(const dmlvk_device_params *params_in, dmlvk_dev
     }
     VkPhysicalDevice *pds;
     uint32_t n;
-    if ((st = list_physical(dev->instance, &pds, &n)) != DMLVK_OK)
+    if ((st = list_physical(&dev->vk, dev->instance, &pds, &n)) != DMLVK_OK)
         goto fail;
     uint32_t index = 0;
-    st = pick_physical(pds, n, &params, &index);
+    st = pick_physical(&dev->vk, pds, n, &params, &index);
     if (st == DMLVK_OK)
         dev->physical = pds[index];
     free(pds);
@@ -470,7 +400,7 @@ dmlvk_status dmlvk_device_create(const dmlvk_device_params *params_in, dmlvk_dev
     dev->device_index = index;
 
     struct physical_caps caps;
-    query_caps(dev->physical, &caps);
+    query_caps(&dev->vk, dev->physical, &caps);
     if (!caps.api_ok || !caps.bda || caps.compute_family < 0) {
         st = dmlvk_error(DMLVK_ERROR_UNSUPPORTED,
                          "device %u (%s) lacks what dmlvk needs: Vulkan 1.2, bufferDeviceAddress and a compute queue",
@@ -503,13 +433,15 @@ dmlvk_status dmlvk_device_import(const dmlvk_vulkan_import *import, const dmlvk_
         return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "dmlvk_device_import: api_version must be Vulkan 1.2 or later");
     if (import->queue_index != 0)
         return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "dmlvk_device_import: queue_index must be 0");
-    dmlvk_status st = load_vulkan(import->get_instance_proc_addr);
+    if (!reserved_zero(import->reserved, DMLVK_ARRAY_SIZE(import->reserved)))
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT,
+                           "dmlvk_device_import: import->reserved is not zero (fields of a newer dmlvk?)");
+    dmlvk_device *dev;
+    dmlvk_status st = alloc_device(&params, import->get_instance_proc_addr, &dev);
     if (st != DMLVK_OK)
         return st;
-    volkLoadInstanceOnly(import->instance);
-    dmlvk_device *dev = alloc_device(&params);
-    if (!dev)
-        return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "out of host memory creating a device");
+    if ((st = dmlvk_vk_load_instance(&dev->vk, import->instance)) != DMLVK_OK)
+        goto fail;
     dev->instance = import->instance;
     dev->api_version = import->api_version;
     dev->physical = import->physical_device;
@@ -519,7 +451,7 @@ dmlvk_status dmlvk_device_import(const dmlvk_vulkan_import *import, const dmlvk_
     dev->unlock_queue = import->unlock_queue;
     dev->queue_user = import->queue_user;
     struct physical_caps caps;
-    query_caps(dev->physical, &caps);
+    query_caps(&dev->vk, dev->physical, &caps);
     dev->float16 = import->storage_buffer_16bit_access && caps.storage16;
     dev->float16_rte = caps.rte16;
     dev->float32_atomic_add = import->shader_buffer_float32_atomic_add && caps.atomic_add;
@@ -543,29 +475,20 @@ dmlvk_status dmlvk_device_destroy(dmlvk_device *dev)
         return DMLVK_OK;
     dmlvk_status st = DMLVK_OK;
     if (dev->device) {
-        dev->vk.vkDeviceWaitIdle(dev->device);
-        if (dev->vk_cache) {
-            if (dev->cache_path)
-                st = dmlvk_disk_cache_save(dev);
-            dev->vk.vkDestroyPipelineCache(dev->device, dev->vk_cache, NULL);
-        }
-        dmlvk_pipelines_destroy(dev);
+        if (dev->vk.vkDeviceWaitIdle)
+            dev->vk.vkDeviceWaitIdle(dev->device);
+        st = dmlvk_pipeline_cache_destroy(dev->pipelines);
         if (dev->layout)
             dev->vk.vkDestroyPipelineLayout(dev->device, dev->layout, NULL);
-        if (dev->fence)
-            dev->vk.vkDestroyFence(dev->device, dev->fence, NULL);
-        if (dev->pool)
-            dev->vk.vkDestroyCommandPool(dev->device, dev->pool, NULL);
+        dmlvk_submit_destroy(dev);
         if (dev->own_device)
             dev->vk.vkDestroyDevice(dev->device, NULL);
     }
     if (dev->messenger)
-        vkDestroyDebugUtilsMessengerEXT(dev->instance, dev->messenger, NULL);
+        dev->vk.vkDestroyDebugUtilsMessengerEXT(dev->instance, dev->messenger, NULL);
     if (dev->own_instance && dev->instance)
-        vkDestroyInstance(dev->instance, NULL);
+        dev->vk.vkDestroyInstance(dev->instance, NULL);
     pthread_mutex_destroy(&dev->submit_lock);
-    pthread_mutex_destroy(&dev->cache_lock);
-    free(dev->cache_path);
     free(dev);
     return st;
 }
@@ -584,61 +507,8 @@ dmlvk_status dmlvk_device_get_stats(dmlvk_device *dev, dmlvk_device_stats *stats
 {
     if (!dev || !stats)
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_device_get_stats: NULL argument");
-    stats->pipelines_compiled = atomic_load(&dev->stat_compiled);
-    stats->pipeline_memory_hits = atomic_load(&dev->stat_memory_hits);
-    stats->pipeline_disk_hits = atomic_load(&dev->stat_disk_hits);
-    stats->disk_cache_bytes_loaded = dev->stat_disk_bytes;
+    dmlvk_pipeline_cache_stats(dev->pipelines, stats);
     stats->validation_messages = atomic_load(&dev->stat_validation);
     return DMLVK_OK;
 }
 
-dmlvk_status dmlvk_device_submit(dmlvk_device *dev, dmlvk_status (*record)(VkCommandBuffer cmd, void *user), void *user)
-{
-    pthread_mutex_lock(&dev->submit_lock);
-    dmlvk_status st = DMLVK_OK;
-    VkResult r = dmlvk_fault(dev) ? VK_ERROR_OUT_OF_DEVICE_MEMORY : dev->vk.vkResetCommandBuffer(dev->cmd, 0);
-    VkCommandBufferBeginInfo bi = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
-    };
-    if (r == VK_SUCCESS)
-        r = dev->vk.vkBeginCommandBuffer(dev->cmd, &bi);
-    if (r != VK_SUCCESS) {
-        st = dmlvk_vk_error(r, "vkBeginCommandBuffer");
-        goto out;
-    }
-    st = record(dev->cmd, user);
-    /* Later submissions and the host see everything this one wrote. */
-    VkMemoryBarrier mb = {
-        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-        .srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT,
-        .dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT | VK_ACCESS_HOST_READ_BIT,
-    };
-    dev->vk.vkCmdPipelineBarrier(dev->cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-                                 VK_PIPELINE_STAGE_ALL_COMMANDS_BIT | VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL,
-                                 0, NULL);
-    r = dev->vk.vkEndCommandBuffer(dev->cmd);
-    if (st != DMLVK_OK)
-        goto out;
-    if (r != VK_SUCCESS) {
-        st = dmlvk_vk_error(r, "vkEndCommandBuffer");
-        goto out;
-    }
-    VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &dev->cmd };
-    if (dev->lock_queue)
-        dev->lock_queue(dev->queue_user);
-    r = dmlvk_fault(dev) ? VK_ERROR_OUT_OF_DEVICE_MEMORY : dev->vk.vkQueueSubmit(dev->queue, 1, &si, dev->fence);
-    if (dev->unlock_queue)
-        dev->unlock_queue(dev->queue_user);
-    if (r != VK_SUCCESS) {
-        st = dmlvk_vk_error(r, "vkQueueSubmit");
-        goto out;
-    }
-    r = dev->vk.vkWaitForFences(dev->device, 1, &dev->fence, VK_TRUE, UINT64_MAX);
-    dev->vk.vkResetFences(dev->device, 1, &dev->fence);
-    if (r != VK_SUCCESS)
-        st = dmlvk_vk_error(r, "vkWaitForFences");
-out:
-    pthread_mutex_unlock(&dev->submit_lock);
-    return st;
-}

@@ -2,11 +2,18 @@
 
 #include "elementwise.h"
 
-dmlvk_status dmlvk_plan_elementwise(const struct dmlvk_op_context *ctx, struct dmlvk_op_plan *plan, const char *shader,
-                                    const struct dmlvk_tensor *tensors, uint32_t n)
+struct dmlvk_dispatch_plan *dmlvk_plan_elementwise(const struct dmlvk_op_context *ctx, struct dmlvk_op_plan *plan,
+                                                   enum dmlvk_shader shader, uint32_t push_slots,
+                                                   const struct dmlvk_tensor *tensors, uint32_t n)
 {
+    _Static_assert(ELEMENTWISE_MAX_DIMS >= DMLVK_TENSOR_DIMENSION_COUNT_MAX, "elementwise_params.sizes");
+    if (n > ELEMENTWISE_MAX_TENSORS) {
+        dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "%s: %u tensors (ELEMENTWISE_MAX_TENSORS is %u)", ctx->op_name, n,
+                    ELEMENTWISE_MAX_TENSORS);
+        return NULL;
+    }
     /* Drop size-1 axes, then merge axis d into d+1 where every tensor steps over d+1 exactly. */
-    uint32_t sizes[DMLVK_TENSOR_DIMENSION_COUNT_MAX], strides[4][DMLVK_TENSOR_DIMENSION_COUNT_MAX];
+    uint32_t sizes[DMLVK_TENSOR_DIMENSION_COUNT_MAX], strides[ELEMENTWISE_MAX_TENSORS][DMLVK_TENSOR_DIMENSION_COUNT_MAX];
     uint32_t dims = 0;
     for (uint32_t d = 0; d < tensors[0].dims; d++) {
         if (tensors[0].sizes[d] == 1)
@@ -33,12 +40,13 @@ dmlvk_status dmlvk_plan_elementwise(const struct dmlvk_op_context *ctx, struct d
     }
 
     plan->data_type = tensors[0].type;
-    dmlvk_params_u32(plan, (uint32_t)tensors[0].elements);
-    for (uint32_t d = 0; d < DMLVK_TENSOR_DIMENSION_COUNT_MAX; d++)
-        dmlvk_params_u32(plan, d < dims ? sizes[d] : 1);
-    for (uint32_t t = 0; t < n; t++)
-        for (uint32_t d = 0; d < DMLVK_TENSOR_DIMENSION_COUNT_MAX; d++)
-            dmlvk_params_u32(plan, d < dims ? strides[t][d] : 0);
+    struct elementwise_params p = { .count = (uint32_t)tensors[0].elements };
+    for (uint32_t d = 0; d < ELEMENTWISE_MAX_DIMS; d++) {
+        p.sizes[d] = d < dims ? sizes[d] : 1;
+        for (uint32_t t = 0; t < n; t++)
+            p.strides[t][d] = d < dims ? strides[t][d] : 0;
+    }
+    dmlvk_params_append(plan, &p, sizeof(p));
 
     bool contiguous = dims == 1;
     for (uint32_t t = 0; t < n; t++)
@@ -47,16 +55,13 @@ dmlvk_status dmlvk_plan_elementwise(const struct dmlvk_op_context *ctx, struct d
      * current GPU and few enough that each invocation loops a while. */
     uint64_t invocations = tensors[0].elements;
     if (contiguous) {
-        uint64_t groups = (tensors[0].elements + 3) / 4, cap = (uint64_t)8192 * ctx->workgroup_size;
+        uint64_t groups = (tensors[0].elements + ELEMENTWISE_VECTOR_WIDTH - 1) / ELEMENTWISE_VECTOR_WIDTH, cap = (uint64_t)8192 * ctx->workgroup_size;
         invocations = groups < cap ? groups : cap;
     }
-    struct dmlvk_dispatch_plan *dp = dmlvk_plan_add_dispatch(plan, ctx, shader, invocations);
-    if (!dp)
-        return DMLVK_ERROR_UNSUPPORTED;
-    dp->spec[dp->spec_count++] = dims;
-    dp->spec[dp->spec_count++] = contiguous;
-    dp->slots[dp->slot_count++] = DMLVK_SLOT_PARAMS;
-    for (uint32_t t = 0; t < n; t++)
-        dp->slots[dp->slot_count++] = (uint8_t)t;
-    return DMLVK_OK;
+    struct dmlvk_dispatch_plan *dp = dmlvk_plan_add_dispatch(plan, ctx, shader, push_slots, invocations);
+    if (dp) {
+        dmlvk_dispatch_spec(plan, dp, ELEMENTWISE_SPEC_DIMS, dims);
+        dmlvk_dispatch_spec(plan, dp, ELEMENTWISE_SPEC_CONTIGUOUS, contiguous);
+    }
+    return dp;
 }

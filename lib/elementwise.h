@@ -4,12 +4,15 @@
 
 #include "internal.h"
 
+#include "elementwise_abi.h"
+
 /*
- * Fills plan with one dispatch of shader over the n tensors (in its push-constant order, bound
- * from bindings 0..n-1), after merging dimensions that are contiguous in all of them. The shader
- * includes glsl/elementwise.glsl with ELEMENTWISE_TENSORS = n.
+ * Fills plan with one dispatch of shader over the n tensors, after merging dimensions that are
+ * contiguous in all of them. Returns the dispatch, whose push slots the caller binds (tensor t is
+ * strides[t] of the parameter block); NULL with the error set.
  */
-dmlvk_status dmlvk_plan_elementwise(const struct dmlvk_op_context *ctx, struct dmlvk_op_plan *plan, const char *shader,
-                                    const struct dmlvk_tensor *tensors, uint32_t n);
+struct dmlvk_dispatch_plan *dmlvk_plan_elementwise(const struct dmlvk_op_context *ctx, struct dmlvk_op_plan *plan,
+                                                   enum dmlvk_shader shader, uint32_t push_slots,
+                                                   const struct dmlvk_tensor *tensors, uint32_t n);
 
 #endif

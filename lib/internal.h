@@ -8,9 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <volk.h>
-
 #include "dmlvk/dmlvk.h"
+#include "abi.h"
+#include "shader_table.h"
+#include "vk.h"
 
 #define DMLVK_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -26,55 +27,59 @@ dmlvk_status dmlvk_vk_error(VkResult result, const char *what);
 
 /* ---- pipelines and dispatch plans --------------------------------------------------------- */
 
-#define DMLVK_MAX_SPEC_CONSTANTS 16
 #define DMLVK_MAX_DISPATCHES 6
-/* Push constants: the parameter block's address, then one address per bound tensor. */
-#define DMLVK_MAX_PUSH_ADDRESSES 12
-#define DMLVK_PUSH_CONSTANT_BYTES 128
+/* Bindings of one operator: its tensor fields. */
+#define DMLVK_MAX_BINDINGS 8
 
-/* What a push-constant address slot points at. */
+/* What a push-constant slot points at: a binding index (below DMLVK_MAX_BINDINGS), or one of these. */
 enum {
     DMLVK_SLOT_PARAMS = 0xF0,   /* the operator's parameter block */
     DMLVK_SLOT_SCRATCH = 0xF1,  /* the operator's scratch buffer (address 0 when it has none) */
-    DMLVK_SLOT_COUNTER = 0xF2,  /* the operator's diagnostics counter (one uint: skipped regions) */
+    DMLVK_SLOT_COUNTERS = 0xF2, /* the operator's diagnostics counters (dmlvk_op_class.counters) */
+    DMLVK_SLOT_UNSET = 0xFF,
 };
 
 struct dmlvk_dispatch_plan {
-    const char *shader;                 /* name of glsl/NAME.comp */
-    const char *features;               /* NULL, or a variant built with extra features ("float-atomics") */
-    uint32_t spec[DMLVK_MAX_SPEC_CONSTANTS]; /* constant_id 0 is the workgroup size */
-    uint32_t spec_count;
+    enum dmlvk_shader shader;
+    uint32_t features;                  /* DMLVK_VARIANT_* bits of the optional device features it needs */
+    uint32_t spec[DMLVK_MAX_SPEC_CONSTANTS]; /* by constant_id */
+    uint32_t spec_set;                  /* bit i: spec[i] is given */
     uint32_t groups[3];
-    uint8_t slots[DMLVK_MAX_PUSH_ADDRESSES]; /* binding index, or a DMLVK_SLOT_* value */
+    uint8_t slots[DMLVK_MAX_PUSH_ADDRESSES]; /* by push slot: a binding index or a DMLVK_SLOT_* value */
     uint32_t slot_count;
 };
 
 /* What an operator module makes of a validated descriptor. */
 struct dmlvk_op_plan {
+    dmlvk_device *dev;                  /* for allocations */
     dmlvk_tensor_data_type data_type;   /* picks the float16 or float32 shader variant */
     uint32_t *params;                   /* parameter block (words), uploaded once at creation */
     uint32_t params_size;               /* in words */
     uint32_t params_capacity;
     bool params_failed;                 /* an append ran out of memory */
+    const char *spec_error;             /* a specialization constant id past the limit, or NULL */
     uint64_t scratch_bytes;             /* the operator's own device memory; its dispatches initialize it */
-    bool counter;                       /* the shaders count skipped regions (DMLVK_SLOT_COUNTER) */
     uint32_t dispatch_count;
     struct dmlvk_dispatch_plan dispatches[DMLVK_MAX_DISPATCHES];
 };
 
-/* What an operator module may know of the device. */
+/* What an operator module may know of the device and the caller's wishes. */
 struct dmlvk_op_context {
+    dmlvk_device *dev;
     const char *op_name;
     bool float16;
     bool float32_atomic_add;
     bool int64_atomics;
+    bool deterministic;
     uint32_t workgroup_size;
     uint32_t max_groups[3];
-    const dmlvk_operator_params *params;
 };
 
 struct dmlvk_op_class {
     dmlvk_operator_info info;
+    /* Diagnostics counters its shaders write (DMLVK_SLOT_COUNTERS), named for dmlvk_diagnostics. */
+    uint32_t counter_count;
+    const char *const *counter_names;
     /* Validates what the generic checks do not and fills the plan. */
     dmlvk_status (*plan)(const struct dmlvk_op_context *ctx, const void *desc, struct dmlvk_op_plan *plan);
 };
@@ -84,9 +89,20 @@ const struct dmlvk_op_class *dmlvk_find_op_class(dmlvk_operator_type type);
 /* Workgroup counts for n invocations, spread over y and z past the x limit. */
 dmlvk_status dmlvk_plan_groups(const struct dmlvk_op_context *ctx, uint64_t invocations, uint32_t groups[3]);
 
-/* Adds a dispatch to the plan and returns it, filled with the workgroup size and group counts. */
+/*
+ * Adds a dispatch of shader to the plan and returns it, with the workgroup size and group counts
+ * filled and push_slots slots (DMLVK_PUSH_SLOTS of the shader's push block) all to be bound; NULL
+ * with the thread's error set where it cannot.
+ */
 struct dmlvk_dispatch_plan *dmlvk_plan_add_dispatch(struct dmlvk_op_plan *plan, const struct dmlvk_op_context *ctx,
-                                                    const char *shader, uint64_t invocations);
+                                                    enum dmlvk_shader shader, uint32_t push_slots,
+                                                    uint64_t invocations);
+
+/* Sets specialization constant id (a *_SPEC_* of the shader's ABI header). */
+void dmlvk_dispatch_spec(struct dmlvk_op_plan *plan, struct dmlvk_dispatch_plan *d, uint32_t id, uint32_t value);
+
+/* Binds push slot member of the push block push_struct to a binding index or a DMLVK_SLOT_* value. */
+#define DMLVK_BIND(d, push_struct, member, source) ((d)->slots[DMLVK_PUSH_SLOT(push_struct, member)] = (uint8_t)(source))
 
 /* ---- tensors ------------------------------------------------------------------------------ */
 
@@ -108,7 +124,7 @@ struct dmlvk_tensor {
  * in [min_dims, max_dims], sizes, strides, TotalTensorSizeInBytes, the element-count limit and, for
  * outputs, that no two elements alias.
  */
-dmlvk_status dmlvk_check_tensor(const char *op, const char *field, const dmlvk_tensor_desc *desc, uint32_t types,
+dmlvk_status dmlvk_check_tensor(const struct dmlvk_op_context *ctx, const char *field, const dmlvk_tensor_desc *desc, uint32_t types,
                                 uint32_t min_dims, uint32_t max_dims, bool output, struct dmlvk_tensor *out);
 
 /* Fails unless a and b have the same data type (and, with sizes, the same sizes). */
@@ -118,31 +134,31 @@ dmlvk_status dmlvk_check_same(const char *op, const char *field_a, const struct 
 /* Rejects float16 on a device without it. */
 dmlvk_status dmlvk_check_float16(const struct dmlvk_op_context *ctx, dmlvk_tensor_data_type type);
 
-/* Appends a value to the plan's parameter block (std430 scalar layout: 4-byte words). */
-void dmlvk_params_u32(struct dmlvk_op_plan *plan, uint32_t v);
-void dmlvk_params_f32(struct dmlvk_op_plan *plan, float v);
-/* Reserves n zeroed words and returns the index of the first (UINT32_MAX when out of memory). */
+/* Reserves n zeroed words of the plan's parameter block and returns the index of the first
+ * (UINT32_MAX when out of memory). The block may move: keep indices, not pointers. */
 uint32_t dmlvk_params_reserve(struct dmlvk_op_plan *plan, uint32_t n);
+/* Appends a struct of the shader's ABI header (a whole number of words); returns its index. */
+uint32_t dmlvk_params_append(struct dmlvk_op_plan *plan, const void *data, size_t bytes);
 
 /* ---- runtime objects ---------------------------------------------------------------------- */
 
-struct dmlvk_pipeline_entry;
+struct dmlvk_pipeline_cache;
 
 struct dmlvk_device {
+    struct dmlvk_vk vk;
     VkInstance instance;
     bool own_instance;
     VkDebugUtilsMessengerEXT messenger;
     VkPhysicalDevice physical;
     VkDevice device;
     bool own_device;
-    struct VolkDeviceTable vk;
     uint32_t queue_family;
     VkQueue queue;
     VkPhysicalDeviceProperties props;
     VkPhysicalDeviceMemoryProperties mem_props;
     uint32_t api_version;               /* what the device may use: min(instance's, device's) */
     bool float16;
-    bool float16_rte;                   /* shaderRoundingModeRTEFloat16: the f16rte shader variants */
+    bool float16_rte;                   /* shaderRoundingModeRTEFloat16: the rte16 shader variants */
     bool float32_atomic_add;
     bool int64_atomics;
     uint32_t device_index;
@@ -159,20 +175,17 @@ struct dmlvk_device {
     uint32_t timestamp_bits;            /* of the queue family; 0: no timestamps */
 
     VkPipelineLayout layout;            /* one for all: a push-constant range of addresses */
-
-    pthread_mutex_t cache_lock;
-    struct dmlvk_pipeline_entry *pipelines;
-    VkPipelineCache vk_cache;
-    char *cache_path;
+    struct dmlvk_pipeline_cache *pipelines;
 
     dmlvk_log_fn log;
     void *log_user;
     dmlvk_log_level log_level;
 
-    atomic_uint_fast64_t stat_compiled, stat_memory_hits, stat_disk_hits, stat_validation;
-    /* Fault injection for tests: the allocation that finds it at 0 fails; negative: off. */
+    atomic_uint_fast64_t stat_validation;
+#ifdef DMLVK_TEST_HOOKS
+    /* Fault injection: the allocation that finds it at 0 fails; negative: off. */
     atomic_int_fast64_t fault_countdown;
-    uint64_t stat_disk_bytes;
+#endif
 };
 
 struct dmlvk_buffer {
@@ -184,37 +197,62 @@ struct dmlvk_buffer {
     VkDeviceAddress address;
 };
 
-/* Makes the n-th allocation from now on fail (host or device memory, Vulkan object creation);
- * n < 0 turns injection off. For tests of the failure paths; not public. */
-void dmlvk_debug_fail_nth_allocation(dmlvk_device *dev, int64_t n);
-/* True when the allocation about to happen must fail (see above). */
+/*
+ * Every allocation a device makes goes through these (host memory) or asks dmlvk_fault first
+ * (Vulkan objects and memory), so that test builds can make any one of them fail.
+ */
+#ifdef DMLVK_TEST_HOOKS
 bool dmlvk_fault(dmlvk_device *dev);
-/* calloc, subject to fault injection. */
+#else
+static inline bool dmlvk_fault(dmlvk_device *dev)
+{
+    (void)dev;
+    return false;
+}
+#endif
+void *dmlvk_malloc(dmlvk_device *dev, size_t size);
 void *dmlvk_calloc(dmlvk_device *dev, size_t n, size_t size);
+void *dmlvk_realloc(dmlvk_device *dev, void *p, size_t size);
 
 void dmlvk_log(const dmlvk_device *dev, dmlvk_log_level level, const char *fmt, ...) DMLVK_PRINTF(3, 4);
+/* The validation layer's messenger: counts warnings and errors and logs them. */
+VKAPI_ATTR VkBool32 VKAPI_CALL dmlvk_validation_callback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                         VkDebugUtilsMessageTypeFlagsEXT types,
+                                                         const VkDebugUtilsMessengerCallbackDataEXT *data, void *user);
 
 /* Allocates a device-local buffer (host-visible if host_visible and possible). */
 dmlvk_status dmlvk_buffer_create_internal(dmlvk_device *dev, uint64_t size, bool prefer_host_visible,
                                           dmlvk_buffer **out);
 
+/* The objects synchronous calls use (command pool, buffer, fence), and their teardown. */
+dmlvk_status dmlvk_submit_init(dmlvk_device *dev);
+void dmlvk_submit_destroy(dmlvk_device *dev);
 /* Runs what record() writes into the device's command buffer, and waits. */
 dmlvk_status dmlvk_device_submit(dmlvk_device *dev, dmlvk_status (*record)(VkCommandBuffer cmd, void *user),
                                  void *user);
 
-/* Returns the pipeline for a shader variant and specialization, compiling it at most once. */
-dmlvk_status dmlvk_pipeline_get(dmlvk_device *dev, const char *shader, const char *variant, const uint32_t *spec,
-                                uint32_t spec_count, VkPipeline *pipeline);
-void dmlvk_pipelines_destroy(dmlvk_device *dev);
+/* ---- pipeline cache: one VkPipeline per shader variant and specialization, and its file ---- */
 
-/* The disk cache: load at device creation, save on demand and at destruction. */
-void dmlvk_disk_cache_open(dmlvk_device *dev, const char *cache_dir, bool disabled);
-dmlvk_status dmlvk_disk_cache_save(dmlvk_device *dev);
+/* Opens the cache, reading its file unless disabled. */
+dmlvk_status dmlvk_pipeline_cache_create(dmlvk_device *dev, const char *cache_dir, bool disabled,
+                                         struct dmlvk_pipeline_cache **cache);
+/* Saves the file where there is one, and frees every pipeline. */
+dmlvk_status dmlvk_pipeline_cache_destroy(struct dmlvk_pipeline_cache *cache);
+/* Returns the pipeline for a shader variant and specialization, compiling it at most once. */
+dmlvk_status dmlvk_pipeline_get(struct dmlvk_pipeline_cache *cache, enum dmlvk_shader shader, uint32_t variant,
+                                const uint32_t *spec, uint32_t spec_set, VkPipeline *pipeline);
+
+void dmlvk_pipeline_cache_stats(struct dmlvk_pipeline_cache *cache, dmlvk_device_stats *stats);
+
+/* The variant bits for a dispatch: the tensors' type, how float16 stores round, its features. */
+uint32_t dmlvk_variant_select(const dmlvk_device *dev, dmlvk_tensor_data_type type, uint32_t features,
+                              bool software_rounding);
 
 /* Embedded SPIR-V, generated at build time from glsl/. */
 struct dmlvk_shader_blob {
+    enum dmlvk_shader shader;
+    uint32_t variant;                   /* DMLVK_VARIANT_* bits */
     const char *name;
-    const char *variant;                /* "f32", "f16", "f32-float-atomics", ... */
     const uint32_t *code;
     size_t size;                        /* bytes */
 };

@@ -2,9 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "debug.h"
 #include "internal.h"
 
-#define MAX_BINDINGS 8
+#define DEFAULT_WORKGROUP_SIZE 256
 
 struct dmlvk_operator {
     dmlvk_device *dev;
@@ -13,10 +14,10 @@ struct dmlvk_operator {
     VkPipeline pipelines[DMLVK_MAX_DISPATCHES];
     dmlvk_buffer *params;
     dmlvk_buffer *scratch;
-    dmlvk_buffer *counter;
-    uint64_t tensor_bytes[MAX_BINDINGS];   /* 0: tensor absent */
-    bool tensor_output[MAX_BINDINGS];
-    const char *tensor_name[MAX_BINDINGS];
+    dmlvk_buffer *counters;             /* written by executions nobody diagnoses; never read */
+    uint64_t tensor_bytes[DMLVK_MAX_BINDINGS];   /* 0: tensor absent */
+    bool tensor_output[DMLVK_MAX_BINDINGS];
+    const char *tensor_name[DMLVK_MAX_BINDINGS];
 };
 
 dmlvk_status dmlvk_plan_groups(const struct dmlvk_op_context *ctx, uint64_t invocations, uint32_t groups[3])
@@ -36,18 +37,34 @@ dmlvk_status dmlvk_plan_groups(const struct dmlvk_op_context *ctx, uint64_t invo
 }
 
 struct dmlvk_dispatch_plan *dmlvk_plan_add_dispatch(struct dmlvk_op_plan *plan, const struct dmlvk_op_context *ctx,
-                                                    const char *shader, uint64_t invocations)
+                                                    enum dmlvk_shader shader, uint32_t push_slots,
+                                                    uint64_t invocations)
 {
-    if (plan->dispatch_count >= DMLVK_MAX_DISPATCHES)
+    if (plan->dispatch_count >= DMLVK_MAX_DISPATCHES) {
+        dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "%s: more than %d dispatches planned (DMLVK_MAX_DISPATCHES)", ctx->op_name,
+                    DMLVK_MAX_DISPATCHES);
         return NULL;
-    struct dmlvk_dispatch_plan *d = &plan->dispatches[plan->dispatch_count++];
+    }
+    struct dmlvk_dispatch_plan *d = &plan->dispatches[plan->dispatch_count];
     memset(d, 0, sizeof(*d));
     d->shader = shader;
-    d->spec[0] = ctx->workgroup_size;
-    d->spec_count = 1;
+    d->slot_count = push_slots;
+    memset(d->slots, DMLVK_SLOT_UNSET, sizeof(d->slots));
+    dmlvk_dispatch_spec(plan, d, DMLVK_SPEC_WORKGROUP_SIZE, ctx->workgroup_size);
     if (dmlvk_plan_groups(ctx, invocations, d->groups) != DMLVK_OK)
         return NULL;
+    plan->dispatch_count++;
     return d;
+}
+
+void dmlvk_dispatch_spec(struct dmlvk_op_plan *plan, struct dmlvk_dispatch_plan *d, uint32_t id, uint32_t value)
+{
+    if (id >= DMLVK_MAX_SPEC_CONSTANTS) {
+        plan->spec_error = "a specialization constant id is past DMLVK_MAX_SPEC_CONSTANTS";
+        return;
+    }
+    d->spec[id] = value;
+    d->spec_set |= UINT32_C(1) << id;
 }
 
 uint32_t dmlvk_params_reserve(struct dmlvk_op_plan *plan, uint32_t n)
@@ -61,7 +78,7 @@ uint32_t dmlvk_params_reserve(struct dmlvk_op_plan *plan, uint32_t n)
         uint32_t cap = plan->params_capacity ? plan->params_capacity : 64;
         while (cap < need)
             cap *= 2;
-        uint32_t *grown = realloc(plan->params, (size_t)cap * 4);
+        uint32_t *grown = dmlvk_realloc(plan->dev, plan->params, (size_t)cap * 4);
         if (!grown) {
             plan->params_failed = true;
             return UINT32_MAX;
@@ -75,18 +92,14 @@ uint32_t dmlvk_params_reserve(struct dmlvk_op_plan *plan, uint32_t n)
     return first;
 }
 
-void dmlvk_params_u32(struct dmlvk_op_plan *plan, uint32_t v)
+uint32_t dmlvk_params_append(struct dmlvk_op_plan *plan, const void *data, size_t bytes)
 {
-    uint32_t at = dmlvk_params_reserve(plan, 1);
+    uint32_t at = bytes % 4 || bytes / 4 > UINT32_MAX ? UINT32_MAX : dmlvk_params_reserve(plan, (uint32_t)(bytes / 4));
     if (at != UINT32_MAX)
-        plan->params[at] = v;
-}
-
-void dmlvk_params_f32(struct dmlvk_op_plan *plan, float v)
-{
-    uint32_t u;
-    memcpy(&u, &v, 4);
-    dmlvk_params_u32(plan, u);
+        memcpy(plan->params + at, data, bytes);
+    else
+        plan->params_failed = true;
+    return at;
 }
 
 static dmlvk_status check_fields(const struct dmlvk_op_class *cls, const void *desc, dmlvk_operator *op)
@@ -97,6 +110,9 @@ static dmlvk_status check_fields(const struct dmlvk_op_class *cls, const void *d
         const dmlvk_field_info *f = &info->fields[i];
         if (f->kind != DMLVK_FIELD_INPUT_TENSOR && f->kind != DMLVK_FIELD_OUTPUT_TENSOR)
             continue;
+        if (b >= DMLVK_MAX_BINDINGS || b >= info->tensor_count)
+            return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "%s: more tensor fields than its tensor_count %u (at most %d)",
+                               info->name, info->tensor_count, DMLVK_MAX_BINDINGS);
         const dmlvk_tensor_desc *t;
         memcpy(&t, (const char *)desc + f->offset, sizeof(t));
         if (!t && !f->optional)
@@ -109,11 +125,47 @@ static dmlvk_status check_fields(const struct dmlvk_op_class *cls, const void *d
     return DMLVK_OK;
 }
 
-dmlvk_status dmlvk_operator_create(dmlvk_device *dev, const dmlvk_operator_desc *desc,
-                                   const dmlvk_operator_params *params_in, dmlvk_operator **out)
+/* Every push slot of every dispatch bound to something that exists: a module's omission is an
+ * error at creation, not a null address on the GPU. */
+static dmlvk_status check_plan(const struct dmlvk_op_class *cls, const struct dmlvk_op_plan *plan)
 {
-    if (!dev || !desc || !out)
-        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_operator_create: NULL argument");
+    if (plan->spec_error)
+        return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "%s: %s", cls->info.name, plan->spec_error);
+    for (uint32_t i = 0; i < plan->dispatch_count; i++) {
+        const struct dmlvk_dispatch_plan *d = &plan->dispatches[i];
+        if (d->slot_count > DMLVK_MAX_PUSH_ADDRESSES)
+            return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "%s: dispatch %u has %u push slots (at most %d)", cls->info.name, i,
+                               d->slot_count, DMLVK_MAX_PUSH_ADDRESSES);
+        for (uint32_t s = 0; s < d->slot_count; s++) {
+            uint8_t v = d->slots[s];
+            bool ok = v < cls->info.tensor_count || v == DMLVK_SLOT_PARAMS || v == DMLVK_SLOT_SCRATCH ||
+                      (v == DMLVK_SLOT_COUNTERS && cls->counter_count);
+            if (!ok)
+                return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "%s: dispatch %u: push slot %u is bound to nothing (0x%x)",
+                                   cls->info.name, i, s, v);
+        }
+    }
+    return DMLVK_OK;
+}
+
+static bool reserved_zero(const dmlvk_operator_params *p)
+{
+    for (size_t i = 0; i < DMLVK_ARRAY_SIZE(p->reserved); i++)
+        if (p->reserved[i])
+            return false;
+    return true;
+}
+
+static dmlvk_status create(dmlvk_device *dev, const dmlvk_operator_desc *desc, const dmlvk_operator_params *params_in,
+                           uint32_t workgroup_size, bool force_cas_atomics, bool force_software_rounding,
+                           dmlvk_operator **out)
+{
+    if (!dev)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_operator_create: device is NULL");
+    if (!desc)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_operator_create: desc is NULL");
+    if (!out)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_operator_create: op is NULL");
     *out = NULL;
     const struct dmlvk_op_class *cls = dmlvk_find_op_class(desc->Type);
     if (!cls)
@@ -122,7 +174,10 @@ dmlvk_status dmlvk_operator_create(dmlvk_device *dev, const dmlvk_operator_desc 
     if (!desc->Desc)
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: Desc is NULL", cls->info.name);
     dmlvk_operator_params params = params_in ? *params_in : (dmlvk_operator_params){ 0 };
-    uint32_t wg = params.workgroup_size ? params.workgroup_size : 256;
+    if (!reserved_zero(&params))
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT,
+                           "%s: dmlvk_operator_params.reserved is not zero (fields of a newer dmlvk?)", cls->info.name);
+    uint32_t wg = workgroup_size ? workgroup_size : DEFAULT_WORKGROUP_SIZE;
     if (wg > dev->props.limits.maxComputeWorkGroupInvocations || wg > dev->props.limits.maxComputeWorkGroupSize[0])
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: workgroup_size %u exceeds the device's limit", cls->info.name, wg);
 
@@ -131,18 +186,20 @@ dmlvk_status dmlvk_operator_create(dmlvk_device *dev, const dmlvk_operator_desc 
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "out of host memory creating an operator");
     op->dev = dev;
     op->cls = cls;
+    op->plan.dev = dev;
     dmlvk_status st = check_fields(cls, desc->Desc, op);
     if (st != DMLVK_OK)
         goto fail;
     struct dmlvk_op_context ctx = {
+        .dev = dev,
         .op_name = cls->info.name,
         .float16 = dev->float16,
-        .float32_atomic_add = dev->float32_atomic_add && !params.force_cas_atomics,
+        .float32_atomic_add = dev->float32_atomic_add && !force_cas_atomics,
         .int64_atomics = dev->int64_atomics,
+        .deterministic = params.deterministic != 0,
         .workgroup_size = wg,
         .max_groups = { dev->props.limits.maxComputeWorkGroupCount[0], dev->props.limits.maxComputeWorkGroupCount[1],
                         dev->props.limits.maxComputeWorkGroupCount[2] },
-        .params = &params,
     };
     if ((st = cls->plan(&ctx, desc->Desc, &op->plan)) != DMLVK_OK)
         goto fail;
@@ -150,16 +207,13 @@ dmlvk_status dmlvk_operator_create(dmlvk_device *dev, const dmlvk_operator_desc 
         st = dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the parameter block", cls->info.name);
         goto fail;
     }
-    if ((st = dmlvk_check_float16(&ctx, op->plan.data_type)) != DMLVK_OK)
+    if ((st = check_plan(cls, &op->plan)) != DMLVK_OK || (st = dmlvk_check_float16(&ctx, op->plan.data_type)) != DMLVK_OK)
         goto fail;
-    const char *type = op->plan.data_type != DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? "f32"
-                       : dev->float16_rte && !params.force_software_rounding ? "f16rte"
-                                                                             : "f16";
     for (uint32_t i = 0; i < op->plan.dispatch_count; i++) {
         const struct dmlvk_dispatch_plan *d = &op->plan.dispatches[i];
-        char variant[64];
-        snprintf(variant, sizeof(variant), "%s%s%s", type, d->features ? "-" : "", d->features ? d->features : "");
-        if ((st = dmlvk_pipeline_get(dev, d->shader, variant, d->spec, d->spec_count, &op->pipelines[i])) != DMLVK_OK)
+        uint32_t variant = dmlvk_variant_select(dev, op->plan.data_type, d->features, force_software_rounding);
+        if ((st = dmlvk_pipeline_get(dev->pipelines, d->shader, variant, d->spec, d->spec_set, &op->pipelines[i])) !=
+            DMLVK_OK)
             goto fail;
     }
     if (op->plan.params_size) {
@@ -174,7 +228,8 @@ dmlvk_status dmlvk_operator_create(dmlvk_device *dev, const dmlvk_operator_desc 
     if (op->plan.scratch_bytes &&
         (st = dmlvk_buffer_create_internal(dev, op->plan.scratch_bytes, false, &op->scratch)) != DMLVK_OK)
         goto fail;
-    if (op->plan.counter && (st = dmlvk_buffer_create_internal(dev, 4, true, &op->counter)) != DMLVK_OK)
+    if (cls->counter_count &&
+        (st = dmlvk_buffer_create_internal(dev, 4 * (uint64_t)cls->counter_count, false, &op->counters)) != DMLVK_OK)
         goto fail;
     *out = op;
     return DMLVK_OK;
@@ -182,6 +237,25 @@ fail:
     dmlvk_operator_destroy(op);
     return st;
 }
+
+dmlvk_status dmlvk_operator_create(dmlvk_device *dev, const dmlvk_operator_desc *desc, const dmlvk_operator_params *params,
+                                   dmlvk_operator **out)
+{
+    return create(dev, desc, params, 0, false, false, out);
+}
+
+#ifdef DMLVK_TEST_HOOKS
+dmlvk_status dmlvk_operator_create_debug(dmlvk_device *dev, const dmlvk_operator_desc *desc,
+                                         const dmlvk_operator_params *params, const struct dmlvk_operator_debug *debug,
+                                         dmlvk_operator **out)
+{
+    const struct dmlvk_operator_debug none = { 0 };
+    if (!debug)
+        debug = &none;
+    return create(dev, desc, params, debug->workgroup_size, debug->force_cas_atomics, debug->force_software_rounding,
+                  out);
+}
+#endif
 
 dmlvk_status dmlvk_operator_destroy(dmlvk_operator *op)
 {
@@ -191,15 +265,17 @@ dmlvk_status dmlvk_operator_destroy(dmlvk_operator *op)
     free(op->plan.params);
     dmlvk_buffer_destroy(op->params);
     dmlvk_buffer_destroy(op->scratch);
-    dmlvk_buffer_destroy(op->counter);
+    dmlvk_buffer_destroy(op->counters);
     free(op);
     return DMLVK_OK;
 }
 
 dmlvk_status dmlvk_operator_get_properties(const dmlvk_operator *op, dmlvk_operator_properties *props)
 {
-    if (!op || !props)
-        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_operator_get_properties: NULL argument");
+    if (!op)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_operator_get_properties: op is NULL");
+    if (!props)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_operator_get_properties: props is NULL");
     props->binding_count = op->cls->info.tensor_count;
     props->dispatch_count = op->plan.dispatch_count;
     props->scratch_bytes = op->plan.scratch_bytes;
@@ -207,18 +283,20 @@ dmlvk_status dmlvk_operator_get_properties(const dmlvk_operator *op, dmlvk_opera
 }
 
 struct resolved {
-    VkBuffer buffer[MAX_BINDINGS];
-    uint64_t begin[MAX_BINDINGS], end[MAX_BINDINGS];
-    VkDeviceAddress address[MAX_BINDINGS];
+    VkBuffer buffer[DMLVK_MAX_BINDINGS];
+    uint64_t begin[DMLVK_MAX_BINDINGS], end[DMLVK_MAX_BINDINGS];
+    VkDeviceAddress address[DMLVK_MAX_BINDINGS];
 };
 
 static dmlvk_status resolve(const dmlvk_operator *op, const dmlvk_binding *bindings, uint32_t count, struct resolved *r)
 {
     const char *name = op->cls->info.name;
     const dmlvk_device *dev = op->dev;
-    if (count != op->cls->info.tensor_count || (count && !bindings))
-        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: %u bindings given, the operator has %u tensors", name, count,
-                           op->cls->info.tensor_count);
+    if (count != op->cls->info.tensor_count)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: count is %u; the operator takes %u bindings, one per tensor field",
+                           name, count, op->cls->info.tensor_count);
+    if (!bindings)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: bindings is NULL", name);
     memset(r, 0, sizeof(*r));
     for (uint32_t i = 0; i < count; i++) {
         const dmlvk_binding *b = &bindings[i];
@@ -277,9 +355,11 @@ static dmlvk_status resolve(const dmlvk_operator *op, const dmlvk_binding *bindi
     return DMLVK_OK;
 }
 
-static void record_resolved(const dmlvk_operator *op, VkCommandBuffer cmd, const struct resolved *r)
+/* counters: where the dispatches count (the operator's own buffer, or a diagnosed call's). */
+static void record_resolved(const dmlvk_operator *op, VkCommandBuffer cmd, const struct resolved *r,
+                            const dmlvk_buffer *counters)
 {
-    const struct VolkDeviceTable *vk = &op->dev->vk;
+    const struct dmlvk_vk *vk = &op->dev->vk;
     const VkMemoryBarrier between = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
         .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
@@ -297,9 +377,9 @@ static void record_resolved(const dmlvk_operator *op, VkCommandBuffer cmd, const
                 push[s] = op->params->address;
             else if (slot == DMLVK_SLOT_SCRATCH)
                 push[s] = op->scratch ? op->scratch->address : 0;
-            else if (slot == DMLVK_SLOT_COUNTER)
-                push[s] = op->counter ? op->counter->address : 0;
-            else if (slot < MAX_BINDINGS)
+            else if (slot == DMLVK_SLOT_COUNTERS)
+                push[s] = counters->address;
+            else if (slot < DMLVK_MAX_BINDINGS)
                 push[s] = r->address[slot];
         }
         vk->vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, op->pipelines[i]);
@@ -311,12 +391,14 @@ static void record_resolved(const dmlvk_operator *op, VkCommandBuffer cmd, const
 dmlvk_status dmlvk_operator_record(dmlvk_operator *op, VkCommandBuffer cmd, const dmlvk_binding *bindings,
                                    uint32_t count)
 {
-    if (!op || !cmd)
-        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_operator_record: NULL argument");
+    if (!op)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_operator_record: op is NULL");
+    if (!cmd)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_operator_record: cmd is NULL");
     struct resolved r;
     dmlvk_status st = resolve(op, bindings, count, &r);
     if (st == DMLVK_OK)
-        record_resolved(op, cmd, &r);
+        record_resolved(op, cmd, &r, op->counters);
     return st;
 }
 
@@ -324,20 +406,21 @@ struct execute_args {
     const dmlvk_operator *op;
     const struct resolved *r;
     VkQueryPool timestamps;     /* or VK_NULL_HANDLE */
-    bool reset_counter;
+    const dmlvk_buffer *counters;
+    bool clear_counters;
 };
 
 static dmlvk_status record_execute(VkCommandBuffer cmd, void *user)
 {
     const struct execute_args *a = user;
-    const struct VolkDeviceTable *vk = &a->op->dev->vk;
-    if (a->reset_counter) {
+    const struct dmlvk_vk *vk = &a->op->dev->vk;
+    if (a->clear_counters) {
         const VkMemoryBarrier cleared = {
             .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
             .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
             .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
         };
-        vk->vkCmdFillBuffer(cmd, a->op->counter->buffer, 0, VK_WHOLE_SIZE, 0);
+        vk->vkCmdFillBuffer(cmd, a->counters->buffer, 0, VK_WHOLE_SIZE, 0);
         vk->vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &cleared,
                                  0, NULL, 0, NULL);
     }
@@ -345,7 +428,7 @@ static dmlvk_status record_execute(VkCommandBuffer cmd, void *user)
         vk->vkCmdResetQueryPool(cmd, a->timestamps, 0, 2);
         vk->vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, a->timestamps, 0);
     }
-    record_resolved(a->op, cmd, a->r);
+    record_resolved(a->op, cmd, a->r, a->counters);
     if (a->timestamps)
         vk->vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, a->timestamps, 1);
     return DMLVK_OK;
@@ -361,19 +444,31 @@ static dmlvk_status execute(dmlvk_operator *op, const dmlvk_binding *bindings, u
     if (st != DMLVK_OK)
         return st;
     dmlvk_device *dev = op->dev;
-    struct execute_args a = { op, &r, VK_NULL_HANDLE, diag && op->counter };
+    const struct dmlvk_op_class *cls = op->cls;
+    struct execute_args a = { op, &r, VK_NULL_HANDLE, op->counters, false };
+    /* A diagnosed call counts into a buffer and a query pool of its own: concurrent calls never
+     * report each other's counts or times. */
+    dmlvk_buffer *counters = NULL;
+    if (diag && cls->counter_count) {
+        if ((st = dmlvk_buffer_create_internal(dev, 4 * (uint64_t)cls->counter_count, true, &counters)) != DMLVK_OK)
+            return st;
+        a.counters = counters;
+        a.clear_counters = true;
+    }
     if (diag && dev->timestamp_bits) {
-        /* A pool per call: concurrent timed calls never share queries. */
         VkQueryPoolCreateInfo qci = { .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
                                       .queryType = VK_QUERY_TYPE_TIMESTAMP, .queryCount = 2 };
-        VkResult vr = dev->vk.vkCreateQueryPool(dev->device, &qci, NULL, &a.timestamps);
-        if (vr != VK_SUCCESS)
+        VkResult vr = dmlvk_fault(dev) ? VK_ERROR_OUT_OF_HOST_MEMORY
+                                       : dev->vk.vkCreateQueryPool(dev->device, &qci, NULL, &a.timestamps);
+        if (vr != VK_SUCCESS) {
+            dmlvk_buffer_destroy(counters);
             return dmlvk_vk_error(vr, "vkCreateQueryPool");
+        }
     }
     st = dmlvk_device_submit(dev, record_execute, &a);
     if (st == DMLVK_OK && diag) {
+        memset(diag, 0, sizeof(*diag));
         diag->gpu_ms = -1;
-        diag->skipped_regions = 0;
         if (a.timestamps) {
             uint64_t ts[2];
             VkResult vr = dev->vk.vkGetQueryPoolResults(dev->device, a.timestamps, 0, 2, sizeof(ts), ts, 8,
@@ -384,12 +479,17 @@ static dmlvk_status execute(dmlvk_operator *op, const dmlvk_binding *bindings, u
             else
                 st = dmlvk_vk_error(vr, "vkGetQueryPoolResults");
         }
-        uint32_t skipped = 0;
-        if (st == DMLVK_OK && op->counter && (st = dmlvk_buffer_read(op->counter, 0, &skipped, 4)) == DMLVK_OK)
-            diag->skipped_regions = skipped;
+        uint32_t values[DMLVK_MAX_COUNTERS] = { 0 };
+        uint32_t n = cls->counter_count < DMLVK_MAX_COUNTERS ? cls->counter_count : DMLVK_MAX_COUNTERS;
+        if (st == DMLVK_OK && n && (st = dmlvk_buffer_read(counters, 0, values, 4 * (uint64_t)n)) == DMLVK_OK) {
+            diag->counter_count = n;
+            for (uint32_t i = 0; i < n; i++)
+                diag->counters[i] = (dmlvk_counter){ cls->counter_names[i], values[i] };
+        }
     }
     if (a.timestamps)
         dev->vk.vkDestroyQueryPool(dev->device, a.timestamps, NULL);
+    dmlvk_buffer_destroy(counters);
     return st;
 }
 
@@ -404,4 +504,21 @@ dmlvk_status dmlvk_operator_execute_diagnosed(dmlvk_operator *op, const dmlvk_bi
     if (!diagnostics)
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_operator_execute_diagnosed: diagnostics is NULL");
     return execute(op, bindings, count, diagnostics);
+}
+
+dmlvk_status dmlvk_diagnostics_get_counter(const dmlvk_diagnostics *diag, const char *name, uint64_t *value)
+{
+    if (!diag)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_diagnostics_get_counter: diagnostics is NULL");
+    if (!name)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_diagnostics_get_counter: name is NULL");
+    if (!value)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_diagnostics_get_counter: value is NULL");
+    for (uint32_t i = 0; i < diag->counter_count && i < DMLVK_MAX_COUNTERS; i++)
+        if (diag->counters[i].name && !strcmp(diag->counters[i].name, name)) {
+            *value = diag->counters[i].value;
+            return DMLVK_OK;
+        }
+    return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_diagnostics_get_counter: the operator has no counter \"%s\"",
+                       name);
 }

@@ -7,27 +7,39 @@
 
 #include "internal.h"
 
+/* The pipeline cache, one per device. */
 /* ---- in-memory cache: one VkPipeline per shader variant and specialization ---------------- */
 
-struct dmlvk_pipeline_entry {
-    struct dmlvk_pipeline_entry *next;
+struct pipeline_entry {
+    struct pipeline_entry *next;
     const struct dmlvk_shader_blob *blob;
     uint32_t spec[DMLVK_MAX_SPEC_CONSTANTS];
-    uint32_t spec_count;
+    uint32_t spec_set;
     VkPipeline pipeline;
 };
 
-static const struct dmlvk_shader_blob *find_blob(const char *shader, const char *variant)
+struct dmlvk_pipeline_cache {
+    dmlvk_device *dev;
+    pthread_mutex_t lock;               /* guards entries and the file */
+    struct pipeline_entry *entries;
+    VkPipelineCache vk_cache;
+    char *path;                         /* NULL: no file */
+    uint64_t disk_bytes;
+    atomic_uint_fast64_t compiled, memory_hits, disk_hits;
+};
+
+static const struct dmlvk_shader_blob *find_blob(enum dmlvk_shader shader, uint32_t variant)
 {
     for (size_t i = 0; i < dmlvk_shader_blob_count; i++)
-        if (!strcmp(dmlvk_shader_blobs[i].variant, variant) && !strcmp(dmlvk_shader_blobs[i].name, shader))
+        if (dmlvk_shader_blobs[i].shader == shader && dmlvk_shader_blobs[i].variant == variant)
             return &dmlvk_shader_blobs[i];
     return NULL;
 }
 
-static dmlvk_status compile(dmlvk_device *dev, const struct dmlvk_shader_blob *blob, const uint32_t *spec,
-                            uint32_t spec_count, VkPipeline *pipeline)
+static dmlvk_status compile(struct dmlvk_pipeline_cache *cache, const struct dmlvk_shader_blob *blob,
+                            const uint32_t *spec, uint32_t spec_set, VkPipeline *pipeline)
 {
+    dmlvk_device *dev = cache->dev;
     VkShaderModuleCreateInfo smci = {
         .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
         .codeSize = blob->size,
@@ -38,12 +50,14 @@ static dmlvk_status compile(dmlvk_device *dev, const struct dmlvk_shader_blob *b
     if (r != VK_SUCCESS)
         return dmlvk_vk_error(r, "vkCreateShaderModule");
     VkSpecializationMapEntry entries[DMLVK_MAX_SPEC_CONSTANTS];
-    for (uint32_t i = 0; i < spec_count; i++)
-        entries[i] = (VkSpecializationMapEntry){ .constantID = i, .offset = 4 * i, .size = 4 };
+    uint32_t count = 0;
+    for (uint32_t id = 0; id < DMLVK_MAX_SPEC_CONSTANTS; id++)
+        if (spec_set >> id & 1)
+            entries[count++] = (VkSpecializationMapEntry){ .constantID = id, .offset = 4 * id, .size = 4 };
     VkSpecializationInfo si = {
-        .mapEntryCount = spec_count,
+        .mapEntryCount = count,
         .pMapEntries = entries,
-        .dataSize = 4 * spec_count,
+        .dataSize = 4 * DMLVK_MAX_SPEC_CONSTANTS,
         .pData = spec,
     };
     VkPipelineCreationFeedback feedback = { 0 };
@@ -64,57 +78,56 @@ static dmlvk_status compile(dmlvk_device *dev, const struct dmlvk_shader_blob *b
         .layout = dev->layout,
     };
     r = dmlvk_fault(dev) ? VK_ERROR_OUT_OF_DEVICE_MEMORY
-                         : dev->vk.vkCreateComputePipelines(dev->device, dev->vk_cache, 1, &ci, NULL, pipeline);
+                         : dev->vk.vkCreateComputePipelines(dev->device, cache->vk_cache, 1, &ci, NULL, pipeline);
     dev->vk.vkDestroyShaderModule(dev->device, module, NULL);
     if (r != VK_SUCCESS)
         return dmlvk_vk_error(r, "vkCreateComputePipelines");
-    atomic_fetch_add(&dev->stat_compiled, 1);
+    atomic_fetch_add(&cache->compiled, 1);
     if (feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT)
-        atomic_fetch_add(&dev->stat_disk_hits, 1);
+        atomic_fetch_add(&cache->disk_hits, 1);
     return DMLVK_OK;
 }
 
-dmlvk_status dmlvk_pipeline_get(dmlvk_device *dev, const char *shader, const char *variant, const uint32_t *spec,
-                                uint32_t spec_count, VkPipeline *pipeline)
+dmlvk_status dmlvk_pipeline_get(struct dmlvk_pipeline_cache *cache, enum dmlvk_shader shader, uint32_t variant,
+                                const uint32_t *spec, uint32_t spec_set, VkPipeline *pipeline)
 {
     const struct dmlvk_shader_blob *blob = find_blob(shader, variant);
     if (!blob)
-        return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "no %s variant of shader %s was built", variant, shader);
+        return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "no variant 0x%x of a shader (enum dmlvk_shader %d) was built",
+                           variant, (int)shader);
     /* Compiling under the lock keeps "one compile per key" true when threads race on one key. */
-    pthread_mutex_lock(&dev->cache_lock);
-    for (struct dmlvk_pipeline_entry *e = dev->pipelines; e; e = e->next)
-        if (e->blob == blob && e->spec_count == spec_count && !memcmp(e->spec, spec, 4 * spec_count)) {
+    pthread_mutex_lock(&cache->lock);
+    for (struct pipeline_entry *e = cache->entries; e; e = e->next)
+        if (e->blob == blob && e->spec_set == spec_set && !memcmp(e->spec, spec, sizeof(e->spec))) {
             *pipeline = e->pipeline;
-            pthread_mutex_unlock(&dev->cache_lock);
-            atomic_fetch_add(&dev->stat_memory_hits, 1);
+            pthread_mutex_unlock(&cache->lock);
+            atomic_fetch_add(&cache->memory_hits, 1);
             return DMLVK_OK;
         }
     dmlvk_status st;
-    struct dmlvk_pipeline_entry *e = dmlvk_calloc(dev, 1, sizeof(*e));
+    struct pipeline_entry *e = dmlvk_calloc(cache->dev, 1, sizeof(*e));
     if (!e) {
         st = dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "out of host memory caching a pipeline");
-    } else if ((st = compile(dev, blob, spec, spec_count, &e->pipeline)) != DMLVK_OK) {
+    } else if ((st = compile(cache, blob, spec, spec_set, &e->pipeline)) != DMLVK_OK) {
         free(e);
     } else {
         e->blob = blob;
-        e->spec_count = spec_count;
-        memcpy(e->spec, spec, 4 * spec_count);
-        e->next = dev->pipelines;
-        dev->pipelines = e;
+        e->spec_set = spec_set;
+        memcpy(e->spec, spec, sizeof(e->spec));
+        e->next = cache->entries;
+        cache->entries = e;
         *pipeline = e->pipeline;
     }
-    pthread_mutex_unlock(&dev->cache_lock);
+    pthread_mutex_unlock(&cache->lock);
     return st;
 }
 
-void dmlvk_pipelines_destroy(dmlvk_device *dev)
+void dmlvk_pipeline_cache_stats(struct dmlvk_pipeline_cache *cache, dmlvk_device_stats *stats)
 {
-    while (dev->pipelines) {
-        struct dmlvk_pipeline_entry *e = dev->pipelines;
-        dev->pipelines = e->next;
-        dev->vk.vkDestroyPipeline(dev->device, e->pipeline, NULL);
-        free(e);
-    }
+    stats->pipelines_compiled = atomic_load(&cache->compiled);
+    stats->pipeline_memory_hits = atomic_load(&cache->memory_hits);
+    stats->pipeline_disk_hits = atomic_load(&cache->disk_hits);
+    stats->disk_cache_bytes_loaded = cache->disk_bytes;
 }
 
 /* ---- disk cache ------------------------------------------------------------------------------
@@ -157,7 +170,7 @@ static void fill_header(const dmlvk_device *dev, struct cache_header *h)
     memcpy(h->uuid, dev->props.pipelineCacheUUID, VK_UUID_SIZE);
 }
 
-static char *cache_file_path(const dmlvk_device *dev, const char *dir_in)
+static char *cache_file_path(dmlvk_device *dev, const char *dir_in)
 {
     char dir[4096];
     const char *env;
@@ -175,14 +188,14 @@ static char *cache_file_path(const dmlvk_device *dev, const char *dir_in)
     for (unsigned i = 0; i < VK_UUID_SIZE; i++)
         snprintf(uuid + 2 * i, 3, "%02x", dev->props.pipelineCacheUUID[i]);
     size_t n = strlen(dir) + 64 + sizeof(uuid);
-    char *path = malloc(n);
+    char *path = dmlvk_malloc(dev, n);
     if (path)
         snprintf(path, n, "%s/%04x-%04x-%s.cache", dir, dev->props.vendorID, dev->props.deviceID, uuid);
     return path;
 }
 
 /* Reads and checks the file; returns the Vulkan cache bytes or NULL. */
-static void *load_file(const dmlvk_device *dev, const char *path, size_t *size)
+static void *load_file(dmlvk_device *dev, const char *path, size_t *size)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -200,7 +213,7 @@ static void *load_file(const dmlvk_device *dev, const char *path, size_t *size)
         why = "written by another device or driver";
     else if (got.data_size < 32 || got.data_size > CACHE_MAX_BYTES)
         why = "implausible size";
-    else if (!(data = malloc(got.data_size)))
+    else if (!(data = dmlvk_malloc(dev, got.data_size)))
         why = "out of host memory";
     else if (fread(data, 1, got.data_size, f) != got.data_size)
         why = "truncated data";
@@ -225,31 +238,6 @@ static void *load_file(const dmlvk_device *dev, const char *path, size_t *size)
     return data;
 }
 
-void dmlvk_disk_cache_open(dmlvk_device *dev, const char *cache_dir, bool disabled)
-{
-    size_t size = 0;
-    void *data = NULL;
-    if (!disabled) {
-        dev->cache_path = cache_file_path(dev, cache_dir);
-        if (dev->cache_path)
-            data = load_file(dev, dev->cache_path, &size);
-    }
-    VkPipelineCacheCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
-        .initialDataSize = size,
-        .pInitialData = data,
-    };
-    if (dev->vk.vkCreatePipelineCache(dev->device, &ci, NULL, &dev->vk_cache) != VK_SUCCESS && data) {
-        /* The driver refused data it wrote itself; start empty rather than fail. */
-        ci.initialDataSize = 0;
-        ci.pInitialData = NULL;
-        size = 0;
-        dev->vk.vkCreatePipelineCache(dev->device, &ci, NULL, &dev->vk_cache);
-    }
-    dev->stat_disk_bytes = size;
-    free(data);
-}
-
 static dmlvk_status make_dirs(const char *file)
 {
     char dir[4096];
@@ -271,18 +259,20 @@ static dmlvk_status make_dirs(const char *file)
     return DMLVK_OK;
 }
 
-dmlvk_status dmlvk_disk_cache_save(dmlvk_device *dev)
+/* Under the cache's lock (or with no other user left). */
+static dmlvk_status save_file(struct dmlvk_pipeline_cache *cache)
 {
+    dmlvk_device *dev = cache->dev;
     size_t size = 0;
-    VkResult r = dev->vk.vkGetPipelineCacheData(dev->device, dev->vk_cache, &size, NULL);
+    VkResult r = dev->vk.vkGetPipelineCacheData(dev->device, cache->vk_cache, &size, NULL);
     if (r != VK_SUCCESS)
         return dmlvk_vk_error(r, "vkGetPipelineCacheData");
     if (size < 32 || size > CACHE_MAX_BYTES)
         return DMLVK_OK;
-    void *data = malloc(size);
+    void *data = dmlvk_malloc(dev, size);
     if (!data)
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "out of host memory saving the pipeline cache");
-    if ((r = dev->vk.vkGetPipelineCacheData(dev->device, dev->vk_cache, &size, data)) != VK_SUCCESS) {
+    if ((r = dev->vk.vkGetPipelineCacheData(dev->device, cache->vk_cache, &size, data)) != VK_SUCCESS) {
         free(data);
         return dmlvk_vk_error(r, "vkGetPipelineCacheData");
     }
@@ -291,9 +281,9 @@ dmlvk_status dmlvk_disk_cache_save(dmlvk_device *dev)
     h.data_size = size;
     h.checksum = fnv1a(data, size);
 
-    dmlvk_status st = make_dirs(dev->cache_path);
+    dmlvk_status st = make_dirs(cache->path);
     char tmp[4200];
-    snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", dev->cache_path, (long)getpid());
+    snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", cache->path, (long)getpid());
     FILE *f = st == DMLVK_OK ? fopen(tmp, "wb") : NULL;
     if (st == DMLVK_OK && !f)
         st = dmlvk_error(DMLVK_ERROR_IO, "cannot write pipeline cache %s: %s", tmp, strerror(errno));
@@ -301,8 +291,8 @@ dmlvk_status dmlvk_disk_cache_save(dmlvk_device *dev)
         bool ok = fwrite(&h, sizeof(h), 1, f) == 1 && fwrite(data, 1, size, f) == size;
         ok = (fclose(f) == 0) && ok;
         /* rename() replaces atomically: a reader sees the old file or the new one, never half. */
-        if (!ok || rename(tmp, dev->cache_path)) {
-            st = dmlvk_error(DMLVK_ERROR_IO, "cannot write pipeline cache %s: %s", dev->cache_path, strerror(errno));
+        if (!ok || rename(tmp, cache->path)) {
+            st = dmlvk_error(DMLVK_ERROR_IO, "cannot write pipeline cache %s: %s", cache->path, strerror(errno));
             remove(tmp);
         }
     }
@@ -312,22 +302,86 @@ dmlvk_status dmlvk_disk_cache_save(dmlvk_device *dev)
     return st;
 }
 
+dmlvk_status dmlvk_pipeline_cache_create(dmlvk_device *dev, const char *cache_dir, bool disabled,
+                                         struct dmlvk_pipeline_cache **out)
+{
+    struct dmlvk_pipeline_cache *cache = dmlvk_calloc(dev, 1, sizeof(*cache));
+    if (!cache)
+        return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "out of host memory creating the pipeline cache");
+    cache->dev = dev;
+    pthread_mutex_init(&cache->lock, NULL);
+    size_t size = 0;
+    void *data = NULL;
+    if (!disabled) {
+        cache->path = cache_file_path(dev, cache_dir);
+        if (cache->path)
+            data = load_file(dev, cache->path, &size);
+    }
+    VkPipelineCacheCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
+        .initialDataSize = size,
+        .pInitialData = data,
+    };
+    VkResult r = dev->vk.vkCreatePipelineCache(dev->device, &ci, NULL, &cache->vk_cache);
+    if (r != VK_SUCCESS && data) {
+        /* The driver refused data it wrote itself; start empty rather than fail. */
+        ci.initialDataSize = 0;
+        ci.pInitialData = NULL;
+        size = 0;
+        r = dev->vk.vkCreatePipelineCache(dev->device, &ci, NULL, &cache->vk_cache);
+    }
+    cache->disk_bytes = size;
+    free(data);
+    if (r != VK_SUCCESS) {
+        dmlvk_pipeline_cache_destroy(cache);
+        return dmlvk_vk_error(r, "vkCreatePipelineCache");
+    }
+    *out = cache;
+    return DMLVK_OK;
+}
+
+dmlvk_status dmlvk_pipeline_cache_destroy(struct dmlvk_pipeline_cache *cache)
+{
+    if (!cache)
+        return DMLVK_OK;
+    dmlvk_device *dev = cache->dev;
+    dmlvk_status st = DMLVK_OK;
+    if (cache->vk_cache) {
+        if (cache->path)
+            st = save_file(cache);
+        dev->vk.vkDestroyPipelineCache(dev->device, cache->vk_cache, NULL);
+    }
+    while (cache->entries) {
+        struct pipeline_entry *e = cache->entries;
+        cache->entries = e->next;
+        dev->vk.vkDestroyPipeline(dev->device, e->pipeline, NULL);
+        free(e);
+    }
+    pthread_mutex_destroy(&cache->lock);
+    free(cache->path);
+    free(cache);
+    return st;
+}
+
 dmlvk_status dmlvk_device_save_pipeline_cache(dmlvk_device *dev)
 {
     if (!dev)
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_device_save_pipeline_cache: device is NULL");
-    if (!dev->cache_path)
+    struct dmlvk_pipeline_cache *cache = dev->pipelines;
+    if (!cache->path)
         return DMLVK_OK;
-    pthread_mutex_lock(&dev->cache_lock);
-    dmlvk_status st = dmlvk_disk_cache_save(dev);
-    pthread_mutex_unlock(&dev->cache_lock);
+    pthread_mutex_lock(&cache->lock);
+    dmlvk_status st = save_file(cache);
+    pthread_mutex_unlock(&cache->lock);
     return st;
 }
 
 dmlvk_status dmlvk_device_get_cache_path(const dmlvk_device *dev, const char **path)
 {
-    if (!dev || !path)
-        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_device_get_cache_path: NULL argument");
-    *path = dev->cache_path ? dev->cache_path : "";
+    if (!dev)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_device_get_cache_path: device is NULL");
+    if (!path)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_device_get_cache_path: path is NULL");
+    *path = dev->pipelines->path ? dev->pipelines->path : "";
     return DMLVK_OK;
 }

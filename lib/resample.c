@@ -15,7 +15,7 @@
 
 #include "resample.h"
 
-#define AXES 4
+#define AXES RESAMPLE_AXES
 /* The tables are part of the parameter block (host memory at creation, device memory after);
  * beyond this many words (256 MiB), refuse. */
 #define MAX_TABLE_WORDS (UINT32_C(1) << 26)
@@ -142,37 +142,27 @@ static bool identity_axis(const struct axis *ax, const uint32_t *map)
     return true;
 }
 
-/* Where, from the start of the header's offsets, each table's offset is kept (Params in
- * glsl/resample_common.glsl: map_offset[4], range_offset[4], block_table[2], block_magic[3]). */
-#define MAP_OFFSET(d) (d)
-#define RANGE_OFFSET(d) (AXES + (d))
-#define BLOCK_TABLE(a) (2 * AXES + (a))
-#define BLOCK_MAGIC(k) (2 * AXES + 2 + (k))
-#define OFFSET_WORDS BLOCK_MAGIC(3)
-
 /* div_by's multiplier in glsl/common.glsl: floor(2^32 / d) + 1, 0 for 1. */
 static uint32_t division_magic(uint32_t d)
 {
     return d <= 1 ? 0 : (uint32_t)((UINT64_C(1) << 32) / d + 1);
 }
 
-/* A table of the plan's parameter block, by its header entry. Pointers move when the block grows. */
-static uint32_t *table(const struct dmlvk_op_plan *plan, uint32_t table_at, uint32_t offsets_at, uint32_t entry)
+/* A table of the plan's parameter block at offset (a header entry) from table[0]. Pointers move
+ * when the block grows. */
+static uint32_t *table(const struct dmlvk_op_plan *plan, uint32_t table_at, uint32_t offset)
 {
-    return plan->params + table_at + plan->params[offsets_at + entry];
+    return plan->params + table_at + offset;
 }
 
 /*
- * The block gather of glsl/resample_backward.glsl (its limits: MAX_BLOCK_Y, MAX_BLOCK_X,
- * MAX_WINDOW). Each invocation writes block_y x block_x outputs of one plane and reads their
+ * The block gather of glsl/resample_backward.comp (its limits: RESAMPLE_MAX_* in resample_abi.h). Each invocation writes block_y x block_x outputs of one plane and reads their
  * window once: `rows` rows of `chunks` chunks of `chunk` elements, each chunk one aligned load
  * where rows are packed and whole chunks. Only the window entries that some block taps are
  * summed (the tap masks), so windows are placed alike from block to block where possible.
  */
-#define MAX_BLOCK_Y 4
-#define MAX_BLOCK_X 4
-#define MAX_WINDOW 16 /* columns */
-#define MAX_ROWS 16
+#define MAX_WINDOW RESAMPLE_MAX_WINDOW
+#define MAX_ROWS RESAMPLE_MAX_ROWS
 
 /* One axis of the block gather: blocks of `block` smaller-side indices, the first starting
  * `phase` indices before 0; window starts aligned to `align`; `regular`: starts follow the
@@ -438,19 +428,19 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
 /* Plans the block gather where axes 0 and 1 are identities and some block shape fits; otherwise
  * shape->rows stays 0 and the general loops run. */
 static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct axis *axes, bool linear,
-                                      uint32_t table_at, uint32_t offsets_at, const struct dmlvk_tensor *in,
+                                      uint32_t table_at, struct resample_params *hdr, const struct dmlvk_tensor *in,
                                       const struct dmlvk_tensor *out, struct block_shape *shape)
 {
     *shape = (struct block_shape){ 0 };
     for (uint32_t d = 0; d < 2; d++)
-        if (!identity_axis(&axes[d], table(plan, table_at, offsets_at, MAP_OFFSET(d))))
+        if (!identity_axis(&axes[d], table(plan, table_at, hdr->map_offset[d])))
             return DMLVK_OK;
     if (axes[2].big > INT32_MAX || axes[3].big > INT32_MAX) /* the shader's window indices are signed */
         return DMLVK_OK;
     struct block_axis ba[2];
     for (uint32_t a = 0; a < 2; a++)
-        ba[a] = (struct block_axis){ .map = table(plan, table_at, offsets_at, MAP_OFFSET(2 + a)),
-                                     .ranges = table(plan, table_at, offsets_at, RANGE_OFFSET(2 + a)),
+        ba[a] = (struct block_axis){ .map = table(plan, table_at, hdr->map_offset[2 + a]),
+                                     .ranges = table(plan, table_at, hdr->range_offset[2 + a]),
                                      .small = axes[2 + a].small, .scale = axes[2 + a].scale };
     if (!choose_block_shape(ba[0], ba[1], linear, in->type == DMLVK_TENSOR_DATA_TYPE_FLOAT16, in, out, shape))
         return DMLVK_OK;
@@ -467,16 +457,15 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
         return DMLVK_OK;
     }
     for (uint32_t a = 0; a < 2; a++) {
-        uint32_t at = fill_block_table(plan, table_at + plan->params[offsets_at + MAP_OFFSET(2 + a)],
-                                       table_at + plan->params[offsets_at + RANGE_OFFSET(2 + a)], ba[a],
+        uint32_t at = fill_block_table(plan, table_at + hdr->map_offset[2 + a], table_at + hdr->range_offset[2 + a], ba[a],
                                        a == 0 ? shape->rows : shape->chunk * shape->chunks);
         if (at == UINT32_MAX)
             return DMLVK_ERROR_OUT_OF_MEMORY;
-        plan->params[offsets_at + BLOCK_TABLE(a)] = at;
+        hdr->block_table[a] = at;
     }
     const uint32_t divisors[3] = { (uint32_t)block_count(&ba[1]), (uint32_t)block_count(&ba[0]), (uint32_t)axes[1].small };
     for (uint32_t k = 0; k < 3; k++)
-        plan->params[offsets_at + BLOCK_MAGIC(k)] = division_magic(divisors[k]);
+        hdr->block_magic[k] = division_magic(divisors[k]);
     return DMLVK_OK;
 }
 
@@ -494,13 +483,13 @@ static dmlvk_status check_array(const char *op, const char *name, const float *v
 }
 
 dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struct resample_fields *f,
-                                 const char *shader, struct dmlvk_op_plan *plan)
+                                 struct dmlvk_op_plan *plan)
 {
     const char *op = f->op;
     struct dmlvk_tensor in, out;
     dmlvk_status st;
-    if ((st = dmlvk_check_tensor(op, f->input_name, f->input, DMLVK_FLOAT_TYPES, f->min_dims, AXES, false, &in)) ||
-        (st = dmlvk_check_tensor(op, f->output_name, f->output, DMLVK_FLOAT_TYPES, f->min_dims, AXES, true, &out)) ||
+    if ((st = dmlvk_check_tensor(ctx, f->input_name, f->input, DMLVK_FLOAT_TYPES, f->min_dims, AXES, false, &in)) ||
+        (st = dmlvk_check_tensor(ctx, f->output_name, f->output, DMLVK_FLOAT_TYPES, f->min_dims, AXES, true, &out)) ||
         (st = dmlvk_check_same(op, f->input_name, &in, f->output_name, &out, false)))
         return st;
     if (in.dims != out.dims)
@@ -543,72 +532,75 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "%s: the axes are too long for the coordinate tables (%llu words)", op,
                            (unsigned long long)table_words);
 
-    /* Header (matches Params in glsl/resample_common.glsl), then the tables. */
+    /* The header (struct resample_params), then the tables from its table[]. */
     plan->data_type = in.type;
     const struct dmlvk_tensor *written = &out, *read = &in;
-    uint32_t count_at = dmlvk_params_reserve(plan, 1); /* invocations: set below */
-    for (uint32_t d = 0; d < AXES; d++)
-        dmlvk_params_u32(plan, d < pad ? 1 : written->sizes[d - pad]);
-    for (uint32_t d = 0; d < AXES; d++)
-        dmlvk_params_u32(plan, d < pad ? 1 : read->sizes[d - pad]);
-    for (uint32_t d = 0; d < AXES; d++)
-        dmlvk_params_u32(plan, d < pad ? 0 : written->strides[d - pad]);
-    for (uint32_t d = 0; d < AXES; d++)
-        dmlvk_params_u32(plan, d < pad ? 0 : read->strides[d - pad]);
-    uint32_t offsets_at = dmlvk_params_reserve(plan, OFFSET_WORDS);
+    struct resample_params hdr = { 0 };
+    for (uint32_t d = 0; d < AXES; d++) {
+        hdr.out_sizes[d] = d < pad ? 1 : written->sizes[d - pad];
+        hdr.in_sizes[d] = d < pad ? 1 : read->sizes[d - pad];
+        hdr.out_strides[d] = d < pad ? 0 : written->strides[d - pad];
+        hdr.in_strides[d] = d < pad ? 0 : read->strides[d - pad];
+    }
+    uint32_t header_at = dmlvk_params_reserve(plan, sizeof(hdr) / 4);
     uint32_t table_at = plan->params_size;
     uint32_t tables = dmlvk_params_reserve(plan, (uint32_t)table_words);
-    if (offsets_at == UINT32_MAX || tables == UINT32_MAX)
+    if (header_at == UINT32_MAX || tables == UINT32_MAX)
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the coordinate tables", op);
     uint32_t at = 0;
     for (uint32_t d = 0; d < AXES; d++) {
         uint32_t *map = plan->params + table_at + at;
-        plan->params[offsets_at + MAP_OFFSET(d)] = at;
+        hdr.map_offset[d] = at;
         fill_map(&axes[d], d < pad ? DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR : f->mode, rounding, map);
         at += 2 * (uint32_t)axes[d].big;
         if (f->backward) {
-            plan->params[offsets_at + RANGE_OFFSET(d)] = at;
+            hdr.range_offset[d] = at;
             fill_ranges(&axes[d], map, plan->params + table_at + at);
             at += 2 * (uint32_t)axes[d].small;
         }
     }
 
     struct block_shape shape = { 0 };
-    if (f->backward && plan_block_gather(plan, axes, f->mode == DMLVK_INTERPOLATION_MODE_LINEAR, table_at, offsets_at, read,
+    if (f->backward && plan_block_gather(plan, axes, f->mode == DMLVK_INTERPOLATION_MODE_LINEAR, table_at, &hdr, read,
                                           written, &shape) != DMLVK_OK)
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the coordinate tables", op);
     uint64_t invocations = written->elements;
     if (shape.rows)
         invocations = (uint64_t)axes[0].small * axes[1].small * ((axes[2].small + shape.block_y - 1) / shape.block_y) *
                       ((axes[3].small + shape.x_phase + shape.block_x - 1) / shape.block_x);
-    if (count_at == UINT32_MAX)
-        return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the parameters", op);
-    plan->params[count_at] = (uint32_t)invocations;
+    hdr.count = (uint32_t)invocations;
+    memcpy(plan->params + header_at, &hdr, sizeof(hdr));
 
-    struct dmlvk_dispatch_plan *dp = dmlvk_plan_add_dispatch(plan, ctx, shader, invocations);
+    enum dmlvk_shader shader = f->backward ? DMLVK_SHADER_RESAMPLE_BACKWARD : DMLVK_SHADER_RESAMPLE_FORWARD;
+    struct dmlvk_dispatch_plan *dp = dmlvk_plan_add_dispatch(plan, ctx, shader, DMLVK_PUSH_SLOTS(resample_push), invocations);
     if (!dp)
         return DMLVK_ERROR_UNSUPPORTED;
-    dp->spec[dp->spec_count++] = f->mode == DMLVK_INTERPOLATION_MODE_LINEAR;
-    dp->spec[dp->spec_count++] = in.dims;
-    dp->spec[dp->spec_count++] = shape.rows;
-    dp->spec[dp->spec_count++] = shape.chunks;
-    dp->spec[dp->spec_count++] = shape.block_y;
-    dp->spec[dp->spec_count++] = shape.block_x;
-    dp->spec[dp->spec_count++] = shape.vector_loads;
-    dp->spec[dp->spec_count++] = shape.vector_stores;
-    /* Where the block gather looks for Inf/NaN (BENCHMARKS.md note 24, H100): float16 blocks are
-     * bound by instructions and check once per block (bilinear 42% -> 59% of copy); float32
-     * blocks check each row, which measured faster on two of the three shapes (bilinear 2x 78% ->
-     * 85%, nearest 1.5x 98% -> 104%; bilinear 1.5x 82% -> 77%). */
-    dp->spec[dp->spec_count++] = in.type == DMLVK_TENSOR_DATA_TYPE_FLOAT32;
-    dp->spec[dp->spec_count++] = shape.x_phase;
-    dp->spec[dp->spec_count++] = shape.chunk ? shape.chunk : 4;
-    dp->spec[dp->spec_count++] = shape.rows ? (uint32_t)shape.x.taps : UINT32_MAX;
-    dp->spec[dp->spec_count++] = shape.rows ? (uint32_t)(shape.x.taps >> 32) : UINT32_MAX;
-    dp->spec[dp->spec_count++] = shape.rows ? (uint32_t)shape.y.taps : UINT32_MAX;
-    dp->spec[dp->spec_count++] = shape.rows ? (uint32_t)(shape.y.taps >> 32) : UINT32_MAX;
-    dp->slots[dp->slot_count++] = DMLVK_SLOT_PARAMS;
-    dp->slots[dp->slot_count++] = 0; /* binding 0: the input (or InputGradientTensor) */
-    dp->slots[dp->slot_count++] = 1;
+    DMLVK_BIND(dp, resample_push, p, DMLVK_SLOT_PARAMS);
+    DMLVK_BIND(dp, resample_push, src, 0); /* binding 0: the input (or InputGradientTensor) */
+    DMLVK_BIND(dp, resample_push, dst, 1);
+    const struct {
+        uint32_t id, value;
+    } spec[] = {
+        { RESAMPLE_SPEC_LINEAR, f->mode == DMLVK_INTERPOLATION_MODE_LINEAR },
+        { RESAMPLE_SPEC_DIMS, in.dims },
+        { RESAMPLE_SPEC_ROWS, shape.rows },
+        { RESAMPLE_SPEC_CHUNKS, shape.chunks },
+        { RESAMPLE_SPEC_BLOCK_Y, shape.block_y },
+        { RESAMPLE_SPEC_BLOCK_X, shape.block_x },
+        { RESAMPLE_SPEC_VECTOR_LOADS, shape.vector_loads },
+        { RESAMPLE_SPEC_VECTOR_STORES, shape.vector_stores },
+        /* Where the block gather looks for Inf/NaN (BENCHMARKS.md note 24, H100): float16 blocks are
+         * bound by instructions and check once per block; float32 blocks check each row. */
+        { RESAMPLE_SPEC_ROW_CHECKS, in.type == DMLVK_TENSOR_DATA_TYPE_FLOAT32 },
+        { RESAMPLE_SPEC_X_PHASE, shape.x_phase },
+        { RESAMPLE_SPEC_CHUNK, shape.chunk ? shape.chunk : 4 },
+        { RESAMPLE_SPEC_X_TAPS_LO, shape.rows ? (uint32_t)shape.x.taps : UINT32_MAX },
+        { RESAMPLE_SPEC_X_TAPS_HI, shape.rows ? (uint32_t)(shape.x.taps >> 32) : UINT32_MAX },
+        { RESAMPLE_SPEC_Y_TAPS_LO, shape.rows ? (uint32_t)shape.y.taps : UINT32_MAX },
+        { RESAMPLE_SPEC_Y_TAPS_HI, shape.rows ? (uint32_t)(shape.y.taps >> 32) : UINT32_MAX },
+    };
+    /* The forward shader declares only the first two. */
+    for (size_t i = 0; i < (f->backward ? DMLVK_ARRAY_SIZE(spec) : 2); i++)
+        dmlvk_dispatch_spec(plan, dp, spec[i].id, spec[i].value);
     return DMLVK_OK;
 }

@@ -3,6 +3,7 @@
 #define DMLVK_RESAMPLE_H
 
 #include "internal.h"
+#include "resample_abi.h"
 
 /* How NEAREST_NEIGHBOR turns a coordinate into an index. */
 enum resample_rounding {
@@ -26,7 +27,7 @@ struct resample_fields {
 };
 
 dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struct resample_fields *f,
-                                 const char *shader, struct dmlvk_op_plan *plan);
+                                 struct dmlvk_op_plan *plan);
 
 /* Entries of a resample descriptor's field table (members named alike in all four structs). */
 #define RESAMPLE_TENSOR_FIELDS(desc_t, in, out)                                                                        \
@@ -43,7 +44,7 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
 
 /*
  * The plan function and the class of one resample operator, given its field table `fields`:
- * `lower` names the module, its class and its shader; `round_expr` reads the rounding direction
+ * `lower` names the module and its class; `round_expr` reads the rounding direction
  * from `d` (or is 0 where the descriptor has none).
  */
 #define RESAMPLE_OPERATOR(lower, UPPER, desc_t, is_backward, has_round, round_expr, dims_min, in, out)                        \
@@ -57,7 +58,7 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
             .input_pixel_offsets = d->InputPixelOffsets, .output_pixel_offsets = d->OutputPixelOffsets,                \
             .min_dims = dims_min,                                                                                      \
         };                                                                                                             \
-        return dmlvk_plan_resample(ctx, &f, #lower, p);                                                                \
+        return dmlvk_plan_resample(ctx, &f, p);                                                                \
     }                                                                                                                  \
     const struct dmlvk_op_class dmlvk_op_##lower = {                                                                   \
         .info = { .type = DMLVK_OPERATOR_##UPPER, .name = #UPPER, .desc_size = sizeof(desc_t),                         \

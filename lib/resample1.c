@@ -1,5 +1,5 @@
 /* RESAMPLE1 (OPERATORS.md section 3): forward; nearest rounds ties toward the smaller index. Validation and planning are shared with
- * the other resample operators in resample.c; shader: glsl/resample1.comp. */
+ * the other resample operators in resample.c; shader: glsl/resample_forward.comp. */
 #include <stddef.h>
 
 #include "resample.h"

@@ -1,5 +1,5 @@
 /* RESAMPLE2 (OPERATORS.md section 3): forward; nearest rounds by RoundingDirection. Validation and planning are shared with
- * the other resample operators in resample.c; shader: glsl/resample2.comp. */
+ * the other resample operators in resample.c; shader: glsl/resample_forward.comp. */
 #include <stddef.h>
 
 #include "resample.h"

@@ -1,5 +1,5 @@
 /* RESAMPLE_GRAD (OPERATORS.md section 3): backward of RESAMPLE1, 4 dimensions. Validation and planning are shared with
- * the other resample operators in resample.c; shader: glsl/resample_grad.comp. */
+ * the other resample operators in resample.c; shader: glsl/resample_backward.comp. */
 #include <stddef.h>
 
 #include "resample.h"

@@ -1,5 +1,5 @@
 /* RESAMPLE_GRAD1 (OPERATORS.md section 3): backward of RESAMPLE2. Validation and planning are shared with
- * the other resample operators in resample.c; shader: glsl/resample_grad1.comp. */
+ * the other resample operators in resample.c; shader: glsl/resample_backward.comp. */
 #include <stddef.h>
 
 #include "resample.h"

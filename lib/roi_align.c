@@ -31,7 +31,8 @@ static dmlvk_status agree(const char *op, const char *what, const char *a_name, 
     return DMLVK_OK;
 }
 
-dmlvk_status dmlvk_roi_align_prepare(const struct roi_fields *f, struct roi_shape *s, struct dmlvk_op_plan *plan)
+dmlvk_status dmlvk_roi_align_prepare(const struct dmlvk_op_context *ctx, const struct roi_fields *f, struct roi_shape *s,
+                                     struct dmlvk_op_plan *plan)
 {
     const char *op = f->op;
     dmlvk_status st;
@@ -59,13 +60,13 @@ dmlvk_status dmlvk_roi_align_prepare(const struct roi_fields *f, struct roi_shap
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: InputTensor: required when OutputROIGradientTensor is given", op);
 
     const uint32_t floats = DMLVK_FLOAT_TYPES, uints = DMLVK_TYPE_BIT(DMLVK_TENSOR_DATA_TYPE_UINT32);
-    if ((f->input && (st = dmlvk_check_tensor(op, "InputTensor", f->input, floats, 4, 4, false, &s->input))) ||
-        (st = dmlvk_check_tensor(op, f->bins_name, f->bins, floats, 4, 4, !f->backward, &s->bins)) ||
-        (st = dmlvk_check_tensor(op, "ROITensor", f->rois, floats, 2, 4, false, &s->rois)) ||
-        (st = dmlvk_check_tensor(op, "BatchIndicesTensor", f->batch, uints, 1, 4, false, &s->batch)) ||
-        (f->grad && (st = dmlvk_check_tensor(op, "OutputGradientTensor", f->grad, floats, 4, 4, true, &s->grad))) ||
+    if ((f->input && (st = dmlvk_check_tensor(ctx, "InputTensor", f->input, floats, 4, 4, false, &s->input))) ||
+        (st = dmlvk_check_tensor(ctx, f->bins_name, f->bins, floats, 4, 4, !f->backward, &s->bins)) ||
+        (st = dmlvk_check_tensor(ctx, "ROITensor", f->rois, floats, 2, 4, false, &s->rois)) ||
+        (st = dmlvk_check_tensor(ctx, "BatchIndicesTensor", f->batch, uints, 1, 4, false, &s->batch)) ||
+        (f->grad && (st = dmlvk_check_tensor(ctx, "OutputGradientTensor", f->grad, floats, 4, 4, true, &s->grad))) ||
         (f->roi_grad &&
-         (st = dmlvk_check_tensor(op, "OutputROIGradientTensor", f->roi_grad, floats, 2, 4, true, &s->roi_grad))))
+         (st = dmlvk_check_tensor(ctx, "OutputROIGradientTensor", f->roi_grad, floats, 2, 4, true, &s->roi_grad))))
         return st;
     if ((st = check_region_tensor(op, "ROITensor", &s->rois, 2, 4)) ||
         (st = check_region_tensor(op, "BatchIndicesTensor", &s->batch, 1, 0)))
@@ -97,34 +98,32 @@ dmlvk_status dmlvk_roi_align_prepare(const struct roi_fields *f, struct roi_shap
         return st;
 
     plan->data_type = first->type;
-    const uint32_t header[] = { s->num_rois, s->channels, s->in_h, s->in_w, s->out_h, s->out_w, s->batch_count,
-                                (uint32_t)in->elements };
-    for (size_t i = 0; i < DMLVK_ARRAY_SIZE(header); i++)
-        dmlvk_params_u32(plan, header[i]);
-    for (uint32_t d = 0; d < 4; d++)
-        dmlvk_params_u32(plan, f->input ? s->input.strides[d] : 0);
-    for (uint32_t d = 0; d < 4; d++)
-        dmlvk_params_u32(plan, s->bins.strides[d]);
-    for (uint32_t d = 0; d < 4; d++)
-        dmlvk_params_u32(plan, f->grad ? s->grad.strides[d] : 0);
-    dmlvk_params_u32(plan, s->rois.strides[s->rois.dims - 2]);
-    dmlvk_params_u32(plan, s->rois.strides[s->rois.dims - 1]);
-    dmlvk_params_u32(plan, f->roi_grad ? s->roi_grad.strides[s->roi_grad.dims - 2] : 0);
-    dmlvk_params_u32(plan, f->roi_grad ? s->roi_grad.strides[s->roi_grad.dims - 1] : 0);
-    dmlvk_params_u32(plan, s->batch.strides[s->batch.dims - 1]);
-    dmlvk_params_f32(plan, f->spatial_x);
-    dmlvk_params_f32(plan, f->spatial_y);
-    dmlvk_params_f32(plan, f->in_off);
-    dmlvk_params_f32(plan, f->out_off);
-    dmlvk_params_f32(plan, f->oob_value);
-    dmlvk_params_u32(plan, f->min_samples);
-    dmlvk_params_u32(plan, f->max_samples);
+    struct roi_align_params p = {
+        .num_rois = s->num_rois, .channels = s->channels, .in_h = s->in_h, .in_w = s->in_w, .out_h = s->out_h,
+        .out_w = s->out_w, .batch_count = s->batch_count, .grad_elements = (uint32_t)in->elements,
+        .roi_strides = { s->rois.strides[s->rois.dims - 2], s->rois.strides[s->rois.dims - 1] },
+        .roi_grad_strides = { f->roi_grad ? s->roi_grad.strides[s->roi_grad.dims - 2] : 0,
+                              f->roi_grad ? s->roi_grad.strides[s->roi_grad.dims - 1] : 0 },
+        .batch_stride = s->batch.strides[s->batch.dims - 1],
+        .spatial_x = f->spatial_x, .spatial_y = f->spatial_y, .in_off = f->in_off, .out_off = f->out_off,
+        .oob_value = f->oob_value, .min_samples = f->min_samples, .max_samples = f->max_samples,
+    };
+    for (uint32_t d = 0; d < 4; d++) {
+        p.in_strides[d] = f->input ? s->input.strides[d] : 0;
+        p.bin_strides[d] = s->bins.strides[d];
+        p.grad_strides[d] = f->grad ? s->grad.strides[d] : 0;
+    }
+    dmlvk_params_append(plan, &p, sizeof(p));
     return DMLVK_OK;
 }
 
-void dmlvk_roi_align_spec(const struct roi_fields *f, struct dmlvk_dispatch_plan *d)
+const char *const dmlvk_roi_align_counter_names[ROI_COUNTERS] = {
+    [ROI_COUNTER_SKIPPED_REGIONS] = "skipped_regions",
+};
+
+void dmlvk_roi_align_spec(const struct roi_fields *f, struct dmlvk_op_plan *plan, struct dmlvk_dispatch_plan *d)
 {
-    d->spec[d->spec_count++] = f->mode == DMLVK_INTERPOLATION_MODE_LINEAR;
-    d->spec[d->spec_count++] = f->reduction == DMLVK_REDUCE_FUNCTION_MAX;
-    d->spec[d->spec_count++] = f->align != 0;
+    dmlvk_dispatch_spec(plan, d, ROI_SPEC_LINEAR, f->mode == DMLVK_INTERPOLATION_MODE_LINEAR);
+    dmlvk_dispatch_spec(plan, d, ROI_SPEC_MAXIMUM, f->reduction == DMLVK_REDUCE_FUNCTION_MAX);
+    dmlvk_dispatch_spec(plan, d, ROI_SPEC_ALIGN_CORNERS, f->align != 0);
 }

@@ -3,10 +3,7 @@
 #define DMLVK_ROI_ALIGN_H
 
 #include "internal.h"
-
-/* Stages of glsl/roi_align_grad.comp (its STAGE specialization constant). */
-enum roi_stage { ROI_STAGE_ZERO, ROI_STAGE_MAX_ABS, ROI_STAGE_SCATTER, ROI_STAGE_CONVERT, ROI_STAGE_ROI, ROI_STAGE_GATHER,
-                 ROI_STAGE_PREPARE };
+#include "roi_align_abi.h"
 
 /* The descriptor fields of both operators, the tensors named by role. */
 struct roi_fields {
@@ -37,8 +34,9 @@ struct roi_shape {
     uint32_t num_rois, channels, batch_count, in_h, in_w, out_h, out_w;
 };
 
-/* Validates every rule of section 4 and writes the parameter block (glsl/roi_align_common.glsl). */
-dmlvk_status dmlvk_roi_align_prepare(const struct roi_fields *f, struct roi_shape *s, struct dmlvk_op_plan *plan);
+/* Validates every rule of section 4 and writes the parameter block (struct roi_align_params). */
+dmlvk_status dmlvk_roi_align_prepare(const struct dmlvk_op_context *ctx, const struct roi_fields *f, struct roi_shape *s,
+                                     struct dmlvk_op_plan *plan);
 
 /* Entries of the two descriptors' field tables (members named alike in both structs). */
 #define ROI_ALIGN_MODE_FIELDS(desc_t)                                                                                  \
@@ -53,7 +51,10 @@ dmlvk_status dmlvk_roi_align_prepare(const struct roi_fields *f, struct roi_shap
         { "MaximumSamplesPerOutput", DMLVK_FIELD_UINT, offsetof(desc_t, MaximumSamplesPerOutput) },                    \
         { "AlignRegionsToCorners", DMLVK_FIELD_BOOL, offsetof(desc_t, AlignRegionsToCorners) }
 
-/* The first specialization constants after the workgroup size: LINEAR, MAXIMUM, ALIGN_CORNERS. */
-void dmlvk_roi_align_spec(const struct roi_fields *f, struct dmlvk_dispatch_plan *d);
+/* The specialization constants both operators' shaders share: LINEAR, MAXIMUM, ALIGN_CORNERS. */
+void dmlvk_roi_align_spec(const struct roi_fields *f, struct dmlvk_op_plan *plan, struct dmlvk_dispatch_plan *d);
+
+/* The operators' diagnostics counters, by ROI_COUNTER_* index. */
+extern const char *const dmlvk_roi_align_counter_names[ROI_COUNTERS];
 
 #endif

@@ -19,17 +19,20 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
         ROI_FIELDS_FROM(d),
     };
     struct roi_shape s;
-    dmlvk_status st = dmlvk_roi_align_prepare(&f, &s, p);
+    dmlvk_status st = dmlvk_roi_align_prepare(ctx, &f, &s, p);
     if (st != DMLVK_OK)
         return st;
-    struct dmlvk_dispatch_plan *dp = dmlvk_plan_add_dispatch(p, ctx, "roi_align1", s.bins.elements);
+    struct dmlvk_dispatch_plan *dp =
+        dmlvk_plan_add_dispatch(p, ctx, DMLVK_SHADER_ROI_ALIGN1, DMLVK_PUSH_SLOTS(roi_align1_push), s.bins.elements);
     if (!dp)
         return DMLVK_ERROR_UNSUPPORTED;
-    dmlvk_roi_align_spec(&f, dp);
-    p->counter = true;
-    const uint8_t slots[] = { DMLVK_SLOT_PARAMS, 0, 1, 2, 3, DMLVK_SLOT_COUNTER };
-    for (size_t i = 0; i < sizeof(slots); i++)
-        dp->slots[dp->slot_count++] = slots[i];
+    dmlvk_roi_align_spec(&f, p, dp);
+    DMLVK_BIND(dp, roi_align1_push, p, DMLVK_SLOT_PARAMS);
+    DMLVK_BIND(dp, roi_align1_push, x, 0);
+    DMLVK_BIND(dp, roi_align1_push, rois, 1);
+    DMLVK_BIND(dp, roi_align1_push, batch, 2);
+    DMLVK_BIND(dp, roi_align1_push, y, 3);
+    DMLVK_BIND(dp, roi_align1_push, counters, DMLVK_SLOT_COUNTERS);
     return DMLVK_OK;
 }
 
@@ -52,5 +55,7 @@ const struct dmlvk_op_class dmlvk_op_roi_align1 = {
         .fields = fields,
         .tensor_count = 4,
     },
+    .counter_count = ROI_COUNTERS,
+    .counter_names = dmlvk_roi_align_counter_names,
     .plan = plan,
 };

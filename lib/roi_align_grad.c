@@ -1,6 +1,6 @@
 /*
- * ROI_ALIGN_GRAD (OPERATORS.md section 4). Shader: glsl/roi_align_grad.comp, whose STAGE
- * specialization constant picks the pass; validation shared with ROI_ALIGN1 in roi_align.c.
+ * ROI_ALIGN_GRAD (OPERATORS.md section 4). Shaders: glsl/roi_align_grad_*.comp, one per stage;
+ * validation shared with ROI_ALIGN1 in roi_align.c.
  *
  * Under AVERAGE the input gradient is a gather by tiles (plan_gather): every element is stored
  * once, summed in region order, so every mode is deterministic and needs no atomics. Otherwise
@@ -21,13 +21,12 @@
 #include "roi_align.h"
 
 #define NAME "ROI_ALIGN_GRAD"
-#define SHADER "roi_align_grad"
 typedef dmlvk_roi_align_grad_operator_desc desc_t;
 
 enum { B_INPUT, B_DY, B_ROIS, B_BATCH, B_GRAD, B_ROI_GRAD };
 
 /*
- * The scatter by regions (AVERAGE; glsl/roi_align_grad.comp, scatter_regions): one workgroup per
+ * The scatter by regions (AVERAGE; glsl/roi_align_grad_scatter_regions.comp): one workgroup per
  * region and `region_channels` channels, about 256 pixel taps per invocation with the region's
  * expected sample grid: each workgroup first lists its region's taps on one thread, which fewer
  * channels per workgroup repeat more often (H100, 14x14 bins: 16 taps per invocation 4.97 ms,
@@ -45,15 +44,17 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
 }
 
 /*
- * The gather by tiles (glsl/roi_align_grad.comp, gather): one workgroup per tile of 8 columns by
- * workgroup_size / 32 rows (fewer columns in smaller workgroups) and `group_channels` channels,
- * four invocations per element, each accumulating up to 32 channels in registers; 128 channels
- * per workgroup measured fastest on an H100 (64: 1.5x slower, 256: a little slower). Each
- * workgroup reads every region's record to find those over it.
+ * The gather by tiles (glsl/roi_align_grad_gather.comp): one workgroup per tile of
+ * ROI_GATHER_TILE_W columns by workgroup_size / (ROI_GATHER_QUADS * ROI_GATHER_TILE_W) rows (fewer
+ * columns in smaller workgroups) and `group_channels` channels, ROI_GATHER_QUADS invocations per
+ * element, each accumulating up to 4 * ROI_GATHER_VECS channels in registers; 128 channels per
+ * workgroup measured fastest on an H100 (64: 1.5x slower, 256: a little slower). Each workgroup
+ * reads every region's record to find those over it.
  * Scratch: dY as [region][bin][channel] in float32, channels padded to whole workgroups' worth,
- * then 16 bytes per region and input row or column, then 32 per region (reach and batch). The
- * prepare pass transposes a region's 32 channels per workgroup, then weighs the lines and
- * records the regions, an invocation each.
+ * then ROI_LINE_WORDS per region and input row or column, then ROI_REGION_WORDS per region
+ * (reach and batch). The prepare pass (glsl/roi_align_grad_prepare.comp) transposes a region's
+ * ROI_TRANSPOSE_CHANNELS channels per workgroup, then weighs the lines and records the regions,
+ * an invocation each.
  */
 struct gather_plan {
     uint32_t group_channels;
@@ -64,20 +65,23 @@ struct gather_plan {
 static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
                         struct gather_plan *g)
 {
-    const uint32_t wg = ctx->workgroup_size, pixels = wg / 4;
-    const uint32_t tile_w = pixels < 8 ? pixels : 8;
-    /* The shader's limits: whole tiles of 4 invocations per element, 16-bit bin indices in a
-     * line's header, 32-bit indices into scratch. */
-    if (f->reduction != DMLVK_REDUCE_FUNCTION_AVERAGE || wg % 4 || pixels % tile_w || s->out_h > 0xffff ||
-        s->out_w > 0xffff)
+    const uint32_t wg = ctx->workgroup_size, pixels = wg / ROI_GATHER_QUADS;
+    const uint32_t tile_w = pixels < ROI_GATHER_TILE_W ? pixels : ROI_GATHER_TILE_W;
+    /* The shader's limits: whole tiles of ROI_GATHER_QUADS invocations per element, 16-bit bin
+     * indices in a line's header, 32-bit indices into scratch. */
+    if (f->reduction != DMLVK_REDUCE_FUNCTION_AVERAGE || wg % ROI_GATHER_QUADS || pixels % tile_w ||
+        s->out_h > ROI_GATHER_MAX_BINS || s->out_w > ROI_GATHER_MAX_BINS)
         return false;
-    uint32_t tile_h = pixels / tile_w, channels = s->channels >= 128 ? 128 : (s->channels + 15) / 16 * 16;
+    const uint32_t step = ROI_GATHER_CHANNEL_STEP;
+    uint32_t tile_h = pixels / tile_w;
+    uint32_t channels = s->channels >= ROI_GATHER_CHANNELS_MAX ? ROI_GATHER_CHANNELS_MAX : (s->channels + step - 1) / step * step;
     uint64_t stride = (s->channels + channels - 1) / channels * channels;
     uint64_t lines = (uint64_t)s->num_rois * ((uint64_t)s->in_h + s->in_w);
-    uint64_t words = (uint64_t)s->num_rois * s->out_h * s->out_w * stride + 4 * lines + 8 * (uint64_t)s->num_rois;
+    uint64_t words = (uint64_t)s->num_rois * s->out_h * s->out_w * stride + ROI_LINE_WORDS * lines +
+                     ROI_REGION_WORDS * (uint64_t)s->num_rois;
     if (words >= UINT64_C(1) << 32)
         return false;
-    uint64_t blocks = (uint64_t)s->num_rois * ((stride + 31) / 32);
+    uint64_t blocks = (uint64_t)s->num_rois * ((stride + ROI_TRANSPOSE_CHANNELS - 1) / ROI_TRANSPOSE_CHANNELS);
     uint64_t tiles = (uint64_t)((s->in_h + tile_h - 1) / tile_h) * ((s->in_w + tile_w - 1) / tile_w);
     *g = (struct gather_plan){
         .group_channels = channels,
@@ -88,26 +92,34 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     return true;
 }
 
+/* Adds one stage's dispatch. The first stage that visits every region counts the skipped ones. */
 static struct dmlvk_dispatch_plan *stage(struct dmlvk_op_plan *p, const struct dmlvk_op_context *ctx,
-                                         const struct roi_fields *f, enum roi_stage st, bool to_scratch,
-                                         const char *features, uint64_t invocations, uint32_t group_channels)
+                                         const struct roi_fields *f, enum dmlvk_shader shader, bool to_scratch,
+                                         uint32_t features, uint64_t invocations, uint32_t group_channels,
+                                         bool *counted)
 {
-    struct dmlvk_dispatch_plan *d = dmlvk_plan_add_dispatch(p, ctx, SHADER, invocations);
+    struct dmlvk_dispatch_plan *d =
+        dmlvk_plan_add_dispatch(p, ctx, shader, DMLVK_PUSH_SLOTS(roi_align_grad_push), invocations);
     if (!d)
         return NULL;
     d->features = features;
-    dmlvk_roi_align_spec(f, d);
-    d->spec[d->spec_count++] = st;
-    d->spec[d->spec_count++] = to_scratch;
-    /* The first stage that visits every region counts the skipped ones. */
-    bool count = (st == ROI_STAGE_SCATTER || st == ROI_STAGE_PREPARE || st == ROI_STAGE_ROI) && !p->counter;
-    d->spec[d->spec_count++] = count;
-    d->spec[d->spec_count++] = group_channels;
-    p->counter = p->counter || count;
-    const uint8_t slots[] = { DMLVK_SLOT_PARAMS, B_INPUT, B_DY,   B_ROIS, B_BATCH, B_GRAD, B_ROI_GRAD, DMLVK_SLOT_SCRATCH,
-                              DMLVK_SLOT_COUNTER };
-    for (size_t i = 0; i < sizeof(slots); i++)
-        d->slots[d->slot_count++] = slots[i];
+    bool count = !*counted && (shader == DMLVK_SHADER_ROI_ALIGN_GRAD_SCATTER ||
+                               shader == DMLVK_SHADER_ROI_ALIGN_GRAD_SCATTER_REGIONS ||
+                               shader == DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE || shader == DMLVK_SHADER_ROI_ALIGN_GRAD_ROI);
+    *counted = *counted || count;
+    dmlvk_roi_align_spec(f, p, d);
+    dmlvk_dispatch_spec(p, d, ROI_SPEC_TO_SCRATCH, to_scratch);
+    dmlvk_dispatch_spec(p, d, ROI_SPEC_COUNT_SKIPPED, count);
+    dmlvk_dispatch_spec(p, d, ROI_SPEC_GROUP_CHANNELS, group_channels);
+    DMLVK_BIND(d, roi_align_grad_push, p, DMLVK_SLOT_PARAMS);
+    DMLVK_BIND(d, roi_align_grad_push, x, B_INPUT);
+    DMLVK_BIND(d, roi_align_grad_push, dy, B_DY);
+    DMLVK_BIND(d, roi_align_grad_push, rois, B_ROIS);
+    DMLVK_BIND(d, roi_align_grad_push, batch, B_BATCH);
+    DMLVK_BIND(d, roi_align_grad_push, grad, B_GRAD);
+    DMLVK_BIND(d, roi_align_grad_push, roi_grad, B_ROI_GRAD);
+    DMLVK_BIND(d, roi_align_grad_push, scratch, DMLVK_SLOT_SCRATCH);
+    DMLVK_BIND(d, roi_align_grad_push, counters, DMLVK_SLOT_COUNTERS);
     return d;
 }
 
@@ -125,43 +137,51 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
         ROI_FIELDS_FROM(d),
     };
     struct roi_shape s;
-    dmlvk_status st = dmlvk_roi_align_prepare(&f, &s, p);
+    dmlvk_status st = dmlvk_roi_align_prepare(ctx, &f, &s, p);
     if (st != DMLVK_OK)
         return st;
-    bool ok = true;
+    bool ok = true, counted = false;
     if (f.grad) {
         uint64_t elements = s.grad.elements, bins = s.bins.elements;
         /* MAXIMUM picks each bin's sample by value: only AVERAGE scatters by regions. */
         uint32_t per_region = 0;
         uint64_t scatter_size = bins;
-        if (f.reduction != DMLVK_REDUCE_FUNCTION_MAX)
+        enum dmlvk_shader scatter = DMLVK_SHADER_ROI_ALIGN_GRAD_SCATTER;
+        if (f.reduction != DMLVK_REDUCE_FUNCTION_MAX) {
             scatter_size = region_scatter_size(ctx, &f, &s, &per_region);
+            scatter = DMLVK_SHADER_ROI_ALIGN_GRAD_SCATTER_REGIONS;
+        }
         struct gather_plan g;
         if (plan_gather(ctx, &f, &s, &g)) {
             p->scratch_bytes = g.scratch_bytes;
-            ok = stage(p, ctx, &f, ROI_STAGE_PREPARE, true, NULL, g.prepare_invocations, g.group_channels) &&
-                 stage(p, ctx, &f, ROI_STAGE_GATHER, false, NULL, g.gather_invocations, g.group_channels);
-        } else if (ctx->params->deterministic) {
+            ok = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE, true, 0, g.prepare_invocations, g.group_channels,
+                       &counted) &&
+                 stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_GATHER, false, 0, g.gather_invocations, g.group_channels,
+                       &counted);
+        } else if (ctx->deterministic) {
             if (!ctx->int64_atomics)
                 return dmlvk_error(DMLVK_ERROR_UNSUPPORTED,
                                    "%s: the deterministic mode needs shaderBufferInt64Atomics, which this device lacks", NAME);
+            const uint32_t int64 = DMLVK_VARIANT_INT64_ATOMICS;
             p->scratch_bytes = 16 + 8 * elements;
-            ok = stage(p, ctx, &f, ROI_STAGE_ZERO, true, "int64-atomics", elements, 0) &&
-                 stage(p, ctx, &f, ROI_STAGE_MAX_ABS, true, "int64-atomics", bins, 0) &&
-                 stage(p, ctx, &f, ROI_STAGE_SCATTER, true, "int64-atomics", scatter_size, per_region) &&
-                 stage(p, ctx, &f, ROI_STAGE_CONVERT, true, "int64-atomics", elements, 0);
+            ok = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_ZERO, true, int64, elements, 0, &counted) &&
+                 stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_MAX_ABS, true, int64, bins, 0, &counted) &&
+                 stage(p, ctx, &f, scatter, true, int64, scatter_size, per_region, &counted) &&
+                 stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_CONVERT, true, int64, elements, 0, &counted);
         } else {
-            const char *atomics = ctx->float32_atomic_add ? "float-atomics" : NULL;
+            uint32_t atomics = ctx->float32_atomic_add ? DMLVK_VARIANT_FLOAT_ATOMICS : 0;
             bool to_scratch = s.grad.type == DMLVK_TENSOR_DATA_TYPE_FLOAT16;
             if (to_scratch)
                 p->scratch_bytes = 4 * elements;
-            ok = stage(p, ctx, &f, ROI_STAGE_ZERO, to_scratch, NULL, elements, 0) &&
-                 stage(p, ctx, &f, ROI_STAGE_SCATTER, to_scratch, atomics, scatter_size, per_region) &&
-                 (!to_scratch || stage(p, ctx, &f, ROI_STAGE_CONVERT, true, NULL, elements, 0));
+            ok = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_ZERO, to_scratch, 0, elements, 0, &counted) &&
+                 stage(p, ctx, &f, scatter, to_scratch, atomics, scatter_size, per_region, &counted) &&
+                 (!to_scratch ||
+                  stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_CONVERT, true, 0, elements, 0, &counted));
         }
     }
     if (ok && f.roi_grad)
-        ok = stage(p, ctx, &f, ROI_STAGE_ROI, false, NULL, (uint64_t)s.num_rois * ctx->workgroup_size, 0) != NULL;
+        ok = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_ROI, false, 0, (uint64_t)s.num_rois * ctx->workgroup_size, 0,
+                   &counted) != NULL;
     return ok ? DMLVK_OK : DMLVK_ERROR_UNSUPPORTED;
 }
 
@@ -185,5 +205,7 @@ const struct dmlvk_op_class dmlvk_op_roi_align_grad = {
         .fields = fields,
         .tensor_count = 6,
     },
+    .counter_count = ROI_COUNTERS,
+    .counter_names = dmlvk_roi_align_counter_names,
     .plan = plan,
 };

@@ -116,7 +116,7 @@ static int compare_u64(const void *a, const void *b)
 }
 
 /* True when two different indices of t reach the same element. */
-static dmlvk_status output_aliases(const struct dmlvk_tensor *t, bool *aliases)
+static dmlvk_status output_aliases(dmlvk_device *dev, const struct dmlvk_tensor *t, bool *aliases)
 {
     /* Sufficient test: sorted by stride, each axis steps past everything the smaller ones reach. */
     uint32_t order[DMLVK_TENSOR_DIMENSION_COUNT_MAX], n = 0;
@@ -145,7 +145,7 @@ static dmlvk_status output_aliases(const struct dmlvk_tensor *t, bool *aliases)
         *aliases = true;
         return DMLVK_OK;
     }
-    uint64_t *offsets = malloc(t->elements * sizeof(*offsets));
+    uint64_t *offsets = dmlvk_malloc(dev, t->elements * sizeof(*offsets));
     if (!offsets)
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "out of host memory checking output strides");
     uint32_t idx[DMLVK_TENSOR_DIMENSION_COUNT_MAX] = { 0 };
@@ -167,9 +167,10 @@ static dmlvk_status output_aliases(const struct dmlvk_tensor *t, bool *aliases)
     return DMLVK_OK;
 }
 
-dmlvk_status dmlvk_check_tensor(const char *op, const char *field, const dmlvk_tensor_desc *desc, uint32_t types,
+dmlvk_status dmlvk_check_tensor(const struct dmlvk_op_context *ctx, const char *field, const dmlvk_tensor_desc *desc, uint32_t types,
                                 uint32_t min_dims, uint32_t max_dims, bool output, struct dmlvk_tensor *t)
 {
+    const char *op = ctx->op_name;
     dmlvk_status st = check_shape(op, field, desc, t);
     if (st != DMLVK_OK)
         return st;
@@ -190,7 +191,7 @@ dmlvk_status dmlvk_check_tensor(const char *op, const char *field, const dmlvk_t
                            op, field, (unsigned long long)desc->TotalTensorSizeInBytes, (unsigned long long)need);
     if (output) {
         bool aliases;
-        if ((st = output_aliases(t, &aliases)) != DMLVK_OK)
+        if ((st = output_aliases(ctx->dev, t, &aliases)) != DMLVK_OK)
             return st;
         if (aliases)
             return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT,

@@ -10,11 +10,11 @@
  * Tensors are float32 and packed unless descs say otherwise (sizes and bytes come from descs).
  * Every tensor is bound `offset` bytes into its buffer. */
 static inline dmlvk_status gpu_run_at(dmlvk_device *dev, const dmlvk_operator_desc *od,
-                                      const dmlvk_operator_params *params, const dmlvk_tensor_desc *const *descs,
+                                      const struct test_params *params, const dmlvk_tensor_desc *const *descs,
                                       void *const *values, uint32_t n, uint64_t offset)
 {
     dmlvk_operator *op;
-    dmlvk_status st = dmlvk_operator_create(dev, od, params, &op);
+    dmlvk_status st = test_operator_create(dev, od, params, &op);
     if (st != DMLVK_OK)
         return st;
     dmlvk_buffer *bufs[8] = { 0 };
@@ -38,7 +38,7 @@ static inline dmlvk_status gpu_run_at(dmlvk_device *dev, const dmlvk_operator_de
     return st;
 }
 
-static inline dmlvk_status gpu_run(dmlvk_device *dev, const dmlvk_operator_desc *od, const dmlvk_operator_params *params,
+static inline dmlvk_status gpu_run(dmlvk_device *dev, const dmlvk_operator_desc *od, const struct test_params *params,
                                    const dmlvk_tensor_desc *const *descs, void *const *values, uint32_t n)
 {
     return gpu_run_at(dev, od, params, descs, values, n, 0);

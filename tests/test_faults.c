@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "testutil.h"
+#include "debug.h"
 #include "internal.h"
 
 /* One full life of an operator; DMLVK_OK when every step succeeded. */

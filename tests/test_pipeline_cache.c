@@ -15,8 +15,8 @@ static dmlvk_status create_relu(dmlvk_device *dev, uint32_t workgroup_size, dmlv
     dmlvk_tensor_desc t = { .DataType = DMLVK_TENSOR_DATA_TYPE_FLOAT32, .DimensionCount = 2, .Sizes = sizes,
                             .TotalTensorSizeInBytes = 60 };
     dmlvk_activation_relu_operator_desc d = { &t, &t };
-    dmlvk_operator_params p = { .workgroup_size = workgroup_size };
-    return dmlvk_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU, &d }, &p, op);
+    struct test_params p = { .workgroup_size = workgroup_size };
+    return test_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU, &d }, &p, op);
 }
 
 static int run_relu(dmlvk_device *dev)

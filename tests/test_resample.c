@@ -51,7 +51,7 @@ static void random_case(struct resample_case *c, uint32_t dims)
 /* Runs RESAMPLE2 (forward) or RESAMPLE_GRAD1 (backward) in float32 or float16, both tensors bound
  * `offset` bytes into their buffers; params may be NULL. */
 static void run_resample_with(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type, const float *src,
-                              float *dst, uint64_t offset, const dmlvk_operator_params *params)
+                              float *dst, uint64_t offset, const struct test_params *params)
 {
     uint32_t ns = count(c->dims, backward ? c->big : c->small), nd = count(c->dims, backward ? c->small : c->big);
     dmlvk_tensor_desc s = packed_desc(type, c->dims, backward ? c->big : c->small);
@@ -350,7 +350,7 @@ static void test_block_gather_inf(void **state)
 static void test_float16_rounding(void **state)
 {
     (void)state;
-    const dmlvk_operator_params software = { .force_software_rounding = 1 };
+    const struct test_params software = { .force_software_rounding = 1 };
     for (int k = 0; k < 24; k++) {
         struct resample_case c;
         bool backward = k % 3 != 2;

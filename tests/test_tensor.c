@@ -13,7 +13,8 @@ static dmlvk_tensor_desc desc(uint32_t dims, const uint32_t *sizes, const uint32
 static dmlvk_status check(const dmlvk_tensor_desc *d, bool output)
 {
     struct dmlvk_tensor t;
-    return dmlvk_check_tensor("OP", "T", d, DMLVK_FLOAT_TYPES, 1, 8, output, &t);
+    const struct dmlvk_op_context ctx = { .op_name = "OP" };
+    return dmlvk_check_tensor(&ctx, "T", d, DMLVK_FLOAT_TYPES, 1, 8, output, &t);
 }
 
 static void test_min_size(void **state)

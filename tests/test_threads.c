@@ -46,9 +46,9 @@ static void *worker(void *arg)
     dmlvk_activation_relu_grad_operator_desc d = { &t, &t, &t };
     for (int round = 0; round < ROUNDS; round++) {
         /* Every thread asks for the same pipeline keys, and some for new ones. */
-        dmlvk_operator_params params = { .workgroup_size = (uint32_t)(64 << ((round + id) % 3)) };
+        struct test_params params = { .workgroup_size = (uint32_t)(64 << ((round + id) % 3)) };
         dmlvk_operator *op;
-        if (dmlvk_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU_GRAD, &d }, &params, &op)) {
+        if (test_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU_GRAD, &d }, &params, &op)) {
             failures++;
             continue;
         }
@@ -68,7 +68,7 @@ static void test_threads(void **state)
     dmlvk_tensor_desc t = { .DataType = DMLVK_TENSOR_DATA_TYPE_FLOAT32, .DimensionCount = 2, .Sizes = sizes,
                             .TotalTensorSizeInBytes = 140 };
     dmlvk_activation_relu_grad_operator_desc d = { &t, &t, &t };
-    assert_int_equal(dmlvk_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU_GRAD, &d }, NULL,
+    assert_int_equal(test_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU_GRAD, &d }, NULL,
                                            &shared_op), DMLVK_OK);
     pthread_t th[THREADS];
     for (int i = 0; i < THREADS; i++)
@@ -93,7 +93,7 @@ static void *fail_one(void *arg)
 {
     (void)arg;
     dmlvk_operator *op;
-    dmlvk_operator_create(dev, &(dmlvk_operator_desc){ (dmlvk_operator_type)77, &op }, NULL, &op);
+    test_operator_create(dev, &(dmlvk_operator_desc){ (dmlvk_operator_type)77, &op }, NULL, &op);
     return NULL;
 }
 

@@ -12,6 +12,38 @@
 
 #include <dmlvk/dmlvk.h>
 
+#include "debug.h"
+
+#include <stdio.h>
+
+/* Validation messages (and other warnings) go to stderr, where meson keeps them. */
+static inline void test_log(void *user, dmlvk_log_level level, const char *message)
+{
+    (void)user;
+    fprintf(stderr, "dmlvk (%d): %s\n", (int)level, message);
+}
+
+#ifdef DMLVK_TEST_HOOKS
+/* dmlvk_operator_params plus the library's test knobs (lib/debug.h). */
+struct test_params {
+    dmlvk_bool deterministic;
+    uint32_t workgroup_size;
+    bool force_cas_atomics;
+    bool force_software_rounding;
+};
+
+static inline dmlvk_status test_operator_create(dmlvk_device *dev, const dmlvk_operator_desc *desc,
+                                                const struct test_params *tp, dmlvk_operator **op)
+{
+    const struct test_params none = { 0 };
+    if (!tp)
+        tp = &none;
+    dmlvk_operator_params params = { .deterministic = tp->deterministic };
+    struct dmlvk_operator_debug debug = { tp->workgroup_size, tp->force_cas_atomics, tp->force_software_rounding };
+    return dmlvk_operator_create_debug(dev, desc, &params, &debug, op);
+}
+#endif
+
 /* A device with the validation layer on (unless DMLVK_TEST_VALIDATION=0) and its own cache dir. */
 static inline dmlvk_device *test_device(const char *cache_dir)
 {
@@ -20,6 +52,7 @@ static inline dmlvk_device *test_device(const char *cache_dir)
     p.validation = !(v && v[0] == '0');
     p.cache_dir = cache_dir;
     p.disable_disk_cache = cache_dir == NULL;
+    p.log = test_log;
     dmlvk_device *dev = NULL;
     dmlvk_status st = dmlvk_device_create(&p, &dev);
     if (st != DMLVK_OK)

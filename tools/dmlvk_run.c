@@ -526,6 +526,13 @@ static int list_devices(void)
     return 0;
 }
 
+static void log_to_stderr(void *user, dmlvk_log_level level, const char *message)
+{
+    (void)user;
+    fprintf(stderr, "dmlvk-run: %s: %s\n", level == DMLVK_LOG_ERROR ? "error" : level == DMLVK_LOG_WARN ? "warning" : "info",
+            message);
+}
+
 int main(int argc, char **argv)
 {
     struct options opt = { .max_tensor_bytes = UINT64_C(1) << 30 };
@@ -596,13 +603,17 @@ int main(int argc, char **argv)
 
     dmlvk_device_params params = DMLVK_DEVICE_PARAMS_DEFAULT;
     params.validation = opt.validation;
-    if (opt.device) {
+    params.log = log_to_stderr;
+    const char *device = opt.device ? opt.device : getenv("DMLVK_DEVICE");
+    if (device && *device) {
         char *end;
-        long index = strtol(opt.device, &end, 10);
-        if (*end == '\0' && index >= 0)
-            params.index = (int32_t)index;
-        else
-            params.name = opt.device;
+        long index = strtol(device, &end, 10);
+        if (*end == '\0' && index >= 0) {
+            params.use_index = 1;
+            params.index = (uint32_t)index;
+        } else {
+            params.name = device;
+        }
     }
     dmlvk_device *dev = NULL;
     dmlvk_device_info info;

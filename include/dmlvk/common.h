@@ -6,13 +6,11 @@
 #ifndef DMLVK_COMMON_H
 #define DMLVK_COMMON_H
 
+#include "dmlvk/version.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define DMLVK_VERSION_MAJOR 0
-#define DMLVK_VERSION_MINOR 1
-#define DMLVK_VERSION_PATCH 0
 
 /* Marks the public functions: the library exports nothing else. */
 #if defined(_WIN32)

@@ -21,24 +21,32 @@ extern "C" {
 typedef struct dmlvk_device dmlvk_device;
 
 typedef enum dmlvk_log_level {
-    DMLVK_LOG_ERROR = 0,
-    DMLVK_LOG_WARN = 1,
-    DMLVK_LOG_INFO = 2,
-    DMLVK_LOG_DEBUG = 3,
+    DMLVK_LOG_DEFAULT = 0,       /* DMLVK_LOG_WARN */
+    DMLVK_LOG_ERROR = 1,
+    DMLVK_LOG_WARN = 2,
+    DMLVK_LOG_INFO = 3,
+    DMLVK_LOG_DEBUG = 4,
 } dmlvk_log_level;
 
 /* Called with every message at or below the chosen level; may be called from any thread. */
 typedef void (*dmlvk_log_fn)(void *user, dmlvk_log_level level, const char *message);
 
+/*
+ * How a device is made. A zeroed struct (or NULL) means the defaults. Fields added in later
+ * versions take space from `reserved` and mean "the default" at zero; a library refuses a struct
+ * whose reserved words are not zero.
+ */
 typedef struct dmlvk_device_params {
     /*
-     * Which physical device: index in Vulkan's enumeration order, or -1 to choose by name or by
-     * default. The environment variable DMLVK_DEVICE (an index or a name substring) applies when
-     * index is -1 and name is NULL. The default is the first discrete GPU, else the first
-     * integrated GPU, else the first other device (a CPU implementation such as lavapipe).
+     * Which physical device: with use_index, index in Vulkan's enumeration order; else with name,
+     * the first whose name contains it (case-insensitive); else the first discrete GPU, else the
+     * first integrated GPU, else the first other device (a CPU implementation such as lavapipe).
+     * The library reads no environment variable for this (dmlvk-run and the tests take
+     * DMLVK_DEVICE and pass it here).
      */
-    int32_t index;
-    const char *name;            /* case-insensitive substring of the device name, or NULL */
+    dmlvk_bool use_index;
+    uint32_t index;
+    const char *name;
     /* Enable VK_LAYER_KHRONOS_validation; creation fails when the layer is missing. Messages are
      * logged as errors and counted in dmlvk_device_stats.validation_messages. */
     dmlvk_bool validation;
@@ -46,12 +54,13 @@ typedef struct dmlvk_device_params {
      * $XDG_CACHE_HOME/dmlvk, else $HOME/.cache/dmlvk. */
     const char *cache_dir;
     dmlvk_bool disable_disk_cache;
-    dmlvk_log_fn log;            /* NULL: no logging */
+    dmlvk_log_fn log;            /* NULL: no logging, and nothing printed anywhere */
     void *log_user;
-    dmlvk_log_level log_level;
+    dmlvk_log_level log_level;   /* the most verbose level passed to log */
+    uint32_t reserved[8];
 } dmlvk_device_params;
 
-#define DMLVK_DEVICE_PARAMS_DEFAULT ((dmlvk_device_params){ .index = -1, .log_level = DMLVK_LOG_WARN })
+#define DMLVK_DEVICE_PARAMS_DEFAULT ((dmlvk_device_params){ 0 })
 
 /*
  * A device the host created. It must be Vulkan 1.2 or later with the bufferDeviceAddress feature
@@ -76,6 +85,7 @@ typedef struct dmlvk_vulkan_import {
     void (*lock_queue)(void *user);
     void (*unlock_queue)(void *user);
     void *queue_user;
+    uint32_t reserved[8];        /* zero; room for fields of later versions */
 } dmlvk_vulkan_import;
 
 typedef enum dmlvk_device_type {
@@ -116,8 +126,9 @@ DMLVK_API dmlvk_status dmlvk_enumerate_devices(dmlvk_device_info *infos, uint32_
 /* Creates a Vulkan instance and device of its own. params may be NULL for the defaults. */
 DMLVK_API dmlvk_status dmlvk_device_create(const dmlvk_device_params *params, dmlvk_device **device);
 
-/* Runs on the host's device. Only cache_dir, disable_disk_cache and the log fields of params
- * are used (params may be NULL). */
+/* Runs on the host's device, calling Vulkan through import->get_instance_proc_addr; the device's
+ * function table is its own, so hosts and other dmlvk devices may use other loaders. Only
+ * cache_dir, disable_disk_cache and the log fields of params are used (params may be NULL). */
 DMLVK_API dmlvk_status dmlvk_device_import(const dmlvk_vulkan_import *import, const dmlvk_device_params *params,
                                  dmlvk_device **device);
 

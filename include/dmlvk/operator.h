@@ -26,17 +26,16 @@ extern "C" {
 
 typedef struct dmlvk_operator dmlvk_operator;
 
+/*
+ * How an operator runs. A zeroed struct (or NULL) means the defaults. Fields added in later
+ * versions take space from `reserved` and mean "the default" at zero, so the struct keeps its size;
+ * a library refuses a struct whose reserved words are not zero (fields it does not know).
+ */
 typedef struct dmlvk_operator_params {
     /* Bitwise identical results run to run where the default path uses atomics (ROI_ALIGN_GRAD's
      * input gradient under MAX); costs extra time there, see the operator's documentation. */
     dmlvk_bool deterministic;
-    /* Use the compare-and-swap loop even where float atomic add exists (for testing). */
-    dmlvk_bool force_cas_atomics;
-    /* Round float16 results to nearest-even in shader code even where the device's conversions
-     * can be asked to (for testing: both give the same bits). */
-    dmlvk_bool force_software_rounding;
-    /* Invocations per workgroup, 0 for the default (256). */
-    uint32_t workgroup_size;
+    uint32_t reserved[15];
 } dmlvk_operator_params;
 
 /*
@@ -77,17 +76,33 @@ DMLVK_API dmlvk_status dmlvk_operator_get_properties(const dmlvk_operator *op, d
  */
 DMLVK_API dmlvk_status dmlvk_operator_execute(dmlvk_operator *op, const dmlvk_binding *bindings, uint32_t count);
 
+#define DMLVK_MAX_COUNTERS 8
+
+/* A count an operator's shaders keep during one execution; its documentation names them. */
+typedef struct dmlvk_counter {
+    const char *name;            /* static storage: valid for the library's lifetime */
+    uint64_t value;
+} dmlvk_counter;
+
 /* What dmlvk_operator_execute_diagnosed reports of one execution. */
 typedef struct dmlvk_diagnostics {
     /* GPU time from before the operator's first dispatch to after its last (Vulkan timestamps);
      * -1 when the device's queue has no timestamps. */
     double gpu_ms;
-    /* ROI align: regions whose batch index was outside [0, BatchCount) and were skipped
-     * (a data error: they read and write nothing). 0 for other operators. */
-    uint64_t skipped_regions;
+    /* The operator's counters, in the order its documentation gives (ROI_ALIGN1 and
+     * ROI_ALIGN_GRAD: "skipped_regions", regions whose batch index was outside [0, BatchCount),
+     * a data error: they read and write nothing). Other operators have none. */
+    uint32_t counter_count;
+    dmlvk_counter counters[DMLVK_MAX_COUNTERS];
 } dmlvk_diagnostics;
 
-/* dmlvk_operator_execute that also fills *diagnostics. */
+/* The value of the counter called name; DMLVK_ERROR_INVALID_ARGUMENT where the operator has none
+ * of that name. */
+DMLVK_API dmlvk_status dmlvk_diagnostics_get_counter(const dmlvk_diagnostics *diagnostics, const char *name,
+                                                     uint64_t *value);
+
+/* dmlvk_operator_execute that also fills *diagnostics. Concurrent calls on one operator each get
+ * their own counts. */
 DMLVK_API dmlvk_status dmlvk_operator_execute_diagnosed(dmlvk_operator *op, const dmlvk_binding *bindings,
                                                         uint32_t count, dmlvk_diagnostics *diagnostics);
 

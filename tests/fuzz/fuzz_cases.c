@@ -23,15 +23,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (!cls)
                 abort(); /* the loader only accepts implemented operators */
             for (int deterministic = 0; deterministic < 2; deterministic++) {
-                dmlvk_operator_params params = { .deterministic = deterministic };
                 struct dmlvk_op_context ctx = {
                     .op_name = cls->info.name,
                     .float16 = true,
                     .float32_atomic_add = true,
                     .int64_atomics = true,
+                    .deterministic = deterministic,
                     .workgroup_size = 256,
                     .max_groups = { 65535, 65535, 65535 },
-                    .params = &params,
                 };
                 struct dmlvk_op_plan plan = { 0 };
                 cls->plan(&ctx, c->desc, &plan);

@@ -1,4 +1,8 @@
-// RESAMPLE1 and RESAMPLE2: each output element sums its taps, 1 or 2 per axis.
+#version 460
+#extension GL_GOOGLE_include_directive : require
+// RESAMPLE1 and RESAMPLE2 (lib/resample1.c, lib/resample2.c): each output element sums its taps,
+// 1 or 2 per axis.
+#include "common.glsl"
 #include "resample_common.glsl"
 
 void main()

@@ -1,6 +1,10 @@
-// RESAMPLE_GRAD and RESAMPLE_GRAD1 as a gather: each OutputGradient element walks, per axis, the
-// contiguous range of InputGradient indices whose taps reach it, and sums in a fixed order.
+#version 460
+#extension GL_GOOGLE_include_directive : require
+// RESAMPLE_GRAD and RESAMPLE_GRAD1 (lib/resample_grad.c, lib/resample_grad1.c) as a gather: each
+// OutputGradient element walks, per axis, the contiguous range of InputGradient indices whose
+// taps reach it, and sums in a fixed order.
 #extension GL_EXT_control_flow_attributes : require
+#include "common.glsl"
 #include "resample_common.glsl"
 
 // The weight with which larger-side index o reaches smaller-side index i on axis d.
@@ -18,31 +22,30 @@ float tap_weight(uint d, uint o, uint i)
 // invocation writes a BLOCK_Y x BLOCK_X block of one plane from a window of ROWS rows x CHUNKS
 // chunks of columns of InputGradient that it reads once, with per-block weights that are 0
 // where a window element does not reach an output. Neighbouring outputs share their loads.
-layout(constant_id = 3) const uint ROWS = 0;
-layout(constant_id = 4) const uint CHUNKS = 1;
-layout(constant_id = 5) const uint BLOCK_Y = 1;
-layout(constant_id = 6) const uint BLOCK_X = 1;
+layout(constant_id = RESAMPLE_SPEC_ROWS) const uint ROWS = 0;
+layout(constant_id = RESAMPLE_SPEC_CHUNKS) const uint CHUNKS = 1;
+layout(constant_id = RESAMPLE_SPEC_BLOCK_Y) const uint BLOCK_Y = 1;
+layout(constant_id = RESAMPLE_SPEC_BLOCK_X) const uint BLOCK_X = 1;
 // Window chunks are aligned on packed rows: one load each.
-layout(constant_id = 7) const bool VECTOR_LOADS = false;
+layout(constant_id = RESAMPLE_SPEC_VECTOR_LOADS) const bool VECTOR_LOADS = false;
 // BLOCK_X is 4 on a packed, aligned last axis: each block row leaves as one 4-element store.
-layout(constant_id = 8) const bool VECTOR_STORES = false;
+layout(constant_id = RESAMPLE_SPEC_VECTOR_STORES) const bool VECTOR_STORES = false;
 // Each row's sums are checked for Inf/NaN as they come (else the block's results, once).
-layout(constant_id = 9) const bool ROW_CHECKS = false;
+layout(constant_id = RESAMPLE_SPEC_ROW_CHECKS) const bool ROW_CHECKS = false;
 // Column blocks start this many outputs early (the first one partly outside the tensor), where
 // that keeps each block's window in fewer chunks (bilinear 2x: 2 chunks instead of 3).
-layout(constant_id = 10) const uint X_PHASE = 0;
+layout(constant_id = RESAMPLE_SPEC_X_PHASE) const uint X_PHASE = 0;
 
 // Elements per load of a window row: 4, 2 or 1 (lib/resample.c picks 4 or 2).
-layout(constant_id = 11) const uint CHUNK = 4;
+layout(constant_id = RESAMPLE_SPEC_CHUNK) const uint CHUNK = 4;
 // The window entries that any block taps (bit t * BLOCK_X + bx, r * BLOCK_Y + by), in two words
 // each: only those are summed, so weights of 0 cost nothing where windows sit alike in every block.
-layout(constant_id = 12) const uint X_TAPS_LO = ~0u;
-layout(constant_id = 13) const uint X_TAPS_HI = ~0u;
-layout(constant_id = 14) const uint Y_TAPS_LO = ~0u;
-layout(constant_id = 15) const uint Y_TAPS_HI = ~0u;
+layout(constant_id = RESAMPLE_SPEC_X_TAPS_LO) const uint X_TAPS_LO = ~0u;
+layout(constant_id = RESAMPLE_SPEC_X_TAPS_HI) const uint X_TAPS_HI = ~0u;
+layout(constant_id = RESAMPLE_SPEC_Y_TAPS_LO) const uint Y_TAPS_LO = ~0u;
+layout(constant_id = RESAMPLE_SPEC_Y_TAPS_HI) const uint Y_TAPS_HI = ~0u;
 
-// As in lib/resample.c.
-const uint MAX_BLOCK_Y = 4u, MAX_BLOCK_X = 4u, MAX_WINDOW = 16u;
+const uint MAX_BLOCK_Y = RESAMPLE_MAX_BLOCK_Y, MAX_BLOCK_X = RESAMPLE_MAX_BLOCK_X, MAX_WINDOW = RESAMPLE_MAX_WINDOW;
 
 bool tapped(uint lo, uint hi, uint entry)
 {

@@ -1,0 +1,60 @@
+/* RESAMPLE1, RESAMPLE2, RESAMPLE_GRAD, RESAMPLE_GRAD1: lib/resample.c and glsl/resample_*. */
+#ifndef DMLVK_RESAMPLE_ABI_H
+#define DMLVK_RESAMPLE_ABI_H
+
+#include "abi.h"
+
+/* Tensors are padded to this many axes in front. */
+#define RESAMPLE_AXES 4
+
+/*
+ * The parameter block: a header, then table[] holds per axis the map (for each larger-side index:
+ * the input index and the weight of the next one) and, for the backward operators, the range of
+ * larger-side indices that reach each smaller-side index; then the block gather's tables.
+ */
+DMLVK_PARAMS_BEGIN(resample_params)
+    DMLVK_U32 count;                        /* invocations */
+    DMLVK_U32 out_sizes[RESAMPLE_AXES];     /* the written tensor */
+    DMLVK_U32 in_sizes[RESAMPLE_AXES];      /* the read tensor */
+    DMLVK_U32 out_strides[RESAMPLE_AXES];
+    DMLVK_U32 in_strides[RESAMPLE_AXES];
+    DMLVK_U32 map_offset[RESAMPLE_AXES];    /* in words from table[0] */
+    DMLVK_U32 range_offset[RESAMPLE_AXES];
+    DMLVK_U32 block_table[2];               /* block gather, axes 2 and 3: from the block's start */
+    DMLVK_U32 block_magic[3];               /* div_by's m for the blocks per row, per column, out_sizes[1] */
+    DMLVK_U32 table[];
+DMLVK_PARAMS_END(resample_params)
+
+#define RESAMPLE_PUSH(X) X(resample_params, p) X(Tensor, src) X(Tensor, dst)
+
+#define RESAMPLE_SPEC_LINEAR 1
+#define RESAMPLE_SPEC_DIMS 2            /* the real axes are the last DIMS of RESAMPLE_AXES */
+/* The backward block gather (glsl/resample_backward.comp); ROWS 0 runs the general loops. */
+#define RESAMPLE_SPEC_ROWS 3
+#define RESAMPLE_SPEC_CHUNKS 4
+#define RESAMPLE_SPEC_BLOCK_Y 5
+#define RESAMPLE_SPEC_BLOCK_X 6
+#define RESAMPLE_SPEC_VECTOR_LOADS 7
+#define RESAMPLE_SPEC_VECTOR_STORES 8
+#define RESAMPLE_SPEC_ROW_CHECKS 9
+#define RESAMPLE_SPEC_X_PHASE 10
+#define RESAMPLE_SPEC_CHUNK 11
+#define RESAMPLE_SPEC_X_TAPS_LO 12
+#define RESAMPLE_SPEC_X_TAPS_HI 13
+#define RESAMPLE_SPEC_Y_TAPS_LO 14
+#define RESAMPLE_SPEC_Y_TAPS_HI 15
+
+/* The block gather's limits: outputs per block, window columns and rows. A block's taps are
+ * masks of 64 bits: MAX_WINDOW * MAX_BLOCK_X and MAX_ROWS * MAX_BLOCK_Y entries. */
+#define RESAMPLE_MAX_BLOCK_Y 4u
+#define RESAMPLE_MAX_BLOCK_X 4u
+#define RESAMPLE_MAX_WINDOW 16u
+#define RESAMPLE_MAX_ROWS 16u
+
+#ifndef DMLVK_GLSL
+DMLVK_PUSH(resample_push, RESAMPLE_PUSH)
+_Static_assert(RESAMPLE_MAX_WINDOW * RESAMPLE_MAX_BLOCK_X <= 64 && RESAMPLE_MAX_ROWS * RESAMPLE_MAX_BLOCK_Y <= 64,
+               "tap masks are 64 bits");
+#endif
+
+#endif

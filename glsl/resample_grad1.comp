@@ -1,5 +1,0 @@
-#version 460
-#extension GL_GOOGLE_include_directive : require
-// RESAMPLE_GRAD1: see lib/resample_grad1.c; the gather shared with the other resample gradient.
-#include "common.glsl"
-#include "resample_backward.glsl"

@@ -1,0 +1,73 @@
+/* ROI_ALIGN1 and ROI_ALIGN_GRAD: lib/roi_align*.c and glsl/roi_align*. */
+#ifndef DMLVK_ROI_ALIGN_ABI_H
+#define DMLVK_ROI_ALIGN_ABI_H
+
+#include "abi.h"
+
+DMLVK_PARAMS_BEGIN(roi_align_params)
+    DMLVK_U32 num_rois;
+    DMLVK_U32 channels;
+    DMLVK_U32 in_h;
+    DMLVK_U32 in_w;
+    DMLVK_U32 out_h;
+    DMLVK_U32 out_w;
+    DMLVK_U32 batch_count;
+    DMLVK_U32 grad_elements;        /* BatchCount * ChannelCount * InputHeight * InputWidth */
+    DMLVK_U32 in_strides[4];        /* InputTensor */
+    DMLVK_U32 bin_strides[4];       /* OutputTensor (forward) or InputGradientTensor (backward) */
+    DMLVK_U32 grad_strides[4];      /* OutputGradientTensor */
+    DMLVK_U32 roi_strides[2];       /* ROITensor: region, coordinate */
+    DMLVK_U32 roi_grad_strides[2];
+    DMLVK_U32 batch_stride;
+    DMLVK_F32 spatial_x;
+    DMLVK_F32 spatial_y;
+    DMLVK_F32 in_off;
+    DMLVK_F32 out_off;
+    DMLVK_F32 oob_value;
+    DMLVK_U32 min_samples;
+    DMLVK_U32 max_samples;
+DMLVK_PARAMS_END(roi_align_params)
+
+/* counters: the operators' diagnostics counters (ROI_COUNTER_*), one uint each. */
+#define ROI_ALIGN1_PUSH(X) X(roi_align_params, p) X(Tensor, x) X(Tensor, rois) X(UintTensor, batch) X(Tensor, y) \
+    X(UintTensor, counters)
+/* Every stage of ROI_ALIGN_GRAD (glsl/roi_align_grad_*.comp) takes the same block. */
+#define ROI_ALIGN_GRAD_PUSH(X) X(roi_align_params, p) X(Tensor, x) X(Tensor, dy) X(Tensor, rois) X(UintTensor, batch) \
+    X(Tensor, grad) X(Tensor, roi_grad) X(Scratch, scratch) X(UintTensor, counters)
+
+#define ROI_COUNTER_SKIPPED_REGIONS 0   /* regions whose batch index is out of range */
+#define ROI_COUNTERS 1
+
+#define ROI_SPEC_LINEAR 1
+#define ROI_SPEC_MAXIMUM 2
+#define ROI_SPEC_ALIGN_CORNERS 3
+#define ROI_SPEC_TO_SCRATCH 4           /* sums go to scratch, not straight to OutputGradientTensor */
+#define ROI_SPEC_COUNT_SKIPPED 5        /* this stage counts the skipped regions */
+#define ROI_SPEC_GROUP_CHANNELS 6       /* channels per workgroup (scatter by regions, gather) */
+
+/*
+ * The gather by tiles: ROI_GATHER_QUADS invocations per element, each a vec4 of channels at a
+ * time, at most ROI_GATHER_VECS of them: a workgroup takes up to ROI_GATHER_CHANNELS_MAX channels
+ * in steps of ROI_GATHER_CHANNEL_STEP, over tiles of at most ROI_GATHER_TILE_W columns.
+ */
+#define ROI_GATHER_QUADS 4u
+#define ROI_GATHER_VECS 8u
+#define ROI_GATHER_CHANNEL_STEP (4u * ROI_GATHER_QUADS)
+#define ROI_GATHER_CHANNELS_MAX (ROI_GATHER_VECS * ROI_GATHER_CHANNEL_STEP)
+#define ROI_GATHER_TILE_W 8u
+/* Its scratch: dY transposed (channels of a bin contiguous, padded to the workgroups' channels),
+ * then ROI_LINE_WORDS per region and input row or column, then ROI_REGION_WORDS per region. The
+ * prepare pass transposes ROI_TRANSPOSE_CHANNELS channels of a region per workgroup. */
+#define ROI_LINE_WORDS 4u
+#define ROI_REGION_WORDS 8u
+#define ROI_LINE_BINS 3u                /* bins a line lists; a line that more reach says so */
+#define ROI_TRANSPOSE_CHANNELS 32u
+/* A line's header holds a bin index in 16 bits. */
+#define ROI_GATHER_MAX_BINS 0xffffu
+
+#ifndef DMLVK_GLSL
+DMLVK_PUSH(roi_align1_push, ROI_ALIGN1_PUSH)
+DMLVK_PUSH(roi_align_grad_push, ROI_ALIGN_GRAD_PUSH)
+#endif
+
+#endif

@@ -1,0 +1,124 @@
+#version 460
+#extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
+// ROI_ALIGN_GRAD: the gather by tiles (roi_align_grad_tiles.glsl).
+#include "roi_align_grad_common.glsl"
+
+#include "roi_align_grad_tiles.glsl"
+
+// The next region of a scan that reaches the tile (NO_BIN: none left), in order.
+uint next_region(inout uint word, inout uint bits)
+{
+    while (bits == 0u && word + 1u < (gl_WorkGroupSize.x + 31u) / 32u)
+        bits = gather_over[++word];
+    if (bits == 0u)
+        return NO_BIN;
+    uint slot = word * 32u + uint(findLSB(bits));
+    bits &= bits - 1u;
+    return slot;
+}
+
+void main()
+{
+    const uint lid = gl_LocalInvocationID.x, vecs = GROUP_CHANNELS / (4u * QUADS);
+    uvec3 n = gl_NumWorkGroups;
+    uint group = (gl_WorkGroupID.z * n.y + gl_WorkGroupID.y) * n.x + gl_WorkGroupID.x;
+    uint tiles_x = (pc.p.in_w + TILE_W - 1u) / TILE_W, tiles_y = (pc.p.in_h + TILE_H - 1u) / TILE_H;
+    uint chunks = (pc.p.channels + GROUP_CHANNELS - 1u) / GROUP_CHANNELS;
+    uint tx = group % tiles_x, ty = (group / tiles_x) % tiles_y, q = group / (tiles_x * tiles_y);
+    uint c0 = (q % chunks) * GROUP_CHANNELS, b = q / chunks;
+    if (b >= pc.p.batch_count)
+        return;
+    uint y0 = ty * TILE_H, x0 = tx * TILE_W;
+    uint pixel = lid / QUADS, quad = lid % QUADS;
+    uint y = y0 + pixel / TILE_W, x = x0 + pixel % TILE_W;
+    bool inside = y < pc.p.in_h && x < pc.p.in_w;
+    ScratchVec4 dy = ScratchVec4(pc.scratch);
+    ScratchUvec4 lines_of = ScratchUvec4(pc.scratch);
+    uint bin_vecs = gather_stride() / 4u, lines = pc.p.in_h + pc.p.in_w;
+    uint line_base = lines_vec4();
+    vec4 acc[ROI_GATHER_VECS];
+    [[unroll]] for (uint v = 0u; v < ROI_GATHER_VECS; v++)
+        acc[v] = vec4(0.0);
+    for (uint base = 0u; base < pc.p.num_rois; base += gl_WorkGroupSize.x) {
+        barrier();
+        if (lid < (gl_WorkGroupSize.x + 31u) / 32u)
+            gather_over[lid] = 0u;
+        barrier();
+        uint r = base + lid;
+        if (r < pc.p.num_rois) {
+            uvec4 span = lines_of.v[regions_vec4() + 2u * r];
+            uint batch = lines_of.v[regions_vec4() + 2u * r + 1u].x;
+            if (batch == b && span.x < y0 + TILE_H && span.y >= y0 && span.z < x0 + TILE_W && span.w >= x0)
+                atomicOr(gather_over[lid / 32u], 1u << (lid % 32u));
+        }
+        barrier();
+        if (!inside)
+            continue;
+        // One region ahead: its two lines load while this one's bins are read.
+        uint word = 0u, bits = gather_over[0];
+        uint slot = next_region(word, bits);
+        uvec4 next_y = uvec4(0u), next_x = uvec4(0u);
+        if (slot != NO_BIN) {
+            next_y = lines_of.v[line_base + (base + slot) * lines + y];
+            next_x = lines_of.v[line_base + (base + slot) * lines + pc.p.in_h + x];
+        }
+        while (slot != NO_BIN) {
+            uint rr = base + slot;
+            uvec4 ly = next_y, lx = next_x;
+            slot = next_region(word, bits);
+            if (slot != NO_BIN) {
+                next_y = lines_of.v[line_base + (base + slot) * lines + y];
+                next_x = lines_of.v[line_base + (base + slot) * lines + pc.p.in_h + x];
+            }
+            uint hy = ly.w, hx = lx.w;
+            vec3 wy = uintBitsToFloat(ly.xyz), wx = uintBitsToFloat(lx.xyz);
+            if (hy == 0u || hx == 0u)
+                continue;
+            uint region_bins = rr * pc.p.out_h;
+            if ((hy >> 16) != LINE_OVER && (hx >> 16) != LINE_OVER) {
+                for (uint i = 0u; i < (hy >> 16); i++) {
+                    for (uint j = 0u; j < (hx >> 16); j++) {
+                        float w = wy[i] * wx[j];
+                        if (w == 0.0)
+                            continue;
+                        uint at = ((region_bins + (hy & 0xffffu) + i) * pc.p.out_w + (hx & 0xffffu) + j) * bin_vecs + c0 / 4u + quad;
+                        [[unroll]] for (uint v = 0u; v < vecs; v++)
+                            acc[v] += w * dy.v[at + QUADS * v];
+                    }
+                }
+                continue;
+            }
+            // More bins than a line lists: sample by sample (tiny regions, many bins).
+            Region g = region(rr);
+            Samples sy = axis_samples(0u, g), sx = axis_samples(1u, g);
+            float samples = float(g.nx * g.ny);
+            uvec2 ky = candidate_samples(sy.start, sy.extent, sy.n, y);
+            uvec2 kx = candidate_samples(sx.start, sx.extent, sx.n, x);
+            for (uint i = ky.x; i < ky.y; i++) {
+                float wyi = sample_weight(sy, i, y);
+                if (wyi == 0.0)
+                    continue;
+                for (uint j = kx.x; j < kx.y; j++) {
+                    float wxj = sample_weight(sx, j, x);
+                    if (wxj == 0.0)
+                        continue;
+                    float w = div_rn(wyi, samples) * wxj;
+                    uint at = ((region_bins + i / sy.per) * pc.p.out_w + j / sx.per) * bin_vecs + c0 / 4u + quad;
+                    [[unroll]] for (uint v = 0u; v < vecs; v++)
+                        acc[v] += w * dy.v[at + QUADS * v];
+                }
+            }
+        }
+    }
+    if (!inside)
+        return;
+    [[unroll]] for (uint v = 0u; v < vecs; v++) {
+        [[unroll]] for (uint k = 0u; k < 4u; k++) {
+            uint c = c0 + 4u * (quad + QUADS * v) + k;
+            if (c < pc.p.channels)
+                store(pc.grad, b * pc.p.grad_strides[0] + c * pc.p.grad_strides[1] + y * pc.p.grad_strides[2] +
+                                   x * pc.p.grad_strides[3], acc[v][k]);
+        }
+    }
+}

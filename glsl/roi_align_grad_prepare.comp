@@ -1,0 +1,99 @@
+#version 460
+#extension GL_GOOGLE_include_directive : require
+// ROI_ALIGN_GRAD: the first pass of the gather by tiles (roi_align_grad_tiles.glsl).
+#include "roi_align_grad_common.glsl"
+
+#include "roi_align_grad_tiles.glsl"
+
+// Line l of region r: row l (l < InputHeight) or column l - InputHeight. Rows' weights are
+// divided by the region's sample count. Each bin sums its samples in order.
+void prepare_line(uint r, uint l)
+{
+    Region g = region(r);
+    uint a = l < pc.p.in_h ? 0u : 1u, p = a == 0u ? l : l - pc.p.in_h;
+    uint first = NO_BIN, bin = NO_BIN;
+    bool over = false;
+    vec4 w = vec4(0.0);
+    if (g.valid) {
+        Samples x = axis_samples(a, g);
+        float samples = float(g.nx * g.ny);
+        uvec2 s = candidate_samples(x.start, x.extent, x.n, p);
+        float sum = 0.0;
+        for (uint k = s.x; k <= s.y; k++) {
+            float v = k < s.y ? sample_weight(x, k, p) : 0.0;
+            uint kb = k < s.y ? k / x.per : NO_BIN;
+            if (bin != NO_BIN && (kb != bin || k == s.y)) {
+                if (bin - first < LINE_BINS)
+                    w[bin - first] = a == 0u ? div_rn(sum, samples) : sum;
+                else
+                    over = true;
+            }
+            if (k == s.y)
+                break;
+            if (v == 0.0)
+                continue;
+            if (kb != bin) {
+                first = bin == NO_BIN ? kb : first;
+                bin = kb;
+                sum = 0.0;
+            }
+            sum += v;
+        }
+    }
+    if (l == 0u) {
+        if (!g.valid)
+            count_skipped();
+        uvec2 sy = g.valid ? tap_span(0u, g) : uvec2(0u), sx = g.valid ? tap_span(1u, g) : uvec2(0u);
+        ScratchUvec4(pc.scratch).v[regions_vec4() + 2u * r] = uvec4(sy, sx);
+        ScratchUvec4(pc.scratch).v[regions_vec4() + 2u * r + 1u] = uvec4(g.valid ? g.b : NO_BIN, 0u, 0u, 0u);
+    }
+    uint line = r * (pc.p.in_h + pc.p.in_w) + l;
+    uint header = bin == NO_BIN ? 0u : over ? LINE_OVER << 16 : (bin - first + 1u) << 16 | first;
+    ScratchUvec4(pc.scratch).v[lines_vec4() + line] = uvec4(floatBitsToUint(w.xyz), header);
+}
+
+// dY to [region][bin][channel] through T x T blocks in shared memory, so that reads and writes
+// are both contiguous, then the lines: the first workgroups transpose, the rest weigh lines.
+const uint T = ROI_TRANSPOSE_CHANNELS;    // channels and bins per block
+shared float transpose_block[T][T + 1u];
+
+uint transpose_groups()     // one per region and T channels
+{
+    return pc.p.num_rois * ((gather_stride() + T - 1u) / T);
+}
+
+void main()
+{
+    uvec3 n = gl_NumWorkGroups;
+    uint group = (gl_WorkGroupID.z * n.y + gl_WorkGroupID.y) * n.x + gl_WorkGroupID.x, lid = gl_LocalInvocationID.x;
+    uint bins = pc.p.out_h * pc.p.out_w, stride = gather_stride(), blocks = transpose_groups();
+    if (group < blocks) {
+        uint channel_blocks = (stride + T - 1u) / T;
+        uint c0 = (group % channel_blocks) * T, r = group / channel_blocks;
+        // Integer division costs tens of instructions: with whole warps of 32 in the workgroup an
+        // invocation keeps its bin (reading) and its channel (writing) within a block.
+        bool whole_warps = gl_WorkGroupSize.x % T == 0u;
+        for (uint bin0 = 0u; bin0 < bins; bin0 += T) {
+            uint my_bin = bin0 + lid % T, at = bin_offset(uvec4(r, 0u, my_bin / pc.p.out_w, my_bin % pc.p.out_w));
+            for (uint i = lid; i < T * T; i += gl_WorkGroupSize.x) {
+                uint c = c0 + i / T, bin = bin0 + i % T;
+                float v = 0.0;
+                if (c < pc.p.channels && bin < bins)
+                    v = load(pc.dy, whole_warps ? at + c * pc.p.bin_strides[1]
+                                                : bin_offset(uvec4(r, c, bin / pc.p.out_w, bin % pc.p.out_w)));
+                transpose_block[i / T][i % T] = v;
+            }
+            barrier();
+            for (uint i = lid; i < T * T; i += gl_WorkGroupSize.x) {
+                uint c = c0 + i % T, bin = bin0 + i / T;
+                if (c < stride && bin < bins)
+                    FloatSums(pc.scratch).v[(r * bins + bin) * stride + c] = transpose_block[i % T][i / T];
+            }
+            barrier();
+        }
+        return;
+    }
+    uint e = (group - blocks) * gl_WorkGroupSize.x + lid;
+    if (e < line_count())
+        prepare_line(e / (pc.p.in_h + pc.p.in_w), e % (pc.p.in_h + pc.p.in_w));
+}

@@ -1,0 +1,19 @@
+#version 460
+#extension GL_GOOGLE_include_directive : require
+// ROI_ALIGN_GRAD: one invocation per InputGradient element scatters its samples.
+#include "roi_align_grad_common.glsl"
+
+void main()
+{
+    uint e = invocation_index();
+    if (e >= pc.p.num_rois * pc.p.channels * pc.p.out_h * pc.p.out_w)
+        return;
+    uvec4 i = bin_index(e);
+    Region g = region(i.x);
+    if (!g.valid) {
+        if (i.y == 0u && i.z == 0u && i.w == 0u)
+            count_skipped();
+        return;
+    }
+    scatter_bin(g, i, fixed_point_scale());
+}

@@ -1,0 +1,101 @@
+// The gather by tiles (AVERAGE). Input gradient element (y, x) of channel c receives, from each
+// region over it, sum over bins (ky, kx) of Wy[y][ky] * Wx[x][kx] * dY[ky][kx] / samples, where Wy
+// sums the tap weights that bin row ky's samples put on row y (Wx likewise): a region's samples
+// sit on a grid. A first pass (roi_align_grad_prepare) copies dY to scratch as [region][ky][kx][channel], so that
+// a bin's channels are one contiguous read, and lists each region's Wy / samples for every row and
+// Wx for every column (up to LINE_BINS bins each, more marked LINE_OVER), and where each region
+// reaches. Then a workgroup owns a TILE_H x TILE_W tile of GROUP_CHANNELS channels, finds the
+// regions over the tile and accumulates their terms in registers, in region order, without
+// barriers. QUADS invocations share an element, each loading 4 channels of a bin at once:
+// neighbouring invocations read neighbouring bytes, and neighbouring elements mostly the same bins.
+const uint QUADS = ROI_GATHER_QUADS;
+const uint TILE_PIXELS = gl_WorkGroupSize.x / QUADS;
+const uint TILE_W = TILE_PIXELS < ROI_GATHER_TILE_W ? TILE_PIXELS : ROI_GATHER_TILE_W;
+const uint TILE_H = TILE_PIXELS / TILE_W;
+const uint LINE_BINS = ROI_LINE_BINS;     // a line is a uvec4: the weights' bits, then its header
+const uint LINE_OVER = ROI_GATHER_MAX_BINS; // a line's count: more bins than LINE_BINS reach it
+const uint NO_BIN = 0xffffffffu;
+shared uint gather_over[(gl_WorkGroupSize.x + 31u) / 32u];  // bit: the region reaches this tile
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer ScratchVec4 { vec4 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer ScratchUvec4 { uvec4 v[]; };
+
+// Scratch: the transposed dY, then a uvec4 per line (its bins' weights, then a header:
+// count << 16 | first bin), then the regions' records (regions_vec4).
+uint gather_stride()    // channels per bin: whole workgroups' worth
+{
+    return (pc.p.channels + GROUP_CHANNELS - 1u) / GROUP_CHANNELS * GROUP_CHANNELS;
+}
+
+uint transposed_size()
+{
+    return pc.p.num_rois * pc.p.out_h * pc.p.out_w * gather_stride();
+}
+
+uint line_count()
+{
+    return pc.p.num_rois * (pc.p.in_h + pc.p.in_w);
+}
+
+uint lines_vec4()
+{
+    return transposed_size() / 4u;  // the stride is a multiple of 16
+}
+
+// Then two uvec4 per region: the rows and columns its taps may reach (first, last, first,
+// last), and its batch index (NO_BIN where out of range).
+uint regions_vec4()
+{
+    return lines_vec4() + line_count();
+}
+
+// Samples of n that may tap pixel p: positions within [p - 1, p + 1] (the edges' clamped positions
+// included), a superset from inverting the sample position; sample_axis decides exactly.
+uvec2 candidate_samples(float start, float extent, uint n, uint p)
+{
+    float scale = ALIGN_CORNERS ? float(n) - 1.0 : float(n);
+    float shift = ALIGN_CORNERS ? 0.0 : pc.p.out_off;
+    if (extent == 0.0 || scale <= 0.0)
+        return uvec2(0u, n);
+    float a = ((float(p) - 1.0 + pc.p.in_off - start) / extent) * scale + shift;
+    float b = ((float(p) + 1.0 + pc.p.in_off - start) / extent) * scale + shift;
+    if (isnan(a) || isnan(b))
+        return uvec2(0u, n);
+    float margin = 2.0 + float(n) * (1.0 / 1048576.0);
+    float first = clamp(floor(min(a, b)) - margin, 0.0, float(n));
+    float end = clamp(ceil(max(a, b)) + margin + 1.0, 0.0, float(n));
+    return uvec2(first, end);
+}
+
+struct Samples {
+    float start, extent;
+    uint n, per, size;
+};
+
+Samples axis_samples(uint a, Region g)
+{
+    Samples x;
+    bool rows = a == 0u;
+    x.start = rows ? g.y1 : g.x1;
+    x.extent = rows ? g.h : g.w;
+    x.per = rows ? g.ny : g.nx;
+    x.n = x.per * (rows ? pc.p.out_h : pc.p.out_w);
+    x.size = rows ? pc.p.in_h : pc.p.in_w;
+    return x;
+}
+
+// The weight sample k puts on pixel p: scatter_sample's taps, i0 with 1 - w, i1 only where w > 0.
+float sample_weight(Samples x, uint k, uint p)
+{
+    Axis t = sample_axis(x.start, x.extent, k, x.n, x.size);
+    if (t.oob)
+        return 0.0;
+    return (t.i0 == p ? 1.0 - t.w : 0.0) + (t.w > 0.0 && t.i1 == p ? t.w : 0.0);
+}
+
+// The rows (a = 0) or columns the region's taps may reach: between its first and last samples'.
+uvec2 tap_span(uint a, Region g)
+{
+    Samples x = axis_samples(a, g);
+    Axis s0 = sample_axis(x.start, x.extent, 0u, x.n, x.size), s1 = sample_axis(x.start, x.extent, x.n - 1u, x.n, x.size);
+    return uvec2(min(s0.i0, s1.i0), max(s0.i1, s1.i1));
+}

@@ -1,0 +1,26 @@
+/* Test hooks: only in builds with -Dtest_hooks (by default every build but release). */
+#ifndef DMLVK_DEBUG_H
+#define DMLVK_DEBUG_H
+
+#include "internal.h"
+
+#ifdef DMLVK_TEST_HOOKS
+
+/* Knobs that reach paths the defaults do not choose on this device. Zero: the default. */
+struct dmlvk_operator_debug {
+    uint32_t workgroup_size;            /* invocations per workgroup (default 256) */
+    bool force_cas_atomics;             /* compare-and-swap even where float atomic add exists */
+    bool force_software_rounding;       /* float16 stores rounded in shader code even where rte16 runs */
+};
+
+dmlvk_status dmlvk_operator_create_debug(dmlvk_device *dev, const dmlvk_operator_desc *desc,
+                                         const dmlvk_operator_params *params, const struct dmlvk_operator_debug *debug,
+                                         dmlvk_operator **op);
+
+/* Makes the n-th allocation from now on fail (host or device memory, Vulkan object creation,
+ * submission); n < 0 turns injection off. */
+void dmlvk_debug_fail_nth_allocation(dmlvk_device *dev, int64_t n);
+
+#endif
+
+#endif
