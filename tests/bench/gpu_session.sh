@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One session on the GPU machine (see BENCHMARKS.md): bring the Vulkan loader, check correctness
 # on the real driver with the bundled and generated cases, then run the side-by-side benchmark.
-# usage (from the repository root, with build/ and .gl/ carried): bash tools/gpu_session.sh [OUTDIR]
+# usage (from the repository root, with build/ and .gl/ carried): bash tests/bench/gpu_session.sh [OUTDIR]
 set -u
 out=${1:-/tmp/dmlvk-gpu}
 mkdir -p "$out"
