@@ -63,6 +63,17 @@ static void test_descriptor_errors(void **state)
     dx = f32x4();
     assert_int_equal(test_operator_create(f->dev, &od, &params, &op), DMLVK_ERROR_INVALID_ARGUMENT);
     assert_non_null(strstr(dmlvk_last_error(), "workgroup_size"));
+
+    /* Zeroed public params are the defaults; fields this library does not know are refused. */
+    dmlvk_operator_params zeroed = { 0 }, newer = { .reserved = { [3] = 1 } };
+    assert_int_equal(dmlvk_operator_create(f->dev, &od, &zeroed, &op), DMLVK_OK);
+    dmlvk_operator_destroy(op);
+    assert_int_equal(dmlvk_operator_create(f->dev, &od, &newer, &op), DMLVK_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(dmlvk_last_error(), "reserved"));
+    dmlvk_device *other = NULL;
+    dmlvk_device_params device_params = { .reserved = { [0] = 7 } };
+    assert_int_equal(dmlvk_device_create(&device_params, &other), DMLVK_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(dmlvk_last_error(), "dmlvk_device_params.reserved"));
 }
 
 static void test_binding_errors(void **state)
