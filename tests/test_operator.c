@@ -70,9 +70,9 @@ static void test_descriptor_errors(void **state)
     dmlvk_operator_destroy(op);
     assert_int_equal(dmlvk_operator_create(f->dev, &od, &newer, &op), DMLVK_ERROR_INVALID_ARGUMENT);
     assert_non_null(strstr(dmlvk_last_error(), "reserved"));
-    dmlvk_device *other = NULL;
+    dmlvk_device *refused = NULL;
     dmlvk_device_params device_params = { .reserved = { [0] = 7 } };
-    assert_int_equal(dmlvk_device_create(&device_params, &other), DMLVK_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(dmlvk_device_create(&device_params, &refused), DMLVK_ERROR_INVALID_ARGUMENT);
     assert_non_null(strstr(dmlvk_last_error(), "dmlvk_device_params.reserved"));
 }
 
