@@ -57,11 +57,17 @@ int fixed_exponent()
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer Scratch { float v[]; };
 #endif
 
+// OutputGradientTensor's offset of (b, c, y, x).
+uint grad_offset(uvec4 i)
+{
+    return i.x * pc.p.grad_strides[0] + i.y * pc.p.grad_strides[1] + i.z * pc.p.grad_strides[2] + i.w * pc.p.grad_strides[3];
+}
+
 uint grad_target(uint b, uint c, uint y, uint x)
 {
     if (TO_SCRATCH)
         return ((b * pc.p.channels + c) * pc.p.in_h + y) * pc.p.in_w + x;
-    return b * pc.p.grad_strides[0] + c * pc.p.grad_strides[1] + y * pc.p.grad_strides[2] + x * pc.p.grad_strides[3];
+    return grad_offset(uvec4(b, c, y, x));
 }
 
 void add(uint i, float v, float fixed_scale)

@@ -14,6 +14,5 @@ void main()
 #else
     float v = pc.scratch.v[e];
 #endif
-    store(pc.grad, i.x * pc.p.grad_strides[0] + i.y * pc.p.grad_strides[1] + i.z * pc.p.grad_strides[2] +
-                       i.w * pc.p.grad_strides[3], v);
+    store(pc.grad, grad_offset(i), v);
 }

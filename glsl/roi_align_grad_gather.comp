@@ -117,8 +117,7 @@ void main()
         [[unroll]] for (uint k = 0u; k < 4u; k++) {
             uint c = c0 + 4u * (quad + QUADS * v) + k;
             if (c < pc.p.channels)
-                store(pc.grad, b * pc.p.grad_strides[0] + c * pc.p.grad_strides[1] + y * pc.p.grad_strides[2] +
-                                   x * pc.p.grad_strides[3], acc[v][k]);
+                store(pc.grad, grad_offset(uvec4(b, c, y, x)), acc[v][k]);
         }
     }
 }

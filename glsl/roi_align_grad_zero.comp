@@ -19,6 +19,5 @@ void main()
         return;
     }
     uvec4 i = grad_index(e);
-    store(pc.grad, i.x * pc.p.grad_strides[0] + i.y * pc.p.grad_strides[1] + i.z * pc.p.grad_strides[2] +
-                       i.w * pc.p.grad_strides[3], 0.0);
+    store(pc.grad, grad_offset(i), 0.0);
 }

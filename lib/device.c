@@ -274,17 +274,9 @@ static dmlvk_status init_common(dmlvk_device *dev, const struct physical_caps *c
     return dmlvk_pipeline_cache_create(dev, params->cache_dir, params->disable_disk_cache, &dev->pipelines);
 }
 
-static bool reserved_zero(const uint32_t *reserved, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (reserved[i])
-            return false;
-    return true;
-}
-
 static dmlvk_status alloc_device(const dmlvk_device_params *params, PFN_vkGetInstanceProcAddr gipa, dmlvk_device **out)
 {
-    if (!reserved_zero(params->reserved, DMLVK_ARRAY_SIZE(params->reserved)))
+    if (!dmlvk_reserved_zero(params->reserved, DMLVK_ARRAY_SIZE(params->reserved)))
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT,
                            "dmlvk_device_params.reserved is not zero (fields of a newer dmlvk?)");
     dmlvk_device *dev = calloc(1, sizeof(*dev));
@@ -433,7 +425,7 @@ dmlvk_status dmlvk_device_import(const dmlvk_vulkan_import *import, const dmlvk_
         return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "dmlvk_device_import: api_version must be Vulkan 1.2 or later");
     if (import->queue_index != 0)
         return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "dmlvk_device_import: queue_index must be 0");
-    if (!reserved_zero(import->reserved, DMLVK_ARRAY_SIZE(import->reserved)))
+    if (!dmlvk_reserved_zero(import->reserved, DMLVK_ARRAY_SIZE(import->reserved)))
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT,
                            "dmlvk_device_import: import->reserved is not zero (fields of a newer dmlvk?)");
     dmlvk_device *dev;

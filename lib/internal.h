@@ -15,6 +15,15 @@
 
 #define DMLVK_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Whether a public struct's reserved words are all zero (no fields of a newer dmlvk set). */
+static inline bool dmlvk_reserved_zero(const uint32_t *reserved, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (reserved[i])
+            return false;
+    return true;
+}
+
 #if defined(__GNUC__)
 #define DMLVK_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else

@@ -148,14 +148,6 @@ static dmlvk_status check_plan(const struct dmlvk_op_class *cls, const struct dm
     return DMLVK_OK;
 }
 
-static bool reserved_zero(const dmlvk_operator_params *p)
-{
-    for (size_t i = 0; i < DMLVK_ARRAY_SIZE(p->reserved); i++)
-        if (p->reserved[i])
-            return false;
-    return true;
-}
-
 static dmlvk_status create(dmlvk_device *dev, const dmlvk_operator_desc *desc, const dmlvk_operator_params *params_in,
                            uint32_t workgroup_size, bool force_cas_atomics, bool force_software_rounding,
                            dmlvk_operator **out)
@@ -174,7 +166,7 @@ static dmlvk_status create(dmlvk_device *dev, const dmlvk_operator_desc *desc, c
     if (!desc->Desc)
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: Desc is NULL", cls->info.name);
     dmlvk_operator_params params = params_in ? *params_in : (dmlvk_operator_params){ 0 };
-    if (!reserved_zero(&params))
+    if (!dmlvk_reserved_zero(params.reserved, DMLVK_ARRAY_SIZE(params.reserved)))
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT,
                            "%s: dmlvk_operator_params.reserved is not zero (fields of a newer dmlvk?)", cls->info.name);
     uint32_t wg = workgroup_size ? workgroup_size : DEFAULT_WORKGROUP_SIZE;
