@@ -54,7 +54,8 @@ static void usage(FILE *f)
             "                    (default: $DMLVK_DEVICE, else the first discrete GPU, integrated GPU, other)\n"
             "  --list-devices    list the Vulkan devices and exit\n"
             "  --json            write the results as one JSON document on stdout\n"
-            "  --dump DIR        write every output tensor to DIR as NAME.TENSOR.bin with a .json header\n"
+            "  --dump DIR        write every output tensor to DIR (created if missing) as NAME.TENSOR.bin with a\n"
+            "                    .json header; a dump that cannot be written is exit status 2\n"
             "  --validation      enable VK_LAYER_KHRONOS_validation; any message fails the case\n"
             "  --stats           print the device's pipeline and cache counters on stderr at the end\n"
             "  --max-tensor-mib N  refuse (as a file error) tensors larger than N MiB (default 1024)\n"
@@ -379,6 +380,27 @@ static bool dump_output(const char *dir, const struct test_case *c, const struct
     return ok;
 }
 
+/* Creates dir and its missing parents, like mkdir -p. */
+static bool make_dirs(const char *dir)
+{
+    char path[4096];
+    if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path))
+        return false;
+    for (char *p = path + 1;; p++) {
+        if (*p != '/' && *p)
+            continue;
+        char end = *p;
+        *p = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return false;
+        if (!end)
+            break;
+        *p = '/';
+    }
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static void run_case(dmlvk_device *dev, const dmlvk_device_info *info, const struct options *opt,
                      const struct test_case *c, struct result *r)
 {
@@ -478,8 +500,15 @@ static void run_case(dmlvk_device *dev, const dmlvk_device_info *info, const str
             ok = false;
             break;
         }
-        if (opt->dump_dir && !dump_output(opt->dump_dir, c, t, &bound[i]))
-            fprintf(stderr, "dmlvk-run: cannot write %s's %s under %s\n", c->name, t->field, opt->dump_dir);
+        errno = 0;
+        if (opt->dump_dir && !dump_output(opt->dump_dir, c, t, &bound[i])) {
+            /* A dump asked for and not written is an error of the run, not of the operator. */
+            r->outcome = FILE_ERROR;
+            snprintf(r->message, sizeof(r->message), "dmlvk-run: cannot write %s's %s under %s: %s", c->name, t->field,
+                     opt->dump_dir, errno ? strerror(errno) : "short write");
+            ok = false;
+            break;
+        }
         if (t->has_expected)
             ok = check_output(c, t, &bound[i], r);
     }
@@ -570,6 +599,10 @@ int main(int argc, char **argv)
     }
     if (!inputs.count) {
         usage(stderr);
+        return 2;
+    }
+    if (opt.dump_dir && !make_dirs(opt.dump_dir)) {
+        fprintf(stderr, "dmlvk-run: --dump %s: cannot create the folder: %s\n", opt.dump_dir, strerror(errno));
         return 2;
     }
 

@@ -30,6 +30,23 @@ bins=$(ls "$dump"/*.bin | wc -l)
 jsons=$(ls "$dump"/*.json | wc -l)
 [ "$bins" -gt 0 ] && [ "$bins" -eq "$jsons" ] || { echo "FAIL --dump: $bins .bin, $jsons .json"; fail=1; }
 rm -rf "$dump"
+# --dump creates a missing folder (and its parents); a dump that cannot be written is exit status 2.
+dump=$(mktemp -d)
+dmlvk_run --dump "$dump/new/deeper" "$cases" >/dev/null || fail=1
+[ "$(ls "$dump/new/deeper"/*.bin | wc -l)" -gt 0 ] || { echo "FAIL --dump into a missing folder"; fail=1; }
+touch "$dump/file"
+dmlvk_run --dump "$dump/file/sub" "$cases" >/dev/null 2>&1; st=$?
+[ "$st" -eq 2 ] || { echo "FAIL --dump under a file: exit status $st, expected 2"; fail=1; }
+# A file that cannot be written (its name taken by a folder), even for root.
+mkdir -p "$dump/taken/relu_spec-example.OutputTensor.bin"
+dmlvk_run --dump "$dump/taken" "$cases/spec-example.json" >/dev/null 2>&1; st=$?
+[ "$st" -eq 2 ] || { echo "FAIL --dump over a folder of the file's name: exit status $st, expected 2"; fail=1; }
+if [ "$(id -u)" != 0 ]; then  # root writes into read-only folders anyway
+    mkdir "$dump/ro" && chmod 555 "$dump/ro"
+    dmlvk_run --dump "$dump/ro" "$cases" >/dev/null 2>&1; st=$?
+    [ "$st" -eq 2 ] || { echo "FAIL --dump into a read-only folder: exit status $st, expected 2"; fail=1; }
+fi
+rm -rf "$dump"
 dmlvk_run --help >/dev/null || fail=1
 dmlvk_run --bogus-option >/dev/null 2>&1; [ $? -eq 2 ] || { echo "FAIL: an unknown option does not exit 2"; fail=1; }
 [ $fail -eq 0 ] && echo "PASS: dmlvk-run's command line"
