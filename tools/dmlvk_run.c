@@ -601,10 +601,6 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (opt.dump_dir && !make_dirs(opt.dump_dir)) {
-        fprintf(stderr, "dmlvk-run: --dump %s: cannot create the folder: %s\n", opt.dump_dir, strerror(errno));
-        return 2;
-    }
 
     /* Every file is loaded before anything runs, so that a malformed file costs no device time. */
     int exit_code = 0;
@@ -633,6 +629,11 @@ int main(int argc, char **argv)
         free(inputs.items[i]);
     }
     free(inputs.items);
+    if (opt.dump_dir && !make_dirs(opt.dump_dir)) {
+        fprintf(stderr, "dmlvk-run: --dump %s: cannot create the folder: %s\n", opt.dump_dir, strerror(errno));
+        cases_free(&cases);
+        return 2;
+    }
 
     dmlvk_device_params params = DMLVK_DEVICE_PARAMS_DEFAULT;
     params.validation = opt.validation;
