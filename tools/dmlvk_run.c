@@ -384,8 +384,10 @@ static bool dump_output(const char *dir, const struct test_case *c, const struct
 static bool make_dirs(const char *dir)
 {
     char path[4096];
-    if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path))
+    if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path)) {
+        errno = ENAMETOOLONG;   /* for the caller's message */
         return false;
+    }
     for (char *p = path + 1;; p++) {
         if (*p != '/' && *p)
             continue;
