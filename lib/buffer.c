@@ -25,6 +25,7 @@ static dmlvk_status create(dmlvk_device *dev, uint64_t size, VkBufferUsageFlags 
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "out of host memory creating a buffer");
     buf->device = dev;
     buf->size = size;
+    buf->usage = usage;
     VkBufferCreateInfo bci = {
         .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
         .size = size,
@@ -114,11 +115,67 @@ dmlvk_status dmlvk_buffer_create_internal(dmlvk_device *dev, uint64_t size, bool
                   false, prefer_host_visible, out);
 }
 
+static void count_alive(dmlvk_buffer *buf)
+{
+    buf->alive = true;
+    atomic_fetch_add(&buf->device->live_buffers, 1);
+}
+
 dmlvk_status dmlvk_buffer_create(dmlvk_device *dev, uint64_t size, dmlvk_buffer **out)
 {
-    if (!dev || !out)
-        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_buffer_create: NULL argument");
-    return dmlvk_buffer_create_internal(dev, size, false, out);
+    if (!dev)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_buffer_create: device is NULL");
+    if (!out)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_buffer_create: buffer is NULL");
+    dmlvk_status st = dmlvk_buffer_create_internal(dev, size, false, out);
+    if (st == DMLVK_OK)
+        count_alive(*out);
+    return st;
+}
+
+dmlvk_status dmlvk_buffer_wrap(dmlvk_device *dev, VkBuffer vk_buffer, uint64_t size, VkBufferUsageFlags usage,
+                               dmlvk_buffer **out)
+{
+    static const char fn[] = "dmlvk_buffer_wrap";
+    if (!out)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: buffer is NULL", fn);
+    *out = NULL;
+    if (!dev)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: device is NULL", fn);
+    if (vk_buffer == VK_NULL_HANDLE)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: vk_buffer is VK_NULL_HANDLE", fn);
+    if (size == 0 || size == VK_WHOLE_SIZE)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: size must be the VkBufferCreateInfo.size the buffer was made with",
+                           fn);
+    const VkBufferUsageFlags needed = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+    if ((usage & needed) != needed)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT,
+                           "%s: usage 0x%x lacks VK_BUFFER_USAGE_STORAGE_BUFFER_BIT or VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT", fn,
+                           (unsigned)usage);
+    /* Vulkan has no query for a buffer's size: its memory requirements bound it from above. */
+    VkMemoryRequirements2 req2 = { .sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2 };
+    VkBufferMemoryRequirementsInfo2 rqi = { .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_REQUIREMENTS_INFO_2,
+                                            .buffer = vk_buffer };
+    dev->vk.vkGetBufferMemoryRequirements2(dev->device, &rqi, &req2);
+    const VkMemoryRequirements req = req2.memoryRequirements;
+    if (size > req.size)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT,
+                           "%s: size %llu is more than the buffer holds (its memory requirements are %llu bytes)", fn,
+                           (unsigned long long)size, (unsigned long long)req.size);
+    VkBufferDeviceAddressInfo ai = { .sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, .buffer = vk_buffer };
+    VkDeviceAddress address = dev->vk.vkGetBufferDeviceAddress(dev->device, &ai);
+    if (!address)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT,
+                           "%s: the buffer has no device address (bind its memory, allocated with "
+                           "VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT, before wrapping it)", fn);
+    dmlvk_buffer *buf = dmlvk_calloc(dev, 1, sizeof(*buf));
+    if (!buf)
+        return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+    *buf = (dmlvk_buffer){ .device = dev, .buffer = vk_buffer, .size = size, .address = address, .usage = usage,
+                           .wrapped = true };
+    count_alive(buf);
+    *out = buf;
+    return DMLVK_OK;
 }
 
 dmlvk_status dmlvk_buffer_destroy(dmlvk_buffer *buf)
@@ -126,10 +183,12 @@ dmlvk_status dmlvk_buffer_destroy(dmlvk_buffer *buf)
     if (!buf)
         return DMLVK_OK;
     dmlvk_device *dev = buf->device;
-    if (buf->buffer)
+    if (buf->buffer && !buf->wrapped)
         dev->vk.vkDestroyBuffer(dev->device, buf->buffer, NULL);
     if (buf->memory)
         dev->vk.vkFreeMemory(dev->device, buf->memory, NULL);
+    if (buf->alive)
+        atomic_fetch_sub(&dev->live_buffers, 1);
     free(buf);
     return DMLVK_OK;
 }
@@ -160,10 +219,16 @@ static dmlvk_status record_copy(VkCommandBuffer cmd, void *user)
 }
 
 static dmlvk_status check_range(const dmlvk_buffer *buf, uint64_t offset, const void *data, uint64_t size,
-                                const char *fn)
+                                const char *fn, VkBufferUsageFlags transfer)
 {
-    if (!buf || (!data && size))
-        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: NULL argument", fn);
+    if (!buf)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: buffer is NULL", fn);
+    if (!data && size)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: data is NULL", fn);
+    if (!buf->mapped && !(buf->usage & transfer))
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: the wrapped buffer's usage lacks %s", fn,
+                           transfer == VK_BUFFER_USAGE_TRANSFER_DST_BIT ? "VK_BUFFER_USAGE_TRANSFER_DST_BIT"
+                                                                        : "VK_BUFFER_USAGE_TRANSFER_SRC_BIT");
     if (offset > buf->size || size > buf->size - offset)
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: range [%llu, +%llu) is outside the buffer of %llu bytes",
                            fn, (unsigned long long)offset, (unsigned long long)size, (unsigned long long)buf->size);
@@ -202,7 +267,7 @@ static dmlvk_status staged(dmlvk_buffer *buf, uint64_t offset, void *host, uint6
 
 dmlvk_status dmlvk_buffer_write(dmlvk_buffer *buf, uint64_t offset, const void *data, uint64_t size)
 {
-    dmlvk_status st = check_range(buf, offset, data, size, "dmlvk_buffer_write");
+    dmlvk_status st = check_range(buf, offset, data, size, "dmlvk_buffer_write", VK_BUFFER_USAGE_TRANSFER_DST_BIT);
     if (st != DMLVK_OK || size == 0)
         return st;
     if (buf->mapped) {
@@ -214,7 +279,7 @@ dmlvk_status dmlvk_buffer_write(dmlvk_buffer *buf, uint64_t offset, const void *
 
 dmlvk_status dmlvk_buffer_read(dmlvk_buffer *buf, uint64_t offset, void *data, uint64_t size)
 {
-    dmlvk_status st = check_range(buf, offset, data, size, "dmlvk_buffer_read");
+    dmlvk_status st = check_range(buf, offset, data, size, "dmlvk_buffer_read", VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
     if (st != DMLVK_OK || size == 0)
         return st;
     if (buf->mapped) {

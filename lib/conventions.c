@@ -47,7 +47,8 @@ dmlvk_status dmlvk_resample_fields_from_convention(dmlvk_resample_convention con
 {
     const char *fn = "dmlvk_resample_fields_from_convention";
     if (!input_sizes || !output_sizes || !fields)
-        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: NULL argument", fn);
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn,
+                           !input_sizes ? "input_sizes" : !output_sizes ? "output_sizes" : "fields");
     if ((unsigned)convention >= DMLVK_ARRAY_SIZE(resample_rows))
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: convention %d is unknown", fn, (int)convention);
     if (dims < 1 || dims > 4)
@@ -96,7 +97,7 @@ dmlvk_status dmlvk_resample_fields_from_convention(dmlvk_resample_convention con
 dmlvk_status dmlvk_resample2_desc_set_fields(dmlvk_resample2_operator_desc *desc, const dmlvk_resample_fields *f)
 {
     if (!desc || !f)
-        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_resample2_desc_set_fields: NULL argument");
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_resample2_desc_set_fields: %s is NULL", desc ? "fields" : "desc");
     SET_RESAMPLE_FIELDS(desc, f);
     return DMLVK_OK;
 }
@@ -104,9 +105,57 @@ dmlvk_status dmlvk_resample2_desc_set_fields(dmlvk_resample2_operator_desc *desc
 dmlvk_status dmlvk_resample_grad1_desc_set_fields(dmlvk_resample_grad1_operator_desc *desc, const dmlvk_resample_fields *f)
 {
     if (!desc || !f)
-        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_resample_grad1_desc_set_fields: NULL argument");
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_resample_grad1_desc_set_fields: %s is NULL", desc ? "fields" : "desc");
     SET_RESAMPLE_FIELDS(desc, f);
     return DMLVK_OK;
+}
+
+/* The forward resize's sizes from a descriptor's two tensors. */
+static dmlvk_status resize_sizes(const char *fn, const char *from_name, const dmlvk_tensor_desc *from,
+                                 const char *to_name, const dmlvk_tensor_desc *to)
+{
+    if (!from || !to)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: desc->%s is NULL", fn, !from ? from_name : to_name);
+    if (!from->Sizes || !to->Sizes)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: desc->%s->Sizes is NULL", fn, !from->Sizes ? from_name : to_name);
+    if (from->DimensionCount != to->DimensionCount)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: desc->%s has %u dimensions, desc->%s %u", fn, from_name,
+                           from->DimensionCount, to_name, to->DimensionCount);
+    return DMLVK_OK;
+}
+
+dmlvk_status dmlvk_resample2_desc_from_convention(dmlvk_resample2_operator_desc *desc, dmlvk_resample_convention convention,
+                                                  const float *scales, dmlvk_resample_fields *fields)
+{
+    static const char fn[] = "dmlvk_resample2_desc_from_convention";
+    if (!desc || !fields)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, desc ? "fields" : "desc");
+    dmlvk_status st = resize_sizes(fn, "InputTensor", desc->InputTensor, "OutputTensor", desc->OutputTensor);
+    if (st == DMLVK_OK)
+        st = dmlvk_resample_fields_from_convention(convention, desc->InputTensor->DimensionCount, desc->InputTensor->Sizes,
+                                                   desc->OutputTensor->Sizes, scales, fields);
+    if (st == DMLVK_OK)
+        SET_RESAMPLE_FIELDS(desc, fields);
+    return st;
+}
+
+dmlvk_status dmlvk_resample_grad1_desc_from_convention(dmlvk_resample_grad1_operator_desc *desc,
+                                                       dmlvk_resample_convention convention, const float *scales,
+                                                       dmlvk_resample_fields *fields)
+{
+    static const char fn[] = "dmlvk_resample_grad1_desc_from_convention";
+    if (!desc || !fields)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, desc ? "fields" : "desc");
+    /* The forward resize went from the gradient this operator writes to the one it reads. */
+    dmlvk_status st = resize_sizes(fn, "OutputGradientTensor", desc->OutputGradientTensor, "InputGradientTensor",
+                                   desc->InputGradientTensor);
+    if (st == DMLVK_OK)
+        st = dmlvk_resample_fields_from_convention(convention, desc->OutputGradientTensor->DimensionCount,
+                                                   desc->OutputGradientTensor->Sizes, desc->InputGradientTensor->Sizes,
+                                                   scales, fields);
+    if (st == DMLVK_OK)
+        SET_RESAMPLE_FIELDS(desc, fields);
+    return st;
 }
 
 dmlvk_status dmlvk_roi_align_fields_from_convention(dmlvk_roi_align_convention convention, float spatial_scale,
@@ -152,7 +201,7 @@ dmlvk_status dmlvk_roi_align_fields_from_convention(dmlvk_roi_align_convention c
 dmlvk_status dmlvk_roi_align1_desc_set_fields(dmlvk_roi_align1_operator_desc *desc, const dmlvk_roi_align_fields *f)
 {
     if (!desc || !f)
-        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_roi_align1_desc_set_fields: NULL argument");
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_roi_align1_desc_set_fields: %s is NULL", desc ? "fields" : "desc");
     SET_ROI_ALIGN_FIELDS(desc, f);
     desc->OutOfBoundsInputValue = f->OutOfBoundsInputValue;
     return DMLVK_OK;
@@ -161,7 +210,7 @@ dmlvk_status dmlvk_roi_align1_desc_set_fields(dmlvk_roi_align1_operator_desc *de
 dmlvk_status dmlvk_roi_align_grad_desc_set_fields(dmlvk_roi_align_grad_operator_desc *desc, const dmlvk_roi_align_fields *f)
 {
     if (!desc || !f)
-        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_roi_align_grad_desc_set_fields: NULL argument");
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_roi_align_grad_desc_set_fields: %s is NULL", desc ? "fields" : "desc");
     SET_ROI_ALIGN_FIELDS(desc, f);
     return DMLVK_OK;
 }

@@ -246,6 +246,119 @@ static dmlvk_status pick_physical(const struct dmlvk_vk *vk, VkPhysicalDevice *p
     return DMLVK_OK;
 }
 
+static void fill_requirements(const struct physical_caps *caps, dmlvk_device_requirements *req)
+{
+    memset(req, 0, sizeof(*req));
+    req->api_version = REQUIRED_API;
+    req->atomic_float = (VkPhysicalDeviceShaderAtomicFloatFeaturesEXT){
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT,
+        .shaderBufferFloat32AtomicAdd = caps->atomic_add,
+    };
+    req->vulkan12 = (VkPhysicalDeviceVulkan12Features){
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+        .pNext = caps->atomic_add ? &req->atomic_float : NULL,
+        .bufferDeviceAddress = VK_TRUE,
+        .shaderBufferInt64Atomics = caps->int64_atomics,
+    };
+    req->vulkan11 = (VkPhysicalDeviceVulkan11Features){
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
+        .pNext = &req->vulkan12,
+        .storageBuffer16BitAccess = caps->storage16,
+    };
+    req->features = (VkPhysicalDeviceFeatures2){
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+        .pNext = &req->vulkan11,
+        .features = { .shaderInt64 = caps->int64_atomics },
+    };
+    if (caps->atomic_add)
+        req->extensions[req->extension_count++] = VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
+}
+
+static bool missing_device(const struct physical_caps *caps)
+{
+    return !caps->api_ok || !caps->bda || caps->compute_family < 0;
+}
+
+dmlvk_status dmlvk_device_get_requirements(PFN_vkGetInstanceProcAddr gipa, VkInstance instance,
+                                           VkPhysicalDevice physical_device, dmlvk_device_requirements *requirements)
+{
+    static const char fn[] = "dmlvk_device_get_requirements";
+    if (!instance)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: instance is VK_NULL_HANDLE", fn);
+    if (!physical_device)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: physical_device is VK_NULL_HANDLE", fn);
+    if (!requirements)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: requirements is NULL", fn);
+    struct dmlvk_vk vk = { 0 };
+    dmlvk_status st;
+    if ((st = dmlvk_vk_load_global(&vk, gipa)) != DMLVK_OK || (st = dmlvk_vk_load_instance(&vk, instance)) != DMLVK_OK)
+        return st;
+    struct physical_caps caps;
+    query_caps(&vk, physical_device, &caps);
+    if (missing_device(&caps))
+        return dmlvk_error(DMLVK_ERROR_UNSUPPORTED,
+                           "%s: %s lacks what dmlvk needs: Vulkan 1.2, bufferDeviceAddress and a compute queue", fn,
+                           caps.props.deviceName);
+    fill_requirements(&caps, requirements);
+    return DMLVK_OK;
+}
+
+/* What a VkDeviceCreateInfo enabled of the features dmlvk uses. */
+struct enabled_features {
+    bool bda, storage16, int64, int64_atomics, float32_atomic_add, atomic_float_ext;
+};
+
+static void read_enabled(const VkDeviceCreateInfo *dci, struct enabled_features *e)
+{
+    memset(e, 0, sizeof(*e));
+    if (dci->pEnabledFeatures)
+        e->int64 = dci->pEnabledFeatures->shaderInt64;
+    for (const VkBaseInStructure *p = dci->pNext; p; p = p->pNext) {
+        switch (p->sType) {
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2:
+            e->int64 |= ((const VkPhysicalDeviceFeatures2 *)p)->features.shaderInt64;
+            break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES:
+            e->storage16 |= ((const VkPhysicalDeviceVulkan11Features *)p)->storageBuffer16BitAccess;
+            break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES:
+            e->storage16 |= ((const VkPhysicalDevice16BitStorageFeatures *)p)->storageBuffer16BitAccess;
+            break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES: {
+            const VkPhysicalDeviceVulkan12Features *f = (const void *)p;
+            e->bda |= f->bufferDeviceAddress;
+            e->int64_atomics |= f->shaderBufferInt64Atomics;
+            break;
+        }
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES:
+            e->bda |= ((const VkPhysicalDeviceBufferDeviceAddressFeatures *)p)->bufferDeviceAddress;
+            break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES:
+            e->int64_atomics |= ((const VkPhysicalDeviceShaderAtomicInt64Features *)p)->shaderBufferInt64Atomics;
+            break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT:
+            e->float32_atomic_add |= ((const VkPhysicalDeviceShaderAtomicFloatFeaturesEXT *)p)->shaderBufferFloat32AtomicAdd;
+            break;
+        default:
+            break;
+        }
+    }
+    for (uint32_t i = 0; i < dci->enabledExtensionCount; i++)
+        if (dci->ppEnabledExtensionNames && dci->ppEnabledExtensionNames[i] &&
+            !strcmp(dci->ppEnabledExtensionNames[i], VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME))
+            e->atomic_float_ext = true;
+}
+
+/* The device's optional features: what the device was created with, where the hardware has it. */
+static void take_enabled(dmlvk_device *dev, const struct enabled_features *e, const struct physical_caps *caps)
+{
+    dev->float16 = e->storage16 && caps->storage16;
+    dev->float16_supported = caps->storage16;
+    dev->float16_rte = caps->rte16;
+    dev->float32_atomic_add = e->float32_atomic_add && e->atomic_float_ext && caps->atomic_add;
+    dev->int64_atomics = e->int64 && e->int64_atomics && caps->int64_atomics;
+}
+
 static dmlvk_status init_common(dmlvk_device *dev, const struct physical_caps *caps, const dmlvk_device_params *params)
 {
     dev->props = caps->props;
@@ -256,7 +369,7 @@ static dmlvk_status init_common(dmlvk_device *dev, const struct physical_caps *c
     dmlvk_status st = dmlvk_vk_load_device(&dev->vk, dev->device);
     if (st != DMLVK_OK)
         return st;
-    dev->vk.vkGetDeviceQueue(dev->device, dev->queue_family, 0, &dev->queue);
+    dev->vk.vkGetDeviceQueue(dev->device, dev->queue_family, dev->queue_index, &dev->queue);
     if ((st = dmlvk_submit_init(dev)) != DMLVK_OK)
         return st;
     VkPushConstantRange range = {
@@ -307,43 +420,24 @@ static dmlvk_status create_logical(dmlvk_device *dev, const struct physical_caps
         .queueCount = 1,
         .pQueuePriorities = &priority,
     };
-    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT,
-        .shaderBufferFloat32AtomicAdd = VK_TRUE,
-    };
-    VkPhysicalDeviceVulkan12Features v12 = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-        .pNext = caps->atomic_add ? &atomic : NULL,
-        .bufferDeviceAddress = VK_TRUE,
-        .shaderBufferInt64Atomics = caps->int64_atomics,
-    };
-    VkPhysicalDeviceVulkan11Features v11 = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
-        .pNext = &v12,
-        .storageBuffer16BitAccess = caps->storage16,
-    };
-    VkPhysicalDeviceFeatures2 f2 = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
-        .pNext = &v11,
-        .features = { .shaderInt64 = caps->int64_atomics },
-    };
-    const char *exts[] = { VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME };
+    /* Created from what a host is told to enable, so that both read it the same way. */
+    dmlvk_device_requirements req;
+    fill_requirements(caps, &req);
     VkDeviceCreateInfo dci = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-        .pNext = &f2,
+        .pNext = &req.features,
         .queueCreateInfoCount = 1,
         .pQueueCreateInfos = &qci,
-        .enabledExtensionCount = caps->atomic_add ? 1 : 0,
-        .ppEnabledExtensionNames = exts,
+        .enabledExtensionCount = req.extension_count,
+        .ppEnabledExtensionNames = req.extensions,
     };
     VkResult r = dev->vk.vkCreateDevice(dev->physical, &dci, NULL, &dev->device);
     if (r != VK_SUCCESS)
         return dmlvk_vk_error(r, "vkCreateDevice");
     dev->own_device = true;
-    dev->float16 = caps->storage16;
-    dev->float16_rte = caps->rte16;
-    dev->float32_atomic_add = caps->atomic_add;
-    dev->int64_atomics = caps->int64_atomics;
+    struct enabled_features e;
+    read_enabled(&dci, &e);
+    take_enabled(dev, &e, caps);
     return DMLVK_OK;
 }
 
@@ -393,7 +487,7 @@ dmlvk_status dmlvk_device_create(const dmlvk_device_params *params_in, dmlvk_dev
 
     struct physical_caps caps;
     query_caps(&dev->vk, dev->physical, &caps);
-    if (!caps.api_ok || !caps.bda || caps.compute_family < 0) {
+    if (missing_device(&caps)) {
         st = dmlvk_error(DMLVK_ERROR_UNSUPPORTED,
                          "device %u (%s) lacks what dmlvk needs: Vulkan 1.2, bufferDeviceAddress and a compute queue",
                          index, caps.props.deviceName);
@@ -412,22 +506,70 @@ fail:
     return st;
 }
 
+/* The queue the host named: a compute family it created, an index it created there. */
+static dmlvk_status check_import_queue(const struct dmlvk_vk *vk, const dmlvk_vulkan_import *import)
+{
+    static const char fn[] = "dmlvk_device_import";
+    uint32_t family = import->queue_family_index, nq = 0;
+    vk->vkGetPhysicalDeviceQueueFamilyProperties(import->physical_device, &nq, NULL);
+    VkQueueFamilyProperties *q = calloc(nq ? nq : 1, sizeof(*q));
+    if (!q)
+        return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory", fn);
+    vk->vkGetPhysicalDeviceQueueFamilyProperties(import->physical_device, &nq, q);
+    VkQueueFlags flags = family < nq ? q[family].queueFlags : 0;
+    free(q);
+    if (family >= nq)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: import->queue_family_index %u: the device has %u queue famil%s",
+                           fn, family, nq, nq == 1 ? "y" : "ies");
+    if (!(flags & VK_QUEUE_COMPUTE_BIT))
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: import->queue_family_index %u: the family has no VK_QUEUE_COMPUTE_BIT",
+                           fn, family);
+    const VkDeviceCreateInfo *dci = import->device_create_info;
+    for (uint32_t i = 0; i < dci->queueCreateInfoCount; i++) {
+        const VkDeviceQueueCreateInfo *qci = &dci->pQueueCreateInfos[i];
+        if (qci->queueFamilyIndex != family)
+            continue;
+        if (qci->flags)
+            return dmlvk_error(DMLVK_ERROR_UNSUPPORTED,
+                               "%s: import->queue_family_index %u: its queues were created with flags 0x%x (protected queues are not supported)",
+                               fn, family, (unsigned)qci->flags);
+        if (import->queue_index >= qci->queueCount)
+            return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT,
+                               "%s: import->queue_index %u: the device was created with %u queue%s of family %u", fn,
+                               import->queue_index, qci->queueCount, qci->queueCount == 1 ? "" : "s", family);
+        return DMLVK_OK;
+    }
+    return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT,
+                       "%s: import->queue_family_index %u: device_create_info->pQueueCreateInfos creates no queue of that family",
+                       fn, family);
+}
+
 dmlvk_status dmlvk_device_import(const dmlvk_vulkan_import *import, const dmlvk_device_params *params_in,
                                  dmlvk_device **out)
 {
+    static const char fn[] = "dmlvk_device_import";
     dmlvk_device_params params = params_in ? *params_in : DMLVK_DEVICE_PARAMS_DEFAULT;
-    if (!out || !import)
-        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_device_import: NULL argument");
+    if (!out)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: device is NULL", fn);
     *out = NULL;
+    if (!import)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: import is NULL", fn);
     if (!import->instance || !import->physical_device || !import->device)
-        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_device_import: instance, physical_device and device are required");
-    if (import->api_version < REQUIRED_API)
-        return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "dmlvk_device_import: api_version must be Vulkan 1.2 or later");
-    if (import->queue_index != 0)
-        return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "dmlvk_device_import: queue_index must be 0");
-    if (!dmlvk_reserved_zero(import->reserved, DMLVK_ARRAY_SIZE(import->reserved)))
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: import->%s is VK_NULL_HANDLE", fn,
+                           !import->instance ? "instance" : !import->physical_device ? "physical_device" : "device");
+    const VkDeviceCreateInfo *dci = import->device_create_info;
+    if (!dci)
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT,
-                           "dmlvk_device_import: import->reserved is not zero (fields of a newer dmlvk?)");
+                           "%s: import->device_create_info is NULL; dmlvk reads the features and queues the host enabled from it", fn);
+    if (dci->sType != VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: import->device_create_info->sType is not VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO", fn);
+    if (import->api_version < REQUIRED_API)
+        return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "%s: import->api_version must be Vulkan 1.2 or later", fn);
+    if (!dmlvk_reserved_zero(import->reserved, DMLVK_ARRAY_SIZE(import->reserved)))
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: import->reserved is not zero (fields of a newer dmlvk?)", fn);
+    /* The host owns the process: its files are written only where it says. */
+    if (!params.cache_dir)
+        params.disable_disk_cache = 1;
     dmlvk_device *dev;
     dmlvk_status st = alloc_device(&params, import->get_instance_proc_addr, &dev);
     if (st != DMLVK_OK)
@@ -438,20 +580,26 @@ dmlvk_status dmlvk_device_import(const dmlvk_vulkan_import *import, const dmlvk_
     dev->api_version = import->api_version;
     dev->physical = import->physical_device;
     dev->device = import->device;
+    dev->imported = true;
     dev->queue_family = import->queue_family_index;
+    dev->queue_index = import->queue_index;
     dev->lock_queue = import->lock_queue;
     dev->unlock_queue = import->unlock_queue;
     dev->queue_user = import->queue_user;
+    if ((st = check_import_queue(&dev->vk, import)) != DMLVK_OK)
+        goto fail;
     struct physical_caps caps;
     query_caps(&dev->vk, dev->physical, &caps);
-    dev->float16 = import->storage_buffer_16bit_access && caps.storage16;
-    dev->float16_rte = caps.rte16;
-    dev->float32_atomic_add = import->shader_buffer_float32_atomic_add && caps.atomic_add;
-    dev->int64_atomics = import->shader_buffer_int64_atomics && caps.int64_atomics;
-    if (!caps.bda) {
-        st = dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "dmlvk_device_import: the device lacks bufferDeviceAddress");
+    struct enabled_features e;
+    read_enabled(dci, &e);
+    if (!e.bda || !caps.bda) {
+        st = dmlvk_error(DMLVK_ERROR_UNSUPPORTED,
+                         "%s: import->device_create_info does not enable bufferDeviceAddress (VkPhysicalDeviceVulkan12Features "
+                         "or VkPhysicalDeviceBufferDeviceAddressFeatures; dmlvk_device_get_requirements lists what to enable)",
+                         fn);
         goto fail;
     }
+    take_enabled(dev, &e, &caps);
     if ((st = init_common(dev, &caps, &params)) != DMLVK_OK)
         goto fail;
     *out = dev;
@@ -465,6 +613,12 @@ dmlvk_status dmlvk_device_destroy(dmlvk_device *dev)
 {
     if (!dev)
         return DMLVK_OK;
+    uint64_t ops = atomic_load(&dev->live_operators), bufs = atomic_load(&dev->live_buffers);
+    if (ops || bufs)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT,
+                           "dmlvk_device_destroy: %llu operator%s and %llu buffer%s of the device are still alive; destroy "
+                           "them first (the device is left as it was)",
+                           (unsigned long long)ops, ops == 1 ? "" : "s", (unsigned long long)bufs, bufs == 1 ? "" : "s");
     dmlvk_status st = DMLVK_OK;
     if (dev->device) {
         if (dev->vk.vkDeviceWaitIdle)
@@ -488,7 +642,7 @@ dmlvk_status dmlvk_device_destroy(dmlvk_device *dev)
 dmlvk_status dmlvk_device_get_info(const dmlvk_device *dev, dmlvk_device_info *info)
 {
     if (!dev || !info)
-        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_device_get_info: NULL argument");
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_device_get_info: %s is NULL", dev ? "info" : "device");
     struct physical_caps caps = { .props = dev->props, .storage16 = dev->float16, .atomic_add = dev->float32_atomic_add,
                                   .int64_atomics = dev->int64_atomics };
     fill_info(&caps, dev->device_index, info);
@@ -498,7 +652,7 @@ dmlvk_status dmlvk_device_get_info(const dmlvk_device *dev, dmlvk_device_info *i
 dmlvk_status dmlvk_device_get_stats(dmlvk_device *dev, dmlvk_device_stats *stats)
 {
     if (!dev || !stats)
-        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_device_get_stats: NULL argument");
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_device_get_stats: %s is NULL", dev ? "stats" : "device");
     dmlvk_pipeline_cache_stats(dev->pipelines, stats);
     stats->validation_messages = atomic_load(&dev->stat_validation);
     return DMLVK_OK;

@@ -94,6 +94,8 @@ struct dmlvk_op_class {
 };
 
 const struct dmlvk_op_class *dmlvk_find_op_class(dmlvk_operator_type type);
+/* The bare name of an enumerator ("FLOAT16"), or NULL for a value the enumeration lacks. */
+const char *dmlvk_enum_name(dmlvk_enum_type type, uint32_t value);
 
 /* Workgroup counts for n invocations, spread over y and z past the x limit. */
 dmlvk_status dmlvk_plan_groups(const struct dmlvk_op_context *ctx, uint64_t invocations, uint32_t groups[3]);
@@ -161,12 +163,15 @@ struct dmlvk_device {
     VkPhysicalDevice physical;
     VkDevice device;
     bool own_device;
+    bool imported;
     uint32_t queue_family;
+    uint32_t queue_index;
     VkQueue queue;
     VkPhysicalDeviceProperties props;
     VkPhysicalDeviceMemoryProperties mem_props;
     uint32_t api_version;               /* what the device may use: min(instance's, device's) */
     bool float16;
+    bool float16_supported;             /* by the hardware, whether or not the device enabled it */
     bool float16_rte;                   /* shaderRoundingModeRTEFloat16: the rte16 shader variants */
     bool float32_atomic_add;
     bool int64_atomics;
@@ -191,6 +196,9 @@ struct dmlvk_device {
     dmlvk_log_level log_level;
 
     atomic_uint_fast64_t stat_validation;
+    /* What the caller created and has not destroyed yet: dmlvk_device_destroy refuses while any is. */
+    atomic_uint_fast64_t live_buffers;
+    atomic_uint_fast64_t live_operators;
 #ifdef DMLVK_TEST_HOOKS
     /* Fault injection: the allocation that finds it at 0 fails; negative: off. */
     atomic_int_fast64_t fault_countdown;
@@ -200,10 +208,13 @@ struct dmlvk_device {
 struct dmlvk_buffer {
     dmlvk_device *device;
     VkBuffer buffer;
-    VkDeviceMemory memory;
+    VkDeviceMemory memory;              /* VK_NULL_HANDLE for a wrapped host buffer */
     uint64_t size;
     void *mapped;                       /* host-visible memory, or NULL */
     VkDeviceAddress address;
+    VkBufferUsageFlags usage;
+    bool wrapped;                       /* the host's VkBuffer: destroying the dmlvk_buffer leaves it */
+    bool alive;                         /* counted in the device's live_buffers */
 };
 
 /*

@@ -18,6 +18,7 @@ struct dmlvk_operator {
     uint64_t tensor_bytes[DMLVK_MAX_BINDINGS];   /* 0: tensor absent */
     bool tensor_output[DMLVK_MAX_BINDINGS];
     const char *tensor_name[DMLVK_MAX_BINDINGS];
+    bool alive;                         /* counted in the device's live_operators */
 };
 
 dmlvk_status dmlvk_plan_groups(const struct dmlvk_op_context *ctx, uint64_t invocations, uint32_t groups[3])
@@ -117,7 +118,11 @@ static dmlvk_status check_fields(const struct dmlvk_op_class *cls, const void *d
         memcpy(&t, (const char *)desc + f->offset, sizeof(t));
         if (!t && !f->optional)
             return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: %s: required tensor is missing", info->name, f->name);
-        op->tensor_bytes[b] = t ? t->TotalTensorSizeInBytes : 0;
+        uint64_t bytes = t ? t->TotalTensorSizeInBytes : 0;
+        /* 0 means the minimum; a shape too broken for one is the operator's validation to report. */
+        if (t && !bytes && dmlvk_tensor_min_size(t, &bytes) != DMLVK_OK)
+            bytes = 1;
+        op->tensor_bytes[b] = bytes;
         op->tensor_output[b] = f->kind == DMLVK_FIELD_OUTPUT_TENSOR;
         op->tensor_name[b] = f->name;
         b++;
@@ -223,6 +228,8 @@ static dmlvk_status create(dmlvk_device *dev, const dmlvk_operator_desc *desc, c
     if (cls->counter_count &&
         (st = dmlvk_buffer_create_internal(dev, 4 * (uint64_t)cls->counter_count, false, &op->counters)) != DMLVK_OK)
         goto fail;
+    op->alive = true;
+    atomic_fetch_add(&dev->live_operators, 1);
     *out = op;
     return DMLVK_OK;
 fail:
@@ -258,6 +265,8 @@ dmlvk_status dmlvk_operator_destroy(dmlvk_operator *op)
     dmlvk_buffer_destroy(op->params);
     dmlvk_buffer_destroy(op->scratch);
     dmlvk_buffer_destroy(op->counters);
+    if (op->alive)
+        atomic_fetch_sub(&op->dev->live_operators, 1);
     free(op);
     return DMLVK_OK;
 }
@@ -280,57 +289,54 @@ struct resolved {
     VkDeviceAddress address[DMLVK_MAX_BINDINGS];
 };
 
-static dmlvk_status resolve(const dmlvk_operator *op, const dmlvk_binding *bindings, uint32_t count, struct resolved *r)
+/* fn: the public function, which every message names with the operator. */
+static dmlvk_status resolve(const char *fn, const dmlvk_operator *op, const dmlvk_binding *bindings, uint32_t count,
+                            struct resolved *r)
 {
-    const char *name = op->cls->info.name;
+    char name[96];
+    snprintf(name, sizeof(name), "%s (%s)", fn, op->cls->info.name);
     const dmlvk_device *dev = op->dev;
-    if (count != op->cls->info.tensor_count)
-        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: count is %u; the operator takes %u bindings, one per tensor field",
-                           name, count, op->cls->info.tensor_count);
+    uint32_t want = op->cls->info.tensor_count;
     if (!bindings)
-        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: bindings is NULL", name);
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: bindings is NULL; the operator takes %u binding%s, one per tensor field",
+                           name, want, want == 1 ? "" : "s");
+    if (count != want)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: count is %u; the operator takes %u binding%s, one per tensor field",
+                           name, count, want, want == 1 ? "" : "s");
     memset(r, 0, sizeof(*r));
     for (uint32_t i = 0; i < count; i++) {
         const dmlvk_binding *b = &bindings[i];
         const char *field = op->tensor_name[i];
-        bool bound = b->buffer || b->vk_buffer;
         if (!op->tensor_bytes[i]) {
-            if (bound)
-                return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: binding %u (%s): the descriptor has no such tensor",
+            if (b->buffer)
+                return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: bindings[%u] (%s): the descriptor has no such tensor",
                                    name, i, field);
             continue;
         }
-        if (!bound)
-            return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: binding %u (%s): no buffer bound", name, i, field);
+        if (!b->buffer)
+            return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: bindings[%u] (%s): no buffer bound", name, i, field);
         if (b->offset % 4)
-            return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: binding %u (%s): offset %llu is not a multiple of 4",
+            return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: bindings[%u] (%s): offset %llu is not a multiple of 4",
                                name, i, field, (unsigned long long)b->offset);
         uint64_t size = b->size;
-        if (b->buffer) {
-            if (b->buffer->device != dev)
-                return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: binding %u (%s): buffer of another device", name, i,
-                                   field);
-            if (b->offset > b->buffer->size)
-                return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: binding %u (%s): offset is past the buffer's end",
-                                   name, i, field);
-            if (size == VK_WHOLE_SIZE)
-                size = b->buffer->size - b->offset;
-            else if (size > b->buffer->size - b->offset)
-                return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: binding %u (%s): range runs past the buffer's end",
-                                   name, i, field);
-            r->buffer[i] = b->buffer->buffer;
-            r->address[i] = b->buffer->address + b->offset;
-        } else {
-            if (size == VK_WHOLE_SIZE)
-                return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT,
-                                   "%s: binding %u (%s): a Vulkan buffer binding needs an explicit size", name, i, field);
-            VkBufferDeviceAddressInfo ai = { .sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, .buffer = b->vk_buffer };
-            r->buffer[i] = b->vk_buffer;
-            r->address[i] = dev->vk.vkGetBufferDeviceAddress(dev->device, &ai) + b->offset;
-        }
+        if (b->buffer->device != dev)
+            return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: bindings[%u] (%s): a buffer of another device", name, i,
+                               field);
+        if (b->offset > b->buffer->size)
+            return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: bindings[%u] (%s): offset %llu is past the buffer's %llu bytes",
+                               name, i, field, (unsigned long long)b->offset, (unsigned long long)b->buffer->size);
+        if (size == VK_WHOLE_SIZE)
+            size = b->buffer->size - b->offset;
+        else if (size > b->buffer->size - b->offset)
+            return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT,
+                               "%s: bindings[%u] (%s): offset %llu + size %llu runs past the buffer's %llu bytes", name, i,
+                               field, (unsigned long long)b->offset, (unsigned long long)size,
+                               (unsigned long long)b->buffer->size);
+        r->buffer[i] = b->buffer->buffer;
+        r->address[i] = b->buffer->address + b->offset;
         if (size < op->tensor_bytes[i])
             return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT,
-                               "%s: binding %u (%s): %llu bytes bound, TotalTensorSizeInBytes is %llu", name, i, field,
+                               "%s: bindings[%u] (%s): %llu bytes bound, the tensor takes %llu (TotalTensorSizeInBytes)", name, i, field,
                                (unsigned long long)size, (unsigned long long)op->tensor_bytes[i]);
         r->begin[i] = b->offset;
         r->end[i] = b->offset + op->tensor_bytes[i];
@@ -341,7 +347,7 @@ static dmlvk_status resolve(const dmlvk_operator *op, const dmlvk_binding *bindi
             continue;
         for (uint32_t j = 0; j < count; j++)
             if (j != i && r->buffer[j] == r->buffer[i] && r->begin[i] < r->end[j] && r->begin[j] < r->end[i])
-                return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: binding %u (%s) overlaps binding %u (%s)", name, i,
+                return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: bindings[%u] (%s) overlaps bindings[%u] (%s)", name, i,
                                    op->tensor_name[i], j, op->tensor_name[j]);
     }
     return DMLVK_OK;
@@ -388,10 +394,35 @@ dmlvk_status dmlvk_operator_record(dmlvk_operator *op, VkCommandBuffer cmd, cons
     if (!cmd)
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_operator_record: cmd is NULL");
     struct resolved r;
-    dmlvk_status st = resolve(op, bindings, count, &r);
+    dmlvk_status st = resolve("dmlvk_operator_record", op, bindings, count, &r);
     if (st == DMLVK_OK)
         record_resolved(op, cmd, &r, op->counters);
     return st;
+}
+
+dmlvk_status dmlvk_record_barrier(dmlvk_device *dev, VkCommandBuffer cmd, dmlvk_barrier_side side,
+                                  VkPipelineStageFlags host_stages, VkAccessFlags host_access)
+{
+    static const char fn[] = "dmlvk_record_barrier";
+    if (!dev)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: device is NULL", fn);
+    if (!cmd)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: cmd is NULL", fn);
+    if (side != DMLVK_BARRIER_BEFORE && side != DMLVK_BARRIER_AFTER)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: side %d is neither BEFORE nor AFTER", fn, (int)side);
+    if (!host_stages)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: host_stages is 0 (VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT or "
+                           "BOTTOM_OF_PIPE_BIT say \"nothing to wait for\")", fn);
+    const VkPipelineStageFlags ours = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    bool before = side == DMLVK_BARRIER_BEFORE;
+    const VkMemoryBarrier mb = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+        .srcAccessMask = before ? host_access : VK_ACCESS_SHADER_WRITE_BIT,
+        .dstAccessMask = before ? VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT : host_access,
+    };
+    dev->vk.vkCmdPipelineBarrier(cmd, before ? host_stages : ours, before ? ours : host_stages, 0, 1, &mb, 0, NULL, 0,
+                                 NULL);
+    return DMLVK_OK;
 }
 
 struct execute_args {
@@ -426,13 +457,13 @@ static dmlvk_status record_execute(VkCommandBuffer cmd, void *user)
     return DMLVK_OK;
 }
 
-static dmlvk_status execute(dmlvk_operator *op, const dmlvk_binding *bindings, uint32_t count,
+static dmlvk_status execute(const char *fn, dmlvk_operator *op, const dmlvk_binding *bindings, uint32_t count,
                             dmlvk_diagnostics *diag)
 {
     if (!op)
-        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_operator_execute: op is NULL");
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: op is NULL", fn);
     struct resolved r;
-    dmlvk_status st = resolve(op, bindings, count, &r);
+    dmlvk_status st = resolve(fn, op, bindings, count, &r);
     if (st != DMLVK_OK)
         return st;
     dmlvk_device *dev = op->dev;
@@ -487,7 +518,7 @@ static dmlvk_status execute(dmlvk_operator *op, const dmlvk_binding *bindings, u
 
 dmlvk_status dmlvk_operator_execute(dmlvk_operator *op, const dmlvk_binding *bindings, uint32_t count)
 {
-    return execute(op, bindings, count, NULL);
+    return execute("dmlvk_operator_execute", op, bindings, count, NULL);
 }
 
 dmlvk_status dmlvk_operator_execute_diagnosed(dmlvk_operator *op, const dmlvk_binding *bindings, uint32_t count,
@@ -495,7 +526,7 @@ dmlvk_status dmlvk_operator_execute_diagnosed(dmlvk_operator *op, const dmlvk_bi
 {
     if (!diagnostics)
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_operator_execute_diagnosed: diagnostics is NULL");
-    return execute(op, bindings, count, diagnostics);
+    return execute("dmlvk_operator_execute_diagnosed", op, bindings, count, diagnostics);
 }
 
 dmlvk_status dmlvk_diagnostics_get_counter(const dmlvk_diagnostics *diag, const char *name, uint64_t *value)

@@ -45,26 +45,73 @@ struct enum_name {
     uint32_t value;
 };
 
+#define NAME(type, prefix, name) { DMLVK_ENUM_##type, #name, DMLVK_##prefix##_##name }
 static const struct enum_name enum_names[] = {
-    { DMLVK_ENUM_INTERPOLATION_MODE, "NEAREST_NEIGHBOR", DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR },
-    { DMLVK_ENUM_INTERPOLATION_MODE, "LINEAR", DMLVK_INTERPOLATION_MODE_LINEAR },
-    { DMLVK_ENUM_AXIS_DIRECTION, "INCREASING", DMLVK_AXIS_DIRECTION_INCREASING },
-    { DMLVK_ENUM_AXIS_DIRECTION, "DECREASING", DMLVK_AXIS_DIRECTION_DECREASING },
-    { DMLVK_ENUM_REDUCE_FUNCTION, "AVERAGE", DMLVK_REDUCE_FUNCTION_AVERAGE },
-    { DMLVK_ENUM_REDUCE_FUNCTION, "MAX", DMLVK_REDUCE_FUNCTION_MAX },
-    { DMLVK_ENUM_TENSOR_DATA_TYPE, "FLOAT32", DMLVK_TENSOR_DATA_TYPE_FLOAT32 },
-    { DMLVK_ENUM_TENSOR_DATA_TYPE, "FLOAT16", DMLVK_TENSOR_DATA_TYPE_FLOAT16 },
-    { DMLVK_ENUM_TENSOR_DATA_TYPE, "UINT32", DMLVK_TENSOR_DATA_TYPE_UINT32 },
+    NAME(INTERPOLATION_MODE, INTERPOLATION_MODE, NEAREST_NEIGHBOR),
+    NAME(INTERPOLATION_MODE, INTERPOLATION_MODE, LINEAR),
+    NAME(AXIS_DIRECTION, AXIS_DIRECTION, INCREASING),
+    NAME(AXIS_DIRECTION, AXIS_DIRECTION, DECREASING),
+    NAME(REDUCE_FUNCTION, REDUCE_FUNCTION, ARGMAX),
+    NAME(REDUCE_FUNCTION, REDUCE_FUNCTION, ARGMIN),
+    NAME(REDUCE_FUNCTION, REDUCE_FUNCTION, AVERAGE),
+    NAME(REDUCE_FUNCTION, REDUCE_FUNCTION, L1),
+    NAME(REDUCE_FUNCTION, REDUCE_FUNCTION, L2),
+    NAME(REDUCE_FUNCTION, REDUCE_FUNCTION, LOG_SUM),
+    NAME(REDUCE_FUNCTION, REDUCE_FUNCTION, LOG_SUM_EXP),
+    NAME(REDUCE_FUNCTION, REDUCE_FUNCTION, MAX),
+    NAME(REDUCE_FUNCTION, REDUCE_FUNCTION, MIN),
+    NAME(REDUCE_FUNCTION, REDUCE_FUNCTION, MULTIPLY),
+    NAME(REDUCE_FUNCTION, REDUCE_FUNCTION, SUM),
+    NAME(REDUCE_FUNCTION, REDUCE_FUNCTION, SUM_SQUARE),
+    NAME(TENSOR_DATA_TYPE, TENSOR_DATA_TYPE, UNKNOWN),
+    NAME(TENSOR_DATA_TYPE, TENSOR_DATA_TYPE, FLOAT32),
+    NAME(TENSOR_DATA_TYPE, TENSOR_DATA_TYPE, FLOAT16),
+    NAME(TENSOR_DATA_TYPE, TENSOR_DATA_TYPE, UINT32),
+    NAME(TENSOR_DATA_TYPE, TENSOR_DATA_TYPE, UINT16),
+    NAME(TENSOR_DATA_TYPE, TENSOR_DATA_TYPE, UINT8),
+    NAME(TENSOR_DATA_TYPE, TENSOR_DATA_TYPE, INT32),
+    NAME(TENSOR_DATA_TYPE, TENSOR_DATA_TYPE, INT16),
+    NAME(TENSOR_DATA_TYPE, TENSOR_DATA_TYPE, INT8),
+    NAME(TENSOR_DATA_TYPE, TENSOR_DATA_TYPE, FLOAT64),
+    NAME(TENSOR_DATA_TYPE, TENSOR_DATA_TYPE, UINT64),
+    NAME(TENSOR_DATA_TYPE, TENSOR_DATA_TYPE, INT64),
+    NAME(TENSOR_DATA_TYPE, TENSOR_DATA_TYPE, UINT4),
+    NAME(TENSOR_DATA_TYPE, TENSOR_DATA_TYPE, INT4),
+};
+#undef NAME
+
+/* DirectML's prefix of each enumeration, by dmlvk_enum_type. */
+static const char *const enum_prefixes[] = {
+    [DMLVK_ENUM_INTERPOLATION_MODE] = "DML_INTERPOLATION_MODE_",
+    [DMLVK_ENUM_AXIS_DIRECTION] = "DML_AXIS_DIRECTION_",
+    [DMLVK_ENUM_REDUCE_FUNCTION] = "DML_REDUCE_FUNCTION_",
+    [DMLVK_ENUM_TENSOR_DATA_TYPE] = "DML_TENSOR_DATA_TYPE_",
 };
 
 dmlvk_status dmlvk_enum_from_name(dmlvk_enum_type type, const char *name, uint32_t *value)
 {
-    if (!name || !value)
-        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_enum_from_name: NULL argument");
+    if (!name)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_enum_from_name: name is NULL");
+    if (!value)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_enum_from_name: value is NULL");
+    const char *bare = name;
+    if ((size_t)type < DMLVK_ARRAY_SIZE(enum_prefixes) && enum_prefixes[type]) {
+        size_t n = strlen(enum_prefixes[type]);
+        if (!strncmp(name, enum_prefixes[type], n))
+            bare = name + n;
+    }
     for (size_t i = 0; i < DMLVK_ARRAY_SIZE(enum_names); i++)
-        if (enum_names[i].type == type && !strcmp(enum_names[i].name, name)) {
+        if (enum_names[i].type == type && !strcmp(enum_names[i].name, bare)) {
             *value = enum_names[i].value;
             return DMLVK_OK;
         }
     return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "\"%s\" is not a valid name here", name);
+}
+
+const char *dmlvk_enum_name(dmlvk_enum_type type, uint32_t value)
+{
+    for (size_t i = 0; i < DMLVK_ARRAY_SIZE(enum_names); i++)
+        if (enum_names[i].type == type && enum_names[i].value == value)
+            return enum_names[i].name;
+    return NULL;
 }

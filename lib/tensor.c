@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,27 +11,42 @@
 /* Exact alias checks enumerate offsets up to this many elements. */
 #define EXACT_ALIAS_CHECK_LIMIT (UINT64_C(1) << 22)
 
-uint32_t dmlvk_data_type_size(dmlvk_tensor_data_type type)
+/* Bits of one element; 0 for UNKNOWN and for values DirectML does not have. */
+static uint32_t element_bits(dmlvk_tensor_data_type type)
 {
     switch (type) {
+    case DMLVK_TENSOR_DATA_TYPE_FLOAT64:
+    case DMLVK_TENSOR_DATA_TYPE_UINT64:
+    case DMLVK_TENSOR_DATA_TYPE_INT64:
+        return 64;
     case DMLVK_TENSOR_DATA_TYPE_FLOAT32:
     case DMLVK_TENSOR_DATA_TYPE_UINT32:
-        return 4;
+    case DMLVK_TENSOR_DATA_TYPE_INT32:
+        return 32;
     case DMLVK_TENSOR_DATA_TYPE_FLOAT16:
-        return 2;
+    case DMLVK_TENSOR_DATA_TYPE_UINT16:
+    case DMLVK_TENSOR_DATA_TYPE_INT16:
+        return 16;
+    case DMLVK_TENSOR_DATA_TYPE_UINT8:
+    case DMLVK_TENSOR_DATA_TYPE_INT8:
+        return 8;
+    case DMLVK_TENSOR_DATA_TYPE_UINT4:
+    case DMLVK_TENSOR_DATA_TYPE_INT4:
+        return 4;
     default:
         return 0;
     }
 }
 
+uint32_t dmlvk_data_type_size(dmlvk_tensor_data_type type)
+{
+    return element_bits(type) / 8;
+}
+
 static const char *type_name(dmlvk_tensor_data_type type)
 {
-    switch (type) {
-    case DMLVK_TENSOR_DATA_TYPE_FLOAT32: return "FLOAT32";
-    case DMLVK_TENSOR_DATA_TYPE_FLOAT16: return "FLOAT16";
-    case DMLVK_TENSOR_DATA_TYPE_UINT32: return "UINT32";
-    default: return "UNKNOWN";
-    }
+    const char *name = dmlvk_enum_name(DMLVK_ENUM_TENSOR_DATA_TYPE, (uint32_t)type);
+    return name ? name : "UNKNOWN";
 }
 
 /* Shape checks shared by the public helpers and dmlvk_check_tensor; fills t. */
@@ -44,8 +60,8 @@ static dmlvk_status check_shape(const char *op, const char *field, const dmlvk_t
                            desc->DimensionCount, DMLVK_TENSOR_DIMENSION_COUNT_MAX);
     if (!desc->Sizes)
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: %s.Sizes: missing", op, field);
-    if (dmlvk_data_type_size(desc->DataType) == 0)
-        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: %s.DataType: %d is not a known data type", op, field,
+    if (element_bits(desc->DataType) == 0)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: %s.DataType: %d is not a DirectML data type", op, field,
                            (int)desc->DataType);
     if (desc->Flags != DMLVK_TENSOR_FLAG_NONE)
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: %s.Flags: must be DMLVK_TENSOR_FLAG_NONE", op, field);
@@ -83,7 +99,7 @@ static dmlvk_status check_shape(const char *op, const char *field, const dmlvk_t
 
 static uint64_t min_bytes(const struct dmlvk_tensor *t)
 {
-    uint64_t bytes = (t->max_offset + 1) * dmlvk_data_type_size(t->type);
+    uint64_t bytes = ((t->max_offset + 1) * element_bits(t->type) + 7) / 8;
     return (bytes + 3) & ~UINT64_C(3);
 }
 
@@ -174,9 +190,15 @@ dmlvk_status dmlvk_check_tensor(const struct dmlvk_op_context *ctx, const char *
     dmlvk_status st = check_shape(op, field, desc, t);
     if (st != DMLVK_OK)
         return st;
-    if (!(types & DMLVK_TYPE_BIT(desc->DataType)))
-        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: %s.DataType: %s is not supported here", op, field,
-                           type_name(desc->DataType));
+    if (!(types & DMLVK_TYPE_BIT(desc->DataType))) {
+        char taken[64] = "";
+        for (uint32_t i = 0; i < 32; i++)
+            if (types & (1u << i))
+                snprintf(taken + strlen(taken), sizeof(taken) - strlen(taken), "%s%s", *taken ? " or " : "",
+                         type_name((dmlvk_tensor_data_type)i));
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: %s.DataType: %s is not one this operator takes (%s)", op,
+                           field, type_name(desc->DataType), taken);
+    }
     if (desc->DimensionCount < min_dims || desc->DimensionCount > max_dims) {
         if (min_dims == max_dims)
             return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: %s.DimensionCount: must be %u, not %u", op, field,
@@ -185,7 +207,7 @@ dmlvk_status dmlvk_check_tensor(const struct dmlvk_op_context *ctx, const char *
                            field, min_dims, max_dims, desc->DimensionCount);
     }
     uint64_t need = min_bytes(t);
-    if (desc->TotalTensorSizeInBytes < need)
+    if (desc->TotalTensorSizeInBytes != 0 && desc->TotalTensorSizeInBytes < need)
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT,
                            "%s: %s.TotalTensorSizeInBytes: %llu is less than the %llu bytes the sizes and strides reach",
                            op, field, (unsigned long long)desc->TotalTensorSizeInBytes, (unsigned long long)need);
@@ -220,8 +242,13 @@ dmlvk_status dmlvk_check_same(const char *op, const char *field_a, const struct 
 
 dmlvk_status dmlvk_check_float16(const struct dmlvk_op_context *ctx, dmlvk_tensor_data_type type)
 {
-    if (type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 && !ctx->float16)
+    if (type != DMLVK_TENSOR_DATA_TYPE_FLOAT16 || ctx->float16)
+        return DMLVK_OK;
+    if (ctx->dev->imported && ctx->dev->float16_supported)
         return dmlvk_error(DMLVK_ERROR_UNSUPPORTED,
-                           "%s: FLOAT16 tensors need storageBuffer16BitAccess, which this device lacks", ctx->op_name);
-    return DMLVK_OK;
+                           "%s: FLOAT16 tensors need storageBuffer16BitAccess, which the host's device has but "
+                           "dmlvk_vulkan_import.device_create_info does not enable",
+                           ctx->op_name);
+    return dmlvk_error(DMLVK_ERROR_UNSUPPORTED,
+                       "%s: FLOAT16 tensors need storageBuffer16BitAccess, which this device lacks", ctx->op_name);
 }

@@ -2,10 +2,12 @@
  * How an ML runtime embeds dmlvk: it owns the Vulkan instance, device, queue, buffers and command
  * buffers; dmlvk records its dispatches into the runtime's command buffer.
  *
- * This example creates its own device (with the validation layer when it is installed), allocates
- * its own buffers, records a forward RESAMPLE2 (PyTorch bilinear, 2x) and the matching backward
- * RESAMPLE_GRAD1 with the barriers they need, submits once, and checks the forward values against
- * a CPU computation and the backward against the adjoint identity <F(x), dy> = <x, B(dy)>.
+ * This example creates its own device with what dmlvk_device_get_requirements asks for (with the
+ * validation layer when it is installed), hands dmlvk the device and the VkDeviceCreateInfo it was
+ * made with, wraps its own buffers, records a forward RESAMPLE2 (PyTorch bilinear, 2x) and the
+ * matching backward RESAMPLE_GRAD1 between the barriers dmlvk_record_barrier gives, submits once, and
+ * checks the forward values against a CPU computation and the backward against the adjoint identity
+ * <F(x), dy> = <x, B(dy)>.
  * Built and run on lavapipe by the test suite.
  */
 #include <math.h>
@@ -56,12 +58,15 @@ struct host_buffer {
     float *data;
 };
 
-/* The runtime's own buffer: storage + device address usage, as dmlvk_vulkan_import requires. */
+#define HOST_BUFFER_USAGE (VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT)
+
+/* The runtime's own buffer: storage + device address usage, memory with a device address, as
+ * dmlvk_buffer_wrap requires. */
 static struct host_buffer make_buffer(VkPhysicalDevice pd, VkDevice dev, VkDeviceSize size)
 {
     struct host_buffer b;
     VkBufferCreateInfo bci = { .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size,
-                               .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT };
+                               .usage = HOST_BUFFER_USAGE };
     CHECK_VK(vkCreateBuffer(dev, &bci, NULL, &b.buffer));
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(dev, b.buffer, &req);
@@ -130,27 +135,28 @@ int main(void)
         fprintf(stderr, "no Vulkan device\n");
         return 1;
     }
+    /* The runtime's device enables what dmlvk asks for; a runtime with feature structs of its own
+     * would set the same members in them instead of chaining dmlvk's. */
+    dmlvk_device_requirements req;
+    CHECK(dmlvk_device_get_requirements(vkGetInstanceProcAddr, instance, pd, &req));
     float priority = 1;
     VkDeviceQueueCreateInfo qci = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = 0,
                                     .queueCount = 1, .pQueuePriorities = &priority };
-    VkPhysicalDeviceVulkan12Features f12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-                                             .bufferDeviceAddress = VK_TRUE };
-    VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12 };
-    VkDeviceCreateInfo dci = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f2, .queueCreateInfoCount = 1,
-                               .pQueueCreateInfos = &qci };
+    VkDeviceCreateInfo dci = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &req.features,
+                               .queueCreateInfoCount = 1, .pQueueCreateInfos = &qci,
+                               .enabledExtensionCount = req.extension_count, .ppEnabledExtensionNames = req.extensions };
     VkDevice device;
     CHECK_VK(vkCreateDevice(pd, &dci, NULL, &device));
     VkQueue queue;
     vkGetDeviceQueue(device, 0, 0, &queue);
 
-    /* ---- hand them to dmlvk ---- */
+    /* ---- hand them to dmlvk: the device, how it was made, the queue dmlvk's own calls use ---- */
     dmlvk_vulkan_import imp = { .get_instance_proc_addr = vkGetInstanceProcAddr, .instance = instance,
                                 .api_version = VK_API_VERSION_1_2, .physical_device = pd, .device = device,
-                                .queue_family_index = 0 };
-    dmlvk_device_params params = DMLVK_DEVICE_PARAMS_DEFAULT;
-    params.disable_disk_cache = 1;
+                                .device_create_info = &dci, .queue_family_index = 0, .queue_index = 0 };
     dmlvk_device *dev;
-    CHECK(dmlvk_device_import(&imp, &params, &dev));
+    /* No disk cache: an imported device keeps one only in a folder the host names (params.cache_dir). */
+    CHECK(dmlvk_device_import(&imp, NULL, &dev));
 
     /* ---- RESAMPLE2 forward and RESAMPLE_GRAD1 backward, PyTorch bilinear 2x ---- */
     const uint32_t small[4] = { 1, 2, 3, 5 }, big[4] = { 1, 2, 6, 10 };
@@ -159,12 +165,12 @@ int main(void)
                              .TotalTensorSizeInBytes = 4 * n_small };
     dmlvk_tensor_desc tb = { .DataType = DMLVK_TENSOR_DATA_TYPE_FLOAT32, .DimensionCount = 4, .Sizes = big,
                              .TotalTensorSizeInBytes = 4 * n_big };
-    dmlvk_resample_fields fields;
-    CHECK(dmlvk_resample_fields_from_convention(DMLVK_RESAMPLE_CONVENTION_HALF_PIXEL_LINEAR, 4, small, big, NULL, &fields));
+    /* The fields come from each descriptor's own tensors, so the backward cannot get the direction wrong. */
+    dmlvk_resample_fields fwd_fields, bwd_fields;
     dmlvk_resample2_operator_desc fwd = { .InputTensor = &ts, .OutputTensor = &tb };
     dmlvk_resample_grad1_operator_desc bwd = { .InputGradientTensor = &tb, .OutputGradientTensor = &ts };
-    CHECK(dmlvk_resample2_desc_set_fields(&fwd, &fields));
-    CHECK(dmlvk_resample_grad1_desc_set_fields(&bwd, &fields));
+    CHECK(dmlvk_resample2_desc_from_convention(&fwd, DMLVK_RESAMPLE_CONVENTION_HALF_PIXEL_LINEAR, NULL, &fwd_fields));
+    CHECK(dmlvk_resample_grad1_desc_from_convention(&bwd, DMLVK_RESAMPLE_CONVENTION_HALF_PIXEL_LINEAR, NULL, &bwd_fields));
     dmlvk_operator *op_fwd, *op_bwd;
     CHECK(dmlvk_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE2, &fwd }, NULL, &op_fwd));
     CHECK(dmlvk_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE_GRAD1, &bwd }, NULL, &op_bwd));
@@ -185,20 +191,24 @@ int main(void)
     CHECK_VK(vkAllocateCommandBuffers(device, &cai, &cmd));
     VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO };
     CHECK_VK(vkBeginCommandBuffer(cmd, &bi));
-    /* Host writes before the submission are visible to it; dmlvk's dispatches are compute shaders. */
-    dmlvk_binding bf[2] = { { .vk_buffer = x.buffer, .size = 4 * n_small }, { .vk_buffer = y.buffer, .size = 4 * n_big } };
-    dmlvk_binding bb[2] = { { .vk_buffer = dy.buffer, .size = 4 * n_big }, { .vk_buffer = dx.buffer, .size = 4 * n_small } };
+    /* The runtime's buffers, wrapped: dmlvk checks every binding's range against the real size. */
+    dmlvk_buffer *bx, *by, *bdy, *bdx;
+    CHECK(dmlvk_buffer_wrap(dev, x.buffer, 4 * n_small, HOST_BUFFER_USAGE, &bx));
+    CHECK(dmlvk_buffer_wrap(dev, y.buffer, 4 * n_big, HOST_BUFFER_USAGE, &by));
+    CHECK(dmlvk_buffer_wrap(dev, dy.buffer, 4 * n_big, HOST_BUFFER_USAGE, &bdy));
+    CHECK(dmlvk_buffer_wrap(dev, dx.buffer, 4 * n_small, HOST_BUFFER_USAGE, &bdx));
+    dmlvk_binding bf[2] = { { .buffer = bx, .size = VK_WHOLE_SIZE }, { .buffer = by, .size = VK_WHOLE_SIZE } };
+    dmlvk_binding bb[2] = { { .buffer = bdy, .size = VK_WHOLE_SIZE }, { .buffer = bdx, .size = VK_WHOLE_SIZE } };
+    /* Host writes made before the submission need no barrier; a runtime whose earlier commands wrote
+     * the inputs (a transfer here) waits for them. */
+    CHECK(dmlvk_record_barrier(dev, cmd, DMLVK_BARRIER_BEFORE, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT));
     CHECK(dmlvk_operator_record(op_fwd, cmd, bf, 2));
     /* The backward pass does not read y, but a runtime would chain ops like this: compute write -> compute read. */
-    VkMemoryBarrier between = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
-                                .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT };
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &between, 0,
-                         NULL, 0, NULL);
+    CHECK(dmlvk_record_barrier(dev, cmd, DMLVK_BARRIER_AFTER, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                               VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT));
     CHECK(dmlvk_operator_record(op_bwd, cmd, bb, 2));
-    VkMemoryBarrier to_host = { .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
-                                .dstAccessMask = VK_ACCESS_HOST_READ_BIT };
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0, NULL, 0,
-                         NULL);
+    /* dmlvk bound its own compute pipeline and push constants: a runtime binds its own again here. */
+    CHECK(dmlvk_record_barrier(dev, cmd, DMLVK_BARRIER_AFTER, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT));
     CHECK_VK(vkEndCommandBuffer(cmd));
     VkFenceCreateInfo fci = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
     VkFence fence;
@@ -231,7 +241,10 @@ int main(void)
 
     dmlvk_operator_destroy(op_fwd);
     dmlvk_operator_destroy(op_bwd);
-    dmlvk_device_destroy(dev);
+    dmlvk_buffer *wrapped[] = { bx, by, bdy, bdx };
+    for (int i = 0; i < 4; i++)
+        dmlvk_buffer_destroy(wrapped[i]);
+    CHECK(dmlvk_device_destroy(dev));
     vkDestroyFence(device, fence, NULL);
     vkDestroyCommandPool(device, pool, NULL);
     struct host_buffer *all[] = { &x, &y, &dy, &dx };

@@ -34,6 +34,11 @@ struct vk {
     uint32_t query_count;
     float period;
     bool f16, atomics, int64_atomics;
+    /* How the device was made, kept for dmlvk_device_import; the chain points into req. */
+    dmlvk_device_requirements req;
+    float priority;
+    VkDeviceQueueCreateInfo qci;
+    VkDeviceCreateInfo dci;
 };
 
 struct options {
@@ -110,22 +115,13 @@ static void vk_create(struct vk *v, const char *want)
     v->physical = pds[chosen];
     free(pds);
 
-    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT af = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT };
-    VkPhysicalDeviceVulkan12Features f12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, .pNext = &af };
-    VkPhysicalDeviceVulkan11Features f11 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, .pNext = &f12 };
-    VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f11 };
-    vkGetPhysicalDeviceFeatures2(v->physical, &f2);
-    uint32_t ne = 0;
-    vkEnumerateDeviceExtensionProperties(v->physical, NULL, &ne, NULL);
-    VkExtensionProperties *exts = calloc(ne ? ne : 1, sizeof(*exts));
-    vkEnumerateDeviceExtensionProperties(v->physical, NULL, &ne, exts);
-    bool has_atomic_ext = false;
-    for (uint32_t i = 0; i < ne; i++)
-        has_atomic_ext |= !strcmp(exts[i].extensionName, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
-    free(exts);
-    v->f16 = f11.storageBuffer16BitAccess;
-    v->atomics = has_atomic_ext && af.shaderBufferFloat32AtomicAdd;
-    v->int64_atomics = f2.features.shaderInt64 && f12.shaderBufferInt64Atomics;
+    if (dmlvk_device_get_requirements(vkGetInstanceProcAddr, v->instance, v->physical, &v->req) != DMLVK_OK) {
+        fprintf(stderr, "dmlvk-bench: %s\n", dmlvk_last_error());
+        exit(2);
+    }
+    v->f16 = v->req.vulkan11.storageBuffer16BitAccess;
+    v->atomics = v->req.atomic_float.shaderBufferFloat32AtomicAdd;
+    v->int64_atomics = v->req.vulkan12.shaderBufferInt64Atomics;
 
     uint32_t nq = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(v->physical, &nq, NULL);
@@ -140,23 +136,14 @@ static void vk_create(struct vk *v, const char *want)
         fprintf(stderr, "dmlvk-bench: no compute queue with timestamps\n");
         exit(2);
     }
-    float prio = 1;
-    VkDeviceQueueCreateInfo qci = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = v->family,
-                                    .queueCount = 1, .pQueuePriorities = &prio };
-    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT ae = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT,
-                                                        .shaderBufferFloat32AtomicAdd = VK_TRUE };
-    VkPhysicalDeviceVulkan12Features e12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-                                             .pNext = v->atomics ? &ae : NULL, .bufferDeviceAddress = VK_TRUE,
-                                             .shaderBufferInt64Atomics = v->int64_atomics };
-    VkPhysicalDeviceVulkan11Features e11 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, .pNext = &e12,
-                                             .storageBuffer16BitAccess = v->f16 };
-    VkPhysicalDeviceFeatures2 e2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &e11,
-                                     .features = { .shaderInt64 = v->int64_atomics } };
-    const char *ext_names[] = { VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME };
-    VkDeviceCreateInfo dci = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &e2, .queueCreateInfoCount = 1,
-                               .pQueueCreateInfos = &qci, .enabledExtensionCount = v->atomics ? 1 : 0,
-                               .ppEnabledExtensionNames = ext_names };
-    CHECK_VK(vkCreateDevice(v->physical, &dci, NULL, &v->device));
+    v->priority = 1;
+    v->qci = (VkDeviceQueueCreateInfo){ .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = v->family,
+                                        .queueCount = 1, .pQueuePriorities = &v->priority };
+    v->dci = (VkDeviceCreateInfo){ .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &v->req.features,
+                                   .queueCreateInfoCount = 1, .pQueueCreateInfos = &v->qci,
+                                   .enabledExtensionCount = v->req.extension_count,
+                                   .ppEnabledExtensionNames = v->req.extensions };
+    CHECK_VK(vkCreateDevice(v->physical, &v->dci, NULL, &v->device));
     volkLoadDevice(v->device);
     vkGetDeviceQueue(v->device, v->family, 0, &v->queue);
     VkCommandPoolCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
@@ -179,10 +166,8 @@ static dmlvk_device *import_device(const struct vk *v, const char *cache_dir)
         .api_version = VK_API_VERSION_1_2,
         .physical_device = v->physical,
         .device = v->device,
+        .device_create_info = &v->dci,
         .queue_family_index = v->family,
-        .storage_buffer_16bit_access = v->f16,
-        .shader_buffer_float32_atomic_add = v->atomics,
-        .shader_buffer_int64_atomics = v->int64_atomics,
     };
     dmlvk_device_params p = DMLVK_DEVICE_PARAMS_DEFAULT;
     p.cache_dir = cache_dir;

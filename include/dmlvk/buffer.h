@@ -26,6 +26,18 @@ typedef struct dmlvk_buffer dmlvk_buffer;
  * writes go through a staging buffer. */
 DMLVK_API dmlvk_status dmlvk_buffer_create(dmlvk_device *device, uint64_t size, dmlvk_buffer **buffer);
 
+/*
+ * A dmlvk buffer for a VkBuffer of the host's device, so that operators check sizes and overlaps of
+ * host memory as they do of their own. size is the VkBufferCreateInfo.size the buffer was made with
+ * (it must not exceed its memory requirements), usage its VkBufferUsageFlags: they must include
+ * STORAGE_BUFFER and SHADER_DEVICE_ADDRESS, and TRANSFER_DST / TRANSFER_SRC for dmlvk_buffer_write /
+ * dmlvk_buffer_read. The buffer's memory must be bound already and allocated with
+ * VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT (VkMemoryAllocateFlagsInfo). dmlvk_buffer_destroy frees only
+ * the wrapper: the VkBuffer stays the host's and must outlive it.
+ */
+DMLVK_API dmlvk_status dmlvk_buffer_wrap(dmlvk_device *device, VkBuffer vk_buffer, uint64_t size,
+                                         VkBufferUsageFlags usage, dmlvk_buffer **buffer);
+
 /* NULL is a no-op. */
 DMLVK_API dmlvk_status dmlvk_buffer_destroy(dmlvk_buffer *buffer);
 

@@ -48,8 +48,24 @@ typedef struct dmlvk_resample_fields {
 } dmlvk_resample_fields;
 
 /*
- * Fills fields for a resize from input_sizes to output_sizes (the forward direction) under a
- * convention. scales may be NULL (each axis then uses output/input, as frameworks do when given
+ * Fills a descriptor's non-tensor fields for a framework's resize, reading the sizes from the
+ * descriptor's own tensors, which must be set: RESAMPLE2 resizes InputTensor to OutputTensor;
+ * RESAMPLE_GRAD1 is the backward of the resize from OutputGradientTensor's sizes to
+ * InputGradientTensor's (the direction is taken care of). scales as below, per axis of the forward
+ * resize. fields holds the arrays the descriptor then points at: it must outlive the descriptor's use.
+ */
+DMLVK_API dmlvk_status dmlvk_resample2_desc_from_convention(dmlvk_resample2_operator_desc *desc,
+                                                            dmlvk_resample_convention convention, const float *scales,
+                                                            dmlvk_resample_fields *fields);
+DMLVK_API dmlvk_status dmlvk_resample_grad1_desc_from_convention(dmlvk_resample_grad1_operator_desc *desc,
+                                                                 dmlvk_resample_convention convention,
+                                                                 const float *scales, dmlvk_resample_fields *fields);
+
+/*
+ * Fills fields for a resize from input_sizes to output_sizes, both in the FORWARD direction, under a
+ * convention. For RESAMPLE_GRAD1, input_sizes are OutputGradientTensor's and output_sizes
+ * InputGradientTensor's: the *_desc_from_convention functions above read them from the descriptor
+ * and cannot swap them. scales may be NULL (each axis then uses output/input, as frameworks do when given
  * sizes) or give the scale the framework actually used per axis. Axes whose size does not change
  * and whose scale is 1 are left alone (Scale 1, offsets 0.5 / -0.5).
  */

@@ -2,8 +2,8 @@
  * Devices: dmlvk's own Vulkan instance and device, or one the host application created.
  *
  * Thread-safety: every function taking a dmlvk_device may be called from several threads at
- * once, except dmlvk_device_destroy, which must be the last call on the device and must not run
- * concurrently with any other call on it or on its buffers and operators.
+ * once, except dmlvk_device_destroy, which must not run concurrently with any other call on the
+ * device or on its buffers and operators.
  */
 #ifndef DMLVK_DEVICE_H
 #define DMLVK_DEVICE_H
@@ -63,11 +63,12 @@ typedef struct dmlvk_device_params {
 #define DMLVK_DEVICE_PARAMS_DEFAULT ((dmlvk_device_params){ 0 })
 
 /*
- * A device the host created. It must be Vulkan 1.2 or later with the bufferDeviceAddress feature
- * enabled; float16 tensors additionally need storageBuffer16BitAccess enabled. Buffers bound to
- * operators must have been created with VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT and
- * VK_BUFFER_USAGE_STORAGE_BUFFER_BIT. The host keeps ownership: dmlvk_device_destroy leaves the
- * instance and device alive.
+ * A device the host created. It must be Vulkan 1.2 or later with bufferDeviceAddress enabled;
+ * FLOAT16 tensors also need storageBuffer16BitAccess, and ROI_ALIGN_GRAD's faster paths the atomics
+ * that dmlvk_device_get_requirements lists. dmlvk reads what the host enabled from the
+ * VkDeviceCreateInfo it created the device with, and refuses a device that lacks what it needs.
+ * Buffers bound to operators are wrapped with dmlvk_buffer_wrap. The host keeps ownership:
+ * dmlvk_device_destroy leaves the instance and device alive.
  */
 typedef struct dmlvk_vulkan_import {
     PFN_vkGetInstanceProcAddr get_instance_proc_addr; /* NULL: the system loader's */
@@ -75,11 +76,13 @@ typedef struct dmlvk_vulkan_import {
     uint32_t api_version;        /* the apiVersion the instance was created with */
     VkPhysicalDevice physical_device;
     VkDevice device;
-    uint32_t queue_family_index; /* must support compute */
+    /* Required: what vkCreateDevice was given (its pNext chain of feature structs, pEnabledFeatures,
+     * extensions and queues); read during the import only. */
+    const VkDeviceCreateInfo *device_create_info;
+    /* The queue dmlvk submits to: a family with VK_QUEUE_COMPUTE_BIT and an index below the
+     * queueCount device_create_info gives that family. A queue of its own spares the locking. */
+    uint32_t queue_family_index;
     uint32_t queue_index;
-    dmlvk_bool storage_buffer_16bit_access;  /* the host enabled it */
-    dmlvk_bool shader_buffer_float32_atomic_add; /* the host enabled VK_EXT_shader_atomic_float's */
-    dmlvk_bool shader_buffer_int64_atomics; /* the host enabled shaderInt64 and shaderBufferInt64Atomics */
     /* Serialize dmlvk's own submissions with the host's use of the queue; NULL when the host never
      * touches the queue while dmlvk might. */
     void (*lock_queue)(void *user);
@@ -87,6 +90,28 @@ typedef struct dmlvk_vulkan_import {
     void *queue_user;
     uint32_t reserved[8];        /* zero; room for fields of later versions */
 } dmlvk_vulkan_import;
+
+/*
+ * What dmlvk wants of a device, for a host to merge into its own vkCreateDevice before calling
+ * dmlvk_device_import: bufferDeviceAddress (required), and where the physical device has them
+ * storageBuffer16BitAccess (FLOAT16 tensors), shaderInt64 with shaderBufferInt64Atomics
+ * (ROI_ALIGN_GRAD's deterministic MAX), shaderBufferFloat32AtomicAdd with its extension (the input
+ * gradient's float atomics). features.pNext chains vulkan11, vulkan12 and, when extensions lists
+ * VK_EXT_shader_atomic_float, atomic_float: a host with no feature structs of its own can pass
+ * &features as VkDeviceCreateInfo.pNext; one with its own sets the same members there to VK_TRUE
+ * (a chain may hold each structure once). The chain points into the struct: use it where it was
+ * filled, do not copy it.
+ */
+typedef struct dmlvk_device_requirements {
+    uint32_t api_version;                /* the least apiVersion of the instance and the device */
+    VkPhysicalDeviceFeatures2 features;
+    VkPhysicalDeviceVulkan11Features vulkan11;
+    VkPhysicalDeviceVulkan12Features vulkan12;
+    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float;
+    uint32_t extension_count;
+    const char *extensions[4];           /* device extensions to enable; static strings */
+    uint32_t reserved[16];               /* zero on return; room for later versions */
+} dmlvk_device_requirements;
 
 typedef enum dmlvk_device_type {
     DMLVK_DEVICE_TYPE_OTHER = 0,
@@ -126,13 +151,23 @@ DMLVK_API dmlvk_status dmlvk_enumerate_devices(dmlvk_device_info *infos, uint32_
 /* Creates a Vulkan instance and device of its own. params may be NULL for the defaults. */
 DMLVK_API dmlvk_status dmlvk_device_create(const dmlvk_device_params *params, dmlvk_device **device);
 
+/* Fills what dmlvk needs and can use on physical_device (see dmlvk_device_requirements);
+ * DMLVK_ERROR_UNSUPPORTED when the device cannot run dmlvk at all. gipa NULL: the system loader's. */
+DMLVK_API dmlvk_status dmlvk_device_get_requirements(PFN_vkGetInstanceProcAddr gipa, VkInstance instance,
+                                                     VkPhysicalDevice physical_device,
+                                                     dmlvk_device_requirements *requirements);
+
 /* Runs on the host's device, calling Vulkan through import->get_instance_proc_addr; the device's
  * function table is its own, so hosts and other dmlvk devices may use other loaders. Only
- * cache_dir, disable_disk_cache and the log fields of params are used (params may be NULL). */
+ * cache_dir, disable_disk_cache and the log fields of params are used (params may be NULL). The
+ * host owns the process, so an imported device keeps a disk pipeline cache only where
+ * params->cache_dir names its folder (no environment variable or home folder is used). */
 DMLVK_API dmlvk_status dmlvk_device_import(const dmlvk_vulkan_import *import, const dmlvk_device_params *params,
                                  dmlvk_device **device);
 
-/* Saves the pipeline cache (if enabled) and frees everything the device owns. NULL is a no-op. */
+/* Saves the pipeline cache (if enabled) and frees everything the device owns. NULL is a no-op.
+ * Refused (DMLVK_ERROR_INVALID_ARGUMENT, the device left usable) while buffers or operators made on
+ * it are alive: destroy those first. */
 DMLVK_API dmlvk_status dmlvk_device_destroy(dmlvk_device *device);
 
 /* What the device is and which optional features dmlvk found on it. */

@@ -39,14 +39,12 @@ typedef struct dmlvk_operator_params {
 } dmlvk_operator_params;
 
 /*
- * Where a tensor lives: either a dmlvk buffer (size may be VK_WHOLE_SIZE: the rest of it), or a
- * Vulkan buffer of the host's (vk_buffer, with an explicit size; see dmlvk_vulkan_import for the
- * usage flags it needs). offset must be a multiple of 4 bytes. An absent optional tensor has both
- * buffer and vk_buffer null.
+ * Where a tensor lives: [offset, offset + size) of a dmlvk buffer (made by dmlvk_buffer_create, or a
+ * host VkBuffer given to dmlvk_buffer_wrap). size may be VK_WHOLE_SIZE: the rest of the buffer. offset
+ * must be a multiple of 4 bytes. An absent optional tensor has buffer NULL.
  */
 typedef struct dmlvk_binding {
     dmlvk_buffer *buffer;
-    VkBuffer vk_buffer;
     uint64_t offset;
     uint64_t size;
 } dmlvk_binding;
@@ -108,11 +106,39 @@ DMLVK_API dmlvk_status dmlvk_operator_execute_diagnosed(dmlvk_operator *op, cons
 
 /*
  * Records the operator into cmd, which must be in the recording state on a queue family with
- * compute. The operator's dispatches are ordered among themselves; ordering against the caller's
- * other commands (a compute-shader write/read barrier before and after) is the caller's job.
+ * compute, outside a render pass. The operator's dispatches are ordered among themselves. What it
+ * leaves behind: it binds its own compute pipeline and sets push constants through its own pipeline
+ * layout (no descriptor sets), so the host must bind its compute pipeline and set its push constants
+ * again before its next dispatch; the host's bound descriptor sets and all graphics state are left
+ * alone. Ordering against the host's commands is the host's: see dmlvk_record_barrier.
  */
 DMLVK_API dmlvk_status dmlvk_operator_record(dmlvk_operator *op, VkCommandBuffer cmd, const dmlvk_binding *bindings,
                                    uint32_t count);
+
+/*
+ * The two barriers a host needs around dmlvk_operator_record. The operator reads its inputs and
+ * writes its outputs (and its own scratch) in compute shaders through buffer device addresses:
+ *
+ *   BEFORE: srcStageMask = the stages of the host's earlier use of the bound ranges,
+ *           srcAccessMask = its writes there; dstStageMask = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+ *           dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT.
+ *   AFTER:  srcStageMask = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, srcAccessMask =
+ *           VK_ACCESS_SHADER_WRITE_BIT; dstStageMask / dstAccessMask = the host's next use
+ *           (VK_PIPELINE_STAGE_HOST_BIT / VK_ACCESS_HOST_READ_BIT to map the results).
+ *
+ * dmlvk_record_barrier records that as a global VkMemoryBarrier with vkCmdPipelineBarrier:
+ * host_stages and host_access are the host's side (its earlier use for BEFORE, its next use for
+ * AFTER). Operators recorded back to back need one AFTER barrier with host_stages
+ * VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT and host_access VK_ACCESS_SHADER_READ_BIT |
+ * VK_ACCESS_SHADER_WRITE_BIT between them. Writes the host made before vkQueueSubmit need no barrier.
+ */
+typedef enum dmlvk_barrier_side {
+    DMLVK_BARRIER_BEFORE = 0,
+    DMLVK_BARRIER_AFTER = 1,
+} dmlvk_barrier_side;
+
+DMLVK_API dmlvk_status dmlvk_record_barrier(dmlvk_device *device, VkCommandBuffer cmd, dmlvk_barrier_side side,
+                                            VkPipelineStageFlags host_stages, VkAccessFlags host_access);
 
 #ifdef __cplusplus
 }

@@ -42,10 +42,21 @@ typedef enum dmlvk_axis_direction {
     DMLVK_AXIS_DIRECTION_DECREASING = 1,
 } dmlvk_axis_direction;
 
-/* DML_REDUCE_FUNCTION (only the two values ROI align accepts) */
+/* DML_REDUCE_FUNCTION, all of it, so that DirectML code ports by renaming; ROI align takes AVERAGE
+ * and MAX and refuses the others as invalid arguments. */
 typedef enum dmlvk_reduce_function {
+    DMLVK_REDUCE_FUNCTION_ARGMAX = 0,
+    DMLVK_REDUCE_FUNCTION_ARGMIN = 1,
     DMLVK_REDUCE_FUNCTION_AVERAGE = 2,
+    DMLVK_REDUCE_FUNCTION_L1 = 3,
+    DMLVK_REDUCE_FUNCTION_L2 = 4,
+    DMLVK_REDUCE_FUNCTION_LOG_SUM = 5,
+    DMLVK_REDUCE_FUNCTION_LOG_SUM_EXP = 6,
     DMLVK_REDUCE_FUNCTION_MAX = 7,
+    DMLVK_REDUCE_FUNCTION_MIN = 8,
+    DMLVK_REDUCE_FUNCTION_MULTIPLY = 9,
+    DMLVK_REDUCE_FUNCTION_SUM = 10,
+    DMLVK_REDUCE_FUNCTION_SUM_SQUARE = 11,
 } dmlvk_reduce_function;
 
 /* Y = X > 0 ? X : 0 */
@@ -190,7 +201,10 @@ DMLVK_API dmlvk_status dmlvk_operator_get_info(dmlvk_operator_type type, const d
 /* Looks an operator type up by its name ("ROI_ALIGN_GRAD"). */
 DMLVK_API dmlvk_status dmlvk_operator_type_from_name(const char *name, dmlvk_operator_type *type);
 
-/* Looks an enumerator up by its name without prefix ("LINEAR", "DECREASING", "FLOAT16"). */
+/* Looks an enumerator up by its name, without prefix ("LINEAR", "DECREASING", "FLOAT16") or with
+ * DirectML's ("DML_INTERPOLATION_MODE_LINEAR"). Every name of DirectML's enumeration is found, also
+ * those no operator takes (DML_REDUCE_FUNCTION's "SUM", DML_TENSOR_DATA_TYPE's "INT32"): an operator
+ * refuses those when it is created. */
 DMLVK_API dmlvk_status dmlvk_enum_from_name(dmlvk_enum_type type, const char *name, uint32_t *value);
 
 #ifdef __cplusplus

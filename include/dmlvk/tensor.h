@@ -14,12 +14,23 @@ extern "C" {
 
 #define DMLVK_TENSOR_DIMENSION_COUNT_MAX 8
 
-/* DirectML's DML_TENSOR_DATA_TYPE numbering. */
+/* DirectML's DML_TENSOR_DATA_TYPE, all of it; the operators take FLOAT32, FLOAT16 and UINT32 (each
+ * says which) and refuse the others as invalid arguments. */
 typedef enum dmlvk_tensor_data_type {
     DMLVK_TENSOR_DATA_TYPE_UNKNOWN = 0,
     DMLVK_TENSOR_DATA_TYPE_FLOAT32 = 1,
     DMLVK_TENSOR_DATA_TYPE_FLOAT16 = 2,
     DMLVK_TENSOR_DATA_TYPE_UINT32 = 3,
+    DMLVK_TENSOR_DATA_TYPE_UINT16 = 4,
+    DMLVK_TENSOR_DATA_TYPE_UINT8 = 5,
+    DMLVK_TENSOR_DATA_TYPE_INT32 = 6,
+    DMLVK_TENSOR_DATA_TYPE_INT16 = 7,
+    DMLVK_TENSOR_DATA_TYPE_INT8 = 8,
+    DMLVK_TENSOR_DATA_TYPE_FLOAT64 = 9,
+    DMLVK_TENSOR_DATA_TYPE_UINT64 = 10,
+    DMLVK_TENSOR_DATA_TYPE_INT64 = 11,
+    DMLVK_TENSOR_DATA_TYPE_UINT4 = 12,
+    DMLVK_TENSOR_DATA_TYPE_INT4 = 13,
 } dmlvk_tensor_data_type;
 
 typedef enum dmlvk_tensor_flags {
@@ -37,11 +48,14 @@ typedef struct dmlvk_tensor_desc {
     uint32_t DimensionCount;             /* 1..8, narrowed by each operator */
     const uint32_t *Sizes;               /* DimensionCount sizes, each >= 1 */
     const uint32_t *Strides;             /* NULL or DimensionCount strides in elements */
-    uint64_t TotalTensorSizeInBytes;     /* bytes the bound range holds; see dmlvk_tensor_min_size */
+    /* Bytes the bound range holds, at least dmlvk_tensor_min_size; 0 means exactly that minimum (as
+     * DirectMLX computes it), so a binding must then hold the minimum. */
+    uint64_t TotalTensorSizeInBytes;
     uint32_t GuaranteedBaseOffsetAlignment; /* informational: 0 or a power of two */
 } dmlvk_tensor_desc;
 
-/* Bytes of one element of a data type, 0 for an unknown type. */
+/* Bytes of one element of a data type; 0 for UNKNOWN, for UINT4 and INT4 (two to a byte) and for
+ * values DirectML does not have. */
 DMLVK_API uint32_t dmlvk_data_type_size(dmlvk_tensor_data_type type);
 
 /*
