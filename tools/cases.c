@@ -446,7 +446,7 @@ static bool parse_tensor(struct loader *ld, struct case_tensor *t, const json_t 
                 return false;
         } else if (!json_is_string(type) ||
                    dmlvk_enum_from_name(DMLVK_ENUM_TENSOR_DATA_TYPE, json_string_value(type), &value) != DMLVK_OK) {
-            return fail(ld, "expected FLOAT32, FLOAT16 or UINT32");
+            return fail(ld, "expected a DirectML data type name (FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16, INT32, ...)");
         }
         t->desc.DataType = (dmlvk_tensor_data_type)value;
         pop(ld);
