@@ -14,6 +14,11 @@ libdir=$(meson introspect "$build" --buildoptions | python3 -c 'import json,sys;
 case $libdir in /*) ;; *) libdir=$prefix/$libdir ;; esac
 export PKG_CONFIG_PATH="$work/root$libdir/pkgconfig"
 export PKG_CONFIG_SYSROOT_DIR="$work/root"
+# The headers include Vulkan's: the .pc must bring its include path, and the docs must be installed.
+pkg-config --print-requires-private dmlvk | grep -qx vulkan || { echo "dmlvk.pc does not require vulkan" >&2; exit 1; }
+for f in embedding.md README.md examples/example_host_device.c; do
+    [ -f "$work/root$prefix/share/doc/dmlvk/$f" ] || { echo "share/doc/dmlvk/$f is not installed" >&2; exit 1; }
+done
 cp "$src/tests/consumer/consumer.c" "$src/tests/consumer/Makefile" "$work/"
 make -s -C "$work" all
 LD_LIBRARY_PATH="$work/root$libdir" "$work/consumer-shared"
