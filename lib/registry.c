@@ -30,7 +30,7 @@ dmlvk_status dmlvk_operator_get_info(dmlvk_operator_type type, const dmlvk_opera
 dmlvk_status dmlvk_operator_type_from_name(const char *name, dmlvk_operator_type *type)
 {
     if (!name || !type)
-        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_operator_type_from_name: NULL argument");
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_operator_type_from_name: %s is NULL", name ? "type" : "name");
     for (size_t i = 0; i < DMLVK_ARRAY_SIZE(op_classes); i++)
         if (!strcmp(op_classes[i]->info.name, name)) {
             *type = op_classes[i]->info.type;
