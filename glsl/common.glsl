@@ -1,11 +1,14 @@
-// Shared by every dmlvk shader. Built twice: DMLVK_F16=0 (float32 tensors) and 1 (float16).
+// Shared by every dmlvk shader. Built per tensor type: float32 (DMLVK_F16 and DMLVK_BF16 both 0),
+// float16 (DMLVK_F16=1) and bfloat16 (DMLVK_BF16=1); 16-bit types share DMLVK_STORAGE16's code and
+// differ only in how a float32 becomes 16 bits and back.
 // Tensors are reached through buffer device addresses in push constants, so no descriptor sets
 // exist and no tensor is limited by maxStorageBufferRange.
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference2 : require
 #extension GL_EXT_buffer_reference_uvec2 : require
 #include "abi.h"
-#if DMLVK_F16
+#define DMLVK_STORAGE16 (DMLVK_F16 || DMLVK_BF16)
+#if DMLVK_STORAGE16
 #extension GL_EXT_shader_16bit_storage : require
 #endif
 #if DMLVK_RTE16
@@ -20,6 +23,9 @@ layout(local_size_x_id = DMLVK_SPEC_WORKGROUP_SIZE) in;
 #if DMLVK_F16
 layout(buffer_reference, std430, buffer_reference_align = 2) buffer Tensor { float16_t v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 2) buffer TensorBits { uint16_t v[]; };
+#elif DMLVK_BF16
+layout(buffer_reference, std430, buffer_reference_align = 2) buffer Tensor { uint16_t v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 2) buffer TensorBits { uint16_t v[]; };
 #else
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer Tensor { float v[]; };
 #endif
@@ -32,10 +38,23 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer TensorVec4 
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer TensorUvec2 { uvec2 v[]; };
 
 #if DMLVK_F16
+// Two elements of one 32-bit word, exactly.
+vec2 unpack16x2(uint w)
+{
+    return unpackHalf2x16(w);
+}
+#elif DMLVK_BF16
+vec2 unpack16x2(uint w)
+{
+    return uintBitsToFloat(uvec2(w << 16, w & 0xffff0000u));
+}
+#endif
+
+#if DMLVK_STORAGE16
 const uint VEC4_ALIGN = 8u;
 float load(Tensor t, uint i)
 {
-    vec2 pair = unpackHalf2x16(TensorWords(t).v[i >> 1]);   // exact: float16 -> float32
+    vec2 pair = unpack16x2(TensorWords(t).v[i >> 1]);
     return (i & 1u) != 0u ? pair.y : pair.x;
 }
 #else
@@ -58,10 +77,11 @@ bool chunk_aligned(Tensor t, uint n)
     return (uvec2(t).x & (VEC4_ALIGN / 4u * n - 1u)) == 0u;
 }
 
+#if DMLVK_STORAGE16
 #if DMLVK_F16
 // float32 -> float16 bits, rounding to nearest-even: OpFConvert's rounding is left to the
 // implementation, and the spec asks for nearest-even on every store.
-uint f32_to_f16_bits(float f)
+uint f32_to_16_bits(float f)
 {
     uint x = floatBitsToUint(f);
     uint sign = (x >> 16) & 0x8000u;
@@ -86,6 +106,18 @@ uint f32_to_f16_bits(float f)
     uint r = ax - 0x38000000u;
     return sign | ((r + 0xfffu + ((r >> 13) & 1u)) >> 13);
 }
+#else
+// float32 -> bfloat16 bits, nearest-even: bfloat16 is float32's top half, so adding just under
+// half of the dropped part (plus the kept part's last bit) rounds; finite values past the largest
+// bfloat16 carry into the exponent and become Inf, as they should. NaN stays a quiet NaN.
+uint f32_to_16_bits(float f)
+{
+    uint x = floatBitsToUint(f);
+    if ((x & 0x7fffffffu) > 0x7f800000u)
+        return (x >> 16) | 0x40u;
+    return (x + 0x7fffu + ((x >> 16) & 1u)) >> 16;
+}
+#endif
 
 #if DMLVK_RTE16
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer TensorHalf2 { f16vec2 v[]; };
@@ -108,14 +140,14 @@ void store2(Tensor t, uint i, float a, float b)
 #else
 void store(Tensor t, uint i, float f)
 {
-    TensorBits(t).v[i] = uint16_t(f32_to_f16_bits(f));
+    TensorBits(t).v[i] = uint16_t(f32_to_16_bits(f));
 }
 
 // Elements i and i+1 (the last axis packed): one 32-bit store when i is even.
 void store2(Tensor t, uint i, float a, float b)
 {
     if ((i & 1u) == 0u) {
-        TensorWords(t).v[i >> 1] = f32_to_f16_bits(a) | (f32_to_f16_bits(b) << 16);
+        TensorWords(t).v[i >> 1] = f32_to_16_bits(a) | (f32_to_16_bits(b) << 16);
     } else {
         store(t, i, a);
         store(t, i + 1u, b);
@@ -127,13 +159,13 @@ void store2(Tensor t, uint i, float a, float b)
 vec4 load4(Tensor t, uint q)
 {
     uvec2 w = TensorUvec2(t).v[q];
-    return vec4(unpackHalf2x16(w.x), unpackHalf2x16(w.y));
+    return vec4(unpack16x2(w.x), unpack16x2(w.y));
 }
 
 // Elements 2q and 2q+1.
 vec2 load2(Tensor t, uint q)
 {
-    return unpackHalf2x16(TensorWords(t).v[q]);
+    return unpack16x2(TensorWords(t).v[q]);
 }
 
 void store4(Tensor t, uint q, vec4 f)
@@ -141,8 +173,8 @@ void store4(Tensor t, uint q, vec4 f)
 #if DMLVK_RTE16
     TensorHalf4(t).v[q] = f16vec4(f);
 #else
-    TensorUvec2(t).v[q] = uvec2(f32_to_f16_bits(f.x) | (f32_to_f16_bits(f.y) << 16),
-                                f32_to_f16_bits(f.z) | (f32_to_f16_bits(f.w) << 16));
+    TensorUvec2(t).v[q] = uvec2(f32_to_16_bits(f.x) | (f32_to_16_bits(f.y) << 16),
+                                f32_to_16_bits(f.z) | (f32_to_16_bits(f.w) << 16));
 #endif
 }
 #else

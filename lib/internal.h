@@ -127,8 +127,14 @@ struct dmlvk_tensor {
     uint64_t max_offset;                /* largest element offset */
 };
 
-#define DMLVK_TYPE_BIT(t) (1u << (t))
-#define DMLVK_FLOAT_TYPES (DMLVK_TYPE_BIT(DMLVK_TENSOR_DATA_TYPE_FLOAT32) | DMLVK_TYPE_BIT(DMLVK_TENSOR_DATA_TYPE_FLOAT16))
+/* A data type as one bit of a mask: DirectML's numbers below 31, BFLOAT16 bit 31. */
+#define DMLVK_TYPE_BIT(t)                                                                                              \
+    ((t) == DMLVK_TENSOR_DATA_TYPE_BFLOAT16 ? 1u << 31 : (uint32_t)(t) < 31u ? 1u << (uint32_t)(t) : 0u)
+#define DMLVK_FLOAT_TYPES                                                                                              \
+    (DMLVK_TYPE_BIT(DMLVK_TENSOR_DATA_TYPE_FLOAT32) | DMLVK_TYPE_BIT(DMLVK_TENSOR_DATA_TYPE_FLOAT16) |                 \
+     DMLVK_TYPE_BIT(DMLVK_TENSOR_DATA_TYPE_BFLOAT16))
+/* Float types stored in 16 bits (no atomics on them, pairs per 32-bit word). */
+#define DMLVK_IS_16BIT_FLOAT(t) ((t) == DMLVK_TENSOR_DATA_TYPE_FLOAT16 || (t) == DMLVK_TENSOR_DATA_TYPE_BFLOAT16)
 
 /*
  * Checks one tensor of an operator: data type in types (a mask of DMLVK_TYPE_BIT), dimension count

@@ -77,6 +77,7 @@ static const struct enum_name enum_names[] = {
     NAME(TENSOR_DATA_TYPE, TENSOR_DATA_TYPE, INT64),
     NAME(TENSOR_DATA_TYPE, TENSOR_DATA_TYPE, UINT4),
     NAME(TENSOR_DATA_TYPE, TENSOR_DATA_TYPE, INT4),
+    NAME(TENSOR_DATA_TYPE, TENSOR_DATA_TYPE, BFLOAT16),
 };
 #undef NAME
 
@@ -114,4 +115,14 @@ const char *dmlvk_enum_name(dmlvk_enum_type type, uint32_t value)
         if (enum_names[i].type == type && enum_names[i].value == value)
             return enum_names[i].name;
     return NULL;
+}
+
+dmlvk_status dmlvk_enum_get_name(dmlvk_enum_type type, uint32_t value, const char **name)
+{
+    if (!name)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_enum_get_name: name is NULL");
+    if (!(*name = dmlvk_enum_name(type, value)))
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_enum_get_name: %u is not a value of enumeration %d", value,
+                           (int)type);
+    return DMLVK_OK;
 }

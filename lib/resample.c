@@ -442,7 +442,7 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
         ba[a] = (struct block_axis){ .map = table(plan, table_at, hdr->map_offset[2 + a]),
                                      .ranges = table(plan, table_at, hdr->range_offset[2 + a]),
                                      .small = axes[2 + a].small, .scale = axes[2 + a].scale };
-    if (!choose_block_shape(ba[0], ba[1], linear, in->type == DMLVK_TENSOR_DATA_TYPE_FLOAT16, in, out, shape))
+    if (!choose_block_shape(ba[0], ba[1], linear, DMLVK_IS_16BIT_FLOAT(in->type), in, out, shape))
         return DMLVK_OK;
     ba[0].block = shape->block_y;
     ba[0].align = 1;

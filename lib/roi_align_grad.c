@@ -170,7 +170,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
                  stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_CONVERT, true, int64, elements, 0, &counted);
         } else {
             uint32_t atomics = ctx->float32_atomic_add ? DMLVK_VARIANT_FLOAT_ATOMICS : 0;
-            bool to_scratch = s.grad.type == DMLVK_TENSOR_DATA_TYPE_FLOAT16;
+            bool to_scratch = DMLVK_IS_16BIT_FLOAT(s.grad.type);
             if (to_scratch)
                 p->scratch_bytes = 4 * elements;
             ok = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_ZERO, to_scratch, 0, elements, 0, &counted) &&

@@ -24,6 +24,7 @@ static uint32_t element_bits(dmlvk_tensor_data_type type)
     case DMLVK_TENSOR_DATA_TYPE_INT32:
         return 32;
     case DMLVK_TENSOR_DATA_TYPE_FLOAT16:
+    case DMLVK_TENSOR_DATA_TYPE_BFLOAT16:
     case DMLVK_TENSOR_DATA_TYPE_UINT16:
     case DMLVK_TENSOR_DATA_TYPE_INT16:
         return 16;
@@ -194,8 +195,8 @@ dmlvk_status dmlvk_check_tensor(const struct dmlvk_op_context *ctx, const char *
         char taken[64] = "";
         for (uint32_t i = 0; i < 32; i++)
             if (types & (1u << i))
-                snprintf(taken + strlen(taken), sizeof(taken) - strlen(taken), "%s%s", *taken ? " or " : "",
-                         type_name((dmlvk_tensor_data_type)i));
+                snprintf(taken + strlen(taken), sizeof(taken) - strlen(taken), "%s%s", *taken ? ", " : "",
+                         type_name(i == 31 ? DMLVK_TENSOR_DATA_TYPE_BFLOAT16 : (dmlvk_tensor_data_type)i));
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: %s.DataType: %s is not one this operator takes (%s)", op,
                            field, type_name(desc->DataType), taken);
     }
@@ -242,13 +243,13 @@ dmlvk_status dmlvk_check_same(const char *op, const char *field_a, const struct 
 
 dmlvk_status dmlvk_check_float16(const struct dmlvk_op_context *ctx, dmlvk_tensor_data_type type)
 {
-    if (type != DMLVK_TENSOR_DATA_TYPE_FLOAT16 || ctx->float16)
+    if (!DMLVK_IS_16BIT_FLOAT(type) || ctx->float16)
         return DMLVK_OK;
     if (ctx->dev->imported && ctx->dev->float16_supported)
         return dmlvk_error(DMLVK_ERROR_UNSUPPORTED,
-                           "%s: FLOAT16 tensors need storageBuffer16BitAccess, which the host's device has but "
+                           "%s: %s tensors need storageBuffer16BitAccess, which the host's device has but "
                            "dmlvk_vulkan_import.device_create_info does not enable",
-                           ctx->op_name);
-    return dmlvk_error(DMLVK_ERROR_UNSUPPORTED,
-                       "%s: FLOAT16 tensors need storageBuffer16BitAccess, which this device lacks", ctx->op_name);
+                           ctx->op_name, type_name(type));
+    return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "%s: %s tensors need storageBuffer16BitAccess, which this device lacks",
+                       ctx->op_name, type_name(type));
 }

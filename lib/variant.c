@@ -10,6 +10,9 @@ uint32_t dmlvk_variant_select(const dmlvk_device *dev, dmlvk_tensor_data_type ty
         variant |= DMLVK_VARIANT_F16;
         if (dev->float16_rte && !software_rounding)
             variant |= DMLVK_VARIANT_RTE16;
+    } else if (type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16) {
+        /* Rounded in the shader always: no device's conversion is known to give the same bits. */
+        variant |= DMLVK_VARIANT_BF16;
     }
     return variant;
 }

@@ -342,7 +342,7 @@ static void test_directml_enums(void **state)
     dmlvk_activation_relu_operator_desc d = { &x, &y };
     dmlvk_operator *op;
     assert_error(dmlvk_operator_create(f->dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU, &d }, NULL, &op),
-                 DMLVK_ERROR_INVALID_ARGUMENT, "InputTensor.DataType: INT32 is not one this operator takes (FLOAT32 or FLOAT16)");
+                 DMLVK_ERROR_INVALID_ARGUMENT, "InputTensor.DataType: INT32 is not one this operator takes (FLOAT32, FLOAT16, BFLOAT16)");
     assert_int_equal(dmlvk_data_type_size(DMLVK_TENSOR_DATA_TYPE_FLOAT64), 8);
     assert_int_equal(dmlvk_data_type_size(DMLVK_TENSOR_DATA_TYPE_UINT4), 0);
     x.DataType = (dmlvk_tensor_data_type)99;

@@ -344,7 +344,8 @@ static bool get_data(struct loader *ld, const json_t *obj, uint64_t count, bool 
 bool data_values(const struct data_spec *spec, dmlvk_tensor_data_type type, uint64_t count, double **values,
                  char *err, size_t err_size)
 {
-    uint32_t esize = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? 2 : 4;
+    bool bf16 = type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16;
+    uint32_t esize = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 || bf16 ? 2 : 4;
     *values = malloc((count ? count : 1) * sizeof(double));
     if (!*values) {
         snprintf(err, err_size, "out of memory for %llu values", (unsigned long long)count);
@@ -398,7 +399,8 @@ bool data_values(const struct data_spec *spec, dmlvk_tensor_data_type type, uint
                 goto fail;
             }
             if (esize == 2) {
-                v[i] = half_to_float((uint16_t)(b[0] | b[1] << 8));
+                uint16_t h = (uint16_t)(b[0] | b[1] << 8);
+                v[i] = bf16 ? bfloat16_to_float(h) : half_to_float(h);
             } else {
                 uint32_t u = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
                 float f32;

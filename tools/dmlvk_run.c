@@ -18,6 +18,7 @@
 #define GUARD_BYTES 256
 #define POISON32 UINT32_C(0x7fc0dead) /* a quiet NaN */
 #define POISON16 UINT16_C(0x7e5a)     /* a quiet NaN */
+#define POISON_BF16 UINT16_C(0x7fda)  /* a quiet NaN */
 #define POISON_UINT UINT32_C(0xdeadbeef)
 
 enum outcome { PASS, FAIL, SKIP, FILE_ERROR };
@@ -142,16 +143,21 @@ static uint64_t element_offset(const struct case_tensor *t, uint64_t linear)
     return off;
 }
 
+static bool is16(dmlvk_tensor_data_type type)
+{
+    return type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 || type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16;
+}
+
 static uint32_t elem_size(dmlvk_tensor_data_type type)
 {
-    return type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? 2 : 4;
+    return is16(type) ? 2 : 4;
 }
 
 /* Converts a case value to the tensor's element bits. */
 static bool encode(dmlvk_tensor_data_type type, double v, uint8_t *dst)
 {
-    if (type == DMLVK_TENSOR_DATA_TYPE_FLOAT16) {
-        uint16_t h = half_from_double(v);
+    if (is16(type)) {
+        uint16_t h = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? half_from_double(v) : bfloat16_from_double(v);
         memcpy(dst, &h, 2);
     } else if (type == DMLVK_TENSOR_DATA_TYPE_UINT32) {
         if (!(v >= 0 && v <= 4294967295.0) || v != floor(v))
@@ -168,8 +174,8 @@ static bool encode(dmlvk_tensor_data_type type, double v, uint8_t *dst)
 static void fill_poison(dmlvk_tensor_data_type type, uint8_t *host, uint64_t bytes)
 {
     for (uint64_t o = 0; o + elem_size(type) <= bytes; o += elem_size(type)) {
-        if (type == DMLVK_TENSOR_DATA_TYPE_FLOAT16) {
-            uint16_t p = POISON16;
+        if (is16(type)) {
+            uint16_t p = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? POISON16 : POISON_BF16;
             memcpy(host + o, &p, 2);
         } else {
             uint32_t p = type == DMLVK_TENSOR_DATA_TYPE_UINT32 ? POISON_UINT : POISON32;
@@ -226,10 +232,10 @@ static bool prepare_input(const struct test_case *c, const struct case_tensor *t
 
 static double decode(dmlvk_tensor_data_type type, const uint8_t *src)
 {
-    if (type == DMLVK_TENSOR_DATA_TYPE_FLOAT16) {
+    if (is16(type)) {
         uint16_t h;
         memcpy(&h, src, 2);
-        return half_to_float(h);
+        return type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? half_to_float(h) : bfloat16_to_float(h);
     }
     uint32_t u;
     memcpy(&u, src, 4);
@@ -270,7 +276,7 @@ static bool check_output(const struct test_case *c, const struct case_tensor *t,
         } else {
             encode(type, expected[i], wbits);
             want = decode(type, wbits);
-            if (type == DMLVK_TENSOR_DATA_TYPE_FLOAT16) {
+            if (is16(type)) {
                 uint16_t g, w;
                 memcpy(&g, gbits, 2);
                 memcpy(&w, wbits, 2);
@@ -369,9 +375,9 @@ static bool dump_output(const char *dir, const struct test_case *c, const struct
         json_array_append_new(sizes, json_integer(t->sizes[d]));
     json_object_set_new(header, "case", json_string(c->name));
     json_object_set_new(header, "tensor", json_string(t->field));
-    json_object_set_new(header, "dataType", json_string(t->desc.DataType == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? "FLOAT16"
-                                                        : t->desc.DataType == DMLVK_TENSOR_DATA_TYPE_UINT32 ? "UINT32"
-                                                                                                            : "FLOAT32"));
+    const char *type_name = NULL;
+    dmlvk_enum_get_name(DMLVK_ENUM_TENSOR_DATA_TYPE, (uint32_t)t->desc.DataType, &type_name);
+    json_object_set_new(header, "dataType", json_string(type_name ? type_name : "FLOAT32"));
     json_object_set_new(header, "sizes", sizes);
     json_object_set_new(header, "file", json_string(strrchr(path, '/') + 1));
     snprintf(path, sizeof(path), "%s.json", base);

@@ -95,3 +95,39 @@ uint16_t half_from_double(double d)
     double q = nearbyint(ldexp(a, 11 - e));
     return (uint16_t)(sign | (((unsigned)(e - 1 + 15) << 10) + (unsigned)(q - 1024.0)));
 }
+
+uint16_t bfloat16_from_float(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    if ((x & 0x7fffffffu) > 0x7f800000u)
+        return (uint16_t)((x >> 16) | 0x40u);
+    return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+}
+
+float bfloat16_to_float(uint16_t b)
+{
+    uint32_t x = (uint32_t)b << 16;
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+
+uint16_t bfloat16_from_double(double d)
+{
+    uint32_t sign = signbit(d) ? 0x8000u : 0;
+    if (isnan(d))
+        return (uint16_t)(sign | 0x7fc0u);
+    double a = fabs(d);
+    /* Halfway between the largest bfloat16 (0x7f7f) and 2^128 rounds to even, which is Inf. */
+    if (a >= 0x1.ffp127)
+        return (uint16_t)(sign | 0x7f80u);
+    /* The quantum: 8 significant bits, or 2^-133 in the subnormal range. */
+    int e = 0;
+    frexp(a, &e);
+    int q = e - 8 < -133 ? -133 : e - 8;
+    float r = (float)ldexp(nearbyint(ldexp(a, -q)), q); /* exact: 8 bits fit a float */
+    uint32_t x;
+    memcpy(&x, &r, 4);
+    return (uint16_t)(sign | (x >> 16));
+}

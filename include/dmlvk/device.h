@@ -129,7 +129,7 @@ typedef struct dmlvk_device_info {
     uint32_t api_version;
     uint32_t driver_version;
     dmlvk_device_type type;
-    dmlvk_bool float16;          /* FLOAT16 tensors run */
+    dmlvk_bool float16;          /* FLOAT16 and BFLOAT16 tensors run (16-bit storage) */
     dmlvk_bool float32_atomic_add; /* the input gradient of ROI align scatters with float atomics */
     dmlvk_bool int64_atomics;    /* ROI_ALIGN_GRAD's deterministic mode runs */
     uint64_t max_storage_buffer_range;

@@ -207,6 +207,10 @@ DMLVK_API dmlvk_status dmlvk_operator_type_from_name(const char *name, dmlvk_ope
  * refuses those when it is created. */
 DMLVK_API dmlvk_status dmlvk_enum_from_name(dmlvk_enum_type type, const char *name, uint32_t *value);
 
+/* The name of an enumerator without prefix ("BFLOAT16"), static storage; DMLVK_ERROR_INVALID_ARGUMENT
+ * for a value the enumeration does not have. */
+DMLVK_API dmlvk_status dmlvk_enum_get_name(dmlvk_enum_type type, uint32_t value, const char **name);
+
 #ifdef __cplusplus
 }
 #endif

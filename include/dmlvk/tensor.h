@@ -14,8 +14,9 @@ extern "C" {
 
 #define DMLVK_TENSOR_DIMENSION_COUNT_MAX 8
 
-/* DirectML's DML_TENSOR_DATA_TYPE, all of it; the operators take FLOAT32, FLOAT16 and UINT32 (each
- * says which) and refuse the others as invalid arguments. */
+/* DirectML's DML_TENSOR_DATA_TYPE, all of it, and BFLOAT16, a dmlvk extension numbered outside
+ * DirectML's range so that DirectML's values keep their meaning. The operators take FLOAT32,
+ * FLOAT16, BFLOAT16 and UINT32 (each says which) and refuse the others as invalid arguments. */
 typedef enum dmlvk_tensor_data_type {
     DMLVK_TENSOR_DATA_TYPE_UNKNOWN = 0,
     DMLVK_TENSOR_DATA_TYPE_FLOAT32 = 1,
@@ -31,6 +32,9 @@ typedef enum dmlvk_tensor_data_type {
     DMLVK_TENSOR_DATA_TYPE_INT64 = 11,
     DMLVK_TENSOR_DATA_TYPE_UINT4 = 12,
     DMLVK_TENSOR_DATA_TYPE_INT4 = 13,
+    /* bfloat16 (float32's upper half): wherever FLOAT16 is taken, under the same rules; arithmetic
+     * in float32, results rounded to nearest-even. Needs what FLOAT16 needs (16-bit storage). */
+    DMLVK_TENSOR_DATA_TYPE_BFLOAT16 = 0x10000,
 } dmlvk_tensor_data_type;
 
 typedef enum dmlvk_tensor_flags {
