@@ -32,9 +32,13 @@ double rng_uniform(struct rng *r, double lo, double hi)
 }
 
 /* What a value becomes once stored in a tensor of the type: the reference sees what the GPU sees. */
-double representable(double v, bool float16)
+const char *const gen_type_names[GEN_TYPES] = { "FLOAT32", "FLOAT16", "BFLOAT16" };
+
+double representable(double v, enum gen_type type)
 {
-    return float16 ? half_to_float(half_from_double(v)) : (double)(float)v;
+    return type == GEN_FLOAT16    ? half_to_float(half_from_double(v))
+           : type == GEN_BFLOAT16 ? bfloat16_to_float(bfloat16_from_double(v))
+                                  : (double)(float)v;
 }
 
 void gen_shape(struct rng *r, struct gen_tensor *t, uint32_t dims, uint32_t max_elements)
@@ -148,12 +152,12 @@ json_t *gen_expected_json(const double *values, uint64_t n, double ulp, double a
 }
 
 /* Random memory for an input: values in [-2, 2], a few exact zeros, -0 and NaN. */
-double *gen_memory(struct rng *r, const struct gen_tensor *t, bool float16, bool specials)
+double *gen_memory(struct rng *r, const struct gen_tensor *t, enum gen_type type, bool specials)
 {
     double *m = malloc((t->max_offset + 1) * sizeof(double));
     for (uint64_t i = 0; i <= t->max_offset; i++) {
         uint32_t k = specials ? rng_range(r, 0, 19) : 99;
-        m[i] = k == 0 ? 0.0 : k == 1 ? -0.0 : k == 2 ? NAN : representable(rng_uniform(r, -2, 2), float16);
+        m[i] = k == 0 ? 0.0 : k == 1 ? -0.0 : k == 2 ? NAN : representable(rng_uniform(r, -2, 2), type);
     }
     return m;
 }
@@ -162,8 +166,9 @@ static json_t *relu_cases(struct rng *r, bool grad, int count)
 {
     json_t *cases = json_array();
     for (int n = 0; n < count; n++) {
-        bool f16 = n % 2 == 1;
-        const char *type = f16 ? "FLOAT16" : "FLOAT32";
+        enum gen_type kind = (enum gen_type)(n % GEN_TYPES);
+        bool f16 = kind != GEN_FLOAT32; /* 16-bit storage */
+        const char *type = gen_type_names[kind];
         struct gen_tensor t[3];
         uint32_t nt = grad ? 3 : 2;
         gen_shape(r, &t[0], rng_range(r, 1, 8), 3000);
@@ -173,11 +178,11 @@ static json_t *relu_cases(struct rng *r, bool grad, int count)
             gen_strides(r, &t[i], i + 1 < nt);
         uint64_t e = t[0].elements;
         double *x = malloc(e * sizeof(double)), *dy = malloc(e * sizeof(double)), *out = malloc(e * sizeof(double));
-        double *mx = gen_memory(r, &t[0], f16, true);
+        double *mx = gen_memory(r, &t[0], kind, true);
         gen_logical(&t[0], mx, x);
         double *mdy = NULL;
         if (grad) {
-            mdy = gen_memory(r, &t[1], f16, true);
+            mdy = gen_memory(r, &t[1], kind, true);
             gen_logical(&t[1], mdy, dy);
             ref_relu_grad(x, dy, out, e);
         } else {
@@ -261,8 +266,11 @@ static json_t *resample_cases(struct rng *r, int op, int count)
     json_t *cases = json_array();
     bool backward = op >= 2;
     for (int n = 0; n < count; n++) {
-        bool f16 = n % 2 == 1;
-        const char *type = f16 ? "FLOAT16" : "FLOAT32";
+        enum gen_type kind = (enum gen_type)(n % GEN_TYPES);
+        bool f16 = kind != GEN_FLOAT32; /* 16-bit storage */
+        const char *type = gen_type_names[kind];
+        /* bfloat16 keeps 8 significant bits where float16 keeps 11. */
+        double coarse = kind == GEN_BFLOAT16 ? 8 : 1;
         struct ref_resample rs;
         random_resample(r, op, &rs);
         struct gen_tensor src, dst;
@@ -277,7 +285,7 @@ static json_t *resample_cases(struct rng *r, int op, int count)
         }
         gen_strides(r, &src, true);
         gen_strides(r, &dst, false);
-        double *mem = gen_memory(r, &src, f16, false);
+        double *mem = gen_memory(r, &src, kind, false);
         double *x = malloc(src.elements * sizeof(double));
         double *y = malloc(dst.elements * sizeof(double)), *mag = malloc(dst.elements * sizeof(double));
         gen_logical(&src, mem, x);
@@ -306,7 +314,7 @@ static json_t *resample_cases(struct rng *r, int op, int count)
         /* float32 accumulation of a few dozen terms, and the float16 store's rounding. */
         json_t *expected = json_object();
         json_object_set_new(expected, dst_name,
-                            gen_expected_json(y, dst.elements, f16 ? 1 : 4, (f16 ? 1e-3 : 2e-6) * max_mag));
+                            gen_expected_json(y, dst.elements, f16 ? 1 : 4, (f16 ? 1e-3 * coarse : 2e-6) * max_mag));
         json_object_set_new(c, "expected", expected);
         json_array_append_new(cases, c);
         free(mem);
@@ -343,8 +351,11 @@ static json_t *roi_cases(struct rng *r, bool backward, int count)
     static const double offsets[][2] = { { 0.5, -0.5 }, { 0, -0.5 }, { 0, 0 }, { 0.25, 0.5 } };
     json_t *cases = json_array();
     for (int n = 0; n < count; n++) {
-        bool f16 = n % 2 == 1;
-        const char *type = f16 ? "FLOAT16" : "FLOAT32";
+        enum gen_type kind = (enum gen_type)(n % GEN_TYPES);
+        bool f16 = kind != GEN_FLOAT32; /* 16-bit storage */
+        const char *type = gen_type_names[kind];
+        /* bfloat16 keeps 8 significant bits where float16 keeps 11. */
+        double coarse = kind == GEN_BFLOAT16 ? 8 : 1;
         struct ref_roi q = { 0 };
         q.batch = rng_range(r, 1, 2);
         q.channels = rng_range(r, 1, 3);
@@ -361,7 +372,7 @@ static json_t *roi_cases(struct rng *r, bool backward, int count)
         uint32_t o = rng_range(r, 0, 3);
         q.input_offset = offsets[o][0];
         q.output_offset = offsets[o][1];
-        q.oob_value = representable(rng_uniform(r, -1, 1), f16);
+        q.oob_value = representable(rng_uniform(r, -1, 1), kind);
         bool adaptive = rng_range(r, 0, 2) == 0;
         q.min_samples = rng_range(r, 1, 2);
         q.max_samples = adaptive ? 0xffffffffu : q.min_samples + rng_range(r, 0, 1);
@@ -373,7 +384,8 @@ static json_t *roi_cases(struct rng *r, bool backward, int count)
             double ex = q.width / q.spatial_x, ey = q.height / q.spatial_y;
             for (int c = 0; c < 4; c++) {
                 double lim = c % 2 ? ey : ex;
-                rois[4 * k + c] = floor(rng_uniform(r, -0.3 * lim, 1.2 * lim) * 16) / 16;
+                /* Sixteenths fit float16 at these sizes; bfloat16 keeps fewer bits and rounds them. */
+                rois[4 * k + c] = representable(floor(rng_uniform(r, -0.3 * lim, 1.2 * lim) * 16) / 16, kind);
             }
             if (rng_range(r, 0, 7) == 0)
                 rois[4 * k + 2] = rois[4 * k]; /* empty along x */
@@ -385,9 +397,9 @@ static json_t *roi_cases(struct rng *r, bool backward, int count)
         uint64_t ny = (uint64_t)q.num_rois * q.channels * q.out_h * q.out_w;
         double *x = malloc(nx * sizeof(double)), *dy = malloc(ny * sizeof(double));
         for (uint64_t i = 0; i < nx; i++)
-            x[i] = representable(rng_uniform(r, -2, 2), f16);
+            x[i] = representable(rng_uniform(r, -2, 2), kind);
         for (uint64_t i = 0; i < ny; i++)
-            dy[i] = representable(rng_uniform(r, -1, 1), f16);
+            dy[i] = representable(rng_uniform(r, -1, 1), kind);
 
         json_t *c = json_object(), *desc = json_object(), *tensors = json_object(), *expected = json_object();
         char name[96];
@@ -427,7 +439,7 @@ static json_t *roi_cases(struct rng *r, bool backward, int count)
                 mag = fabs(out[i]) > mag ? fabs(out[i]) : mag;
             json_object_set_new(tensors, "InputTensor", strided_tensor(type, in_sizes, 4, r, x));
             json_object_set_new(tensors, "OutputTensor", strided_tensor(type, bin_sizes, 4, r, NULL));
-            json_object_set_new(expected, "OutputTensor", gen_expected_json(out, ny, f16 ? 1 : 8, (f16 ? 2e-3 : 1e-5) * (mag + 1)));
+            json_object_set_new(expected, "OutputTensor", gen_expected_json(out, ny, f16 ? 1 : 8, (f16 ? 2e-3 * coarse : 1e-5) * (mag + 1)));
             free(out);
         } else {
             /* Which outputs: both, only the input gradient (then sometimes without InputTensor), only the ROI gradient. */
@@ -443,13 +455,13 @@ static json_t *roi_cases(struct rng *r, bool backward, int count)
             if (want_dx) {
                 json_object_set_new(tensors, "OutputGradientTensor", strided_tensor(type, in_sizes, 4, r, NULL));
                 json_object_set_new(expected, "OutputGradientTensor",
-                                    gen_expected_json(dx, nx, f16 ? 1 : 8, (f16 ? 2e-3 : 1e-5) * (max_of(dx_abs, nx) + 1e-3)));
+                                    gen_expected_json(dx, nx, f16 ? 1 : 8, (f16 ? 2e-3 * coarse : 1e-5) * (max_of(dx_abs, nx) + 1e-3)));
             }
             if (want_droi) {
                 json_object_set_new(tensors, "OutputROIGradientTensor", strided_tensor(type, roi_sizes, roi_dims, r, NULL));
                 json_object_set_new(expected, "OutputROIGradientTensor",
                                     gen_expected_json(droi, 4 * q.num_rois, f16 ? 1 : 8,
-                                                      (f16 ? 4e-3 : 1e-5) * (max_of(droi_abs, 4 * q.num_rois) + 1e-3)));
+                                                      (f16 ? 4e-3 * coarse : 1e-5) * (max_of(droi_abs, 4 * q.num_rois) + 1e-3)));
             }
             free(dx);
             free(dx_abs);

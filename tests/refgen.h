@@ -25,14 +25,17 @@ struct gen_tensor {
 uint64_t rng_u64(struct rng *r);
 uint32_t rng_range(struct rng *r, uint32_t lo, uint32_t hi);
 double rng_uniform(struct rng *r, double lo, double hi);
-double representable(double v, bool float16);
+enum gen_type { GEN_FLOAT32, GEN_FLOAT16, GEN_BFLOAT16, GEN_TYPES };
+extern const char *const gen_type_names[GEN_TYPES];
+/* What a value becomes once stored in a tensor of the type: the reference sees what the GPU sees. */
+double representable(double v, enum gen_type type);
 
 /* Random sizes with at most max_elements elements (each size 1..7). */
 void gen_shape(struct rng *r, struct gen_tensor *t, uint32_t dims, uint32_t max_elements);
 /* Packed, padded, transposed or (inputs only) broadcast strides. */
 void gen_strides(struct rng *r, struct gen_tensor *t, bool input);
 /* Values for every element offset of t, already representable in the type. */
-double *gen_memory(struct rng *r, const struct gen_tensor *t, bool float16, bool specials);
+double *gen_memory(struct rng *r, const struct gen_tensor *t, enum gen_type type, bool specials);
 /* Reads memory through t's strides into logical order. */
 void gen_logical(const struct gen_tensor *t, const double *memory, double *logical);
 

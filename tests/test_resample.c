@@ -56,11 +56,11 @@ static void run_resample_with(const struct resample_case *c, bool backward, dmlv
     uint32_t ns = count(c->dims, backward ? c->big : c->small), nd = count(c->dims, backward ? c->small : c->big);
     dmlvk_tensor_desc s = packed_desc(type, c->dims, backward ? c->big : c->small);
     dmlvk_tensor_desc d = packed_desc(type, c->dims, backward ? c->small : c->big);
-    bool f16 = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16;
+    bool f16 = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16, bf16 = type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16;
     void *sv = calloc(ns, 4), *dv = calloc(nd, 4);
     for (uint32_t i = 0; i < ns; i++) {
-        if (f16)
-            ((uint16_t *)sv)[i] = half_from_float(src[i]);
+        if (f16 || bf16)
+            ((uint16_t *)sv)[i] = f16 ? half_from_float(src[i]) : bfloat16_from_float(src[i]);
         else
             ((float *)sv)[i] = src[i];
     }
@@ -73,7 +73,7 @@ static void run_resample_with(const struct resample_case *c, bool backward, dmlv
     if (gpu_run_at(dev, &od, params, descs, values, 2, offset) != DMLVK_OK)
         fail_msg("%s", dmlvk_last_error());
     for (uint32_t i = 0; i < nd; i++)
-        dst[i] = f16 ? half_to_float(((uint16_t *)dv)[i]) : ((float *)dv)[i];
+        dst[i] = f16 ? half_to_float(((uint16_t *)dv)[i]) : bf16 ? bfloat16_to_float(((uint16_t *)dv)[i]) : ((float *)dv)[i];
     free(sv);
     free(dv);
 }
@@ -122,7 +122,9 @@ static void test_adjoint(void **state)
 static void test_deterministic(void **state)
 {
     (void)state;
-    for (int type = 0; type < 2; type++) {
+    static const dmlvk_tensor_data_type types[] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
+                                                    DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
+    for (int type = 0; type < 3; type++) {
         struct resample_case c;
         random_case(&c, 4);
         c.mode = DMLVK_INTERPOLATION_MODE_LINEAR;
@@ -130,7 +132,7 @@ static void test_deterministic(void **state)
         float *dy = malloc(nb * 4), *a = malloc(ns * 4), *b = malloc(ns * 4);
         for (uint32_t i = 0; i < nb; i++)
             dy[i] = (float)uniform(-1, 1);
-        dmlvk_tensor_data_type t = type ? DMLVK_TENSOR_DATA_TYPE_FLOAT16 : DMLVK_TENSOR_DATA_TYPE_FLOAT32;
+        dmlvk_tensor_data_type t = types[type];
         run_resample(&c, true, t, dy, a);
         run_resample(&c, true, t, dy, b);
         assert_memory_equal(a, b, ns * 4);
@@ -273,12 +275,14 @@ static void test_block_gather(void **state)
     (void)state;
     const float scales[] = { 2.0f, 1.5f, 0.75f, 3.0f };
     const uint32_t widths[] = { 301, 128 };
-    for (int k = 0; k < 64; k++) {
+    static const dmlvk_tensor_data_type types[] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
+                                                    DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
+    for (int k = 0; k < 96; k++) {
         float s = scales[k % 4];
         const uint32_t small[4] = { 2, 3, 9, widths[(k / 4) % 2] };
         struct resample_case c = half_pixel_case(small, s, (dmlvk_interpolation_mode)((k / 8) % 2));
-        dmlvk_tensor_data_type type = (k / 16) % 2 ? DMLVK_TENSOR_DATA_TYPE_FLOAT16 : DMLVK_TENSOR_DATA_TYPE_FLOAT32;
-        uint64_t offset = k >= 32 ? 4 : 0;
+        dmlvk_tensor_data_type type = types[(k / 16) % 3];
+        uint64_t offset = (k / 48) % 2 ? 4 : 0;
         uint32_t ns = count(4, c.small), nb = count(4, c.big);
         float *dy = malloc(nb * 4), *dx = malloc(ns * 4);
         double *dyd = malloc(nb * 8), *want = malloc(ns * 8), *mag = malloc(ns * 8);
@@ -286,11 +290,14 @@ static void test_block_gather(void **state)
             dy[i] = (float)uniform(-1, 1);
             if (type == DMLVK_TENSOR_DATA_TYPE_FLOAT16)
                 dy[i] = half_to_float(half_from_float(dy[i]));
+            else if (type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16)
+                dy[i] = bfloat16_to_float(bfloat16_from_float(dy[i]));
             dyd[i] = dy[i];
         }
         reference_backward(&c, dyd, want, mag);
         run_resample_with(&c, true, type, dy, dx, offset, NULL);
-        double tol = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? 2e-3 : 2e-6;
+        /* float32 sums, one rounding on the store: half an ulp of the type, with room. */
+        double tol = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? 2e-3 : type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16 ? 1.6e-2 : 2e-6;
         for (uint32_t i = 0; i < ns; i++)
             if (fabs(dx[i] - want[i]) > tol * (mag[i] + 1e-3))
                 fail_msg("case %d (scale %g, width %u, offset %u), element %u: %.7g, reference %.7g", k, s, c.small[3],
@@ -311,7 +318,8 @@ static void test_block_gather_inf(void **state)
     for (int k = 0; k < 8; k++) {
         const uint32_t small[4] = { 1, 2, 6, 16 };
         struct resample_case c = half_pixel_case(small, k % 2 ? 1.5f : 2.0f, DMLVK_INTERPOLATION_MODE_LINEAR);
-        dmlvk_tensor_data_type type = k >= 4 ? DMLVK_TENSOR_DATA_TYPE_FLOAT16 : DMLVK_TENSOR_DATA_TYPE_FLOAT32;
+        dmlvk_tensor_data_type type = k < 4 ? DMLVK_TENSOR_DATA_TYPE_FLOAT32 : k < 6 ? DMLVK_TENSOR_DATA_TYPE_FLOAT16
+                                                                             : DMLVK_TENSOR_DATA_TYPE_BFLOAT16;
         uint32_t ns = count(4, c.small), nb = count(4, c.big);
         uint32_t at = (uint32_t)(splitmix64_next(&rng_state) % nb);
         float *dy = malloc(nb * 4), *clean = malloc(ns * 4), *dx = malloc(ns * 4);

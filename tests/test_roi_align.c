@@ -86,10 +86,20 @@ static void free_problem(struct problem *p)
 }
 
 /* Values made representable in the tested type, so that the reference sees what the GPU reads. */
-static void round_to_type(double *v, uint64_t n, bool f16)
+static void round_to_type(double *v, uint64_t n, dmlvk_tensor_data_type type)
 {
     for (uint64_t i = 0; i < n; i++)
-        v[i] = f16 ? half_to_float(half_from_double(v[i])) : (float)v[i];
+        v[i] = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16    ? half_to_float(half_from_double(v[i]))
+               : type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16 ? bfloat16_to_float(bfloat16_from_double(v[i]))
+                                                         : (float)v[i];
+}
+
+/* The float types in turn, and the relative tolerance of a float32 sum rounded once to each. */
+static const dmlvk_tensor_data_type float_types[3] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
+                                                       DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
+static double type_tolerance(dmlvk_tensor_data_type type)
+{
+    return type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? 2e-3 : type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16 ? 1.6e-2 : 1e-5;
 }
 
 /* The reference input gradient and its magnitudes, and room for two GPU results. */
@@ -196,7 +206,7 @@ static dmlvk_status gpu_backward(const struct problem *p, const struct test_para
                                  double *dx, double *droi)
 {
     const struct ref_roi *q = &p->q;
-    bool f16 = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16;
+    bool f16 = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16, bf16 = type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16;
     uint32_t in_sizes[4] = { q->batch, q->channels, q->height, q->width };
     uint32_t roi_sizes[2] = { q->num_rois, 4 }, b_sizes[1] = { q->num_rois };
     uint32_t bin_sizes[4] = { q->num_rois, q->channels, q->out_h, q->out_w };
@@ -216,8 +226,8 @@ static dmlvk_status gpu_backward(const struct problem *p, const struct test_para
     for (int i = 0; i < 6; i++) {
         v[i] = calloc(counts[i], 4);
         for (uint64_t e = 0; src[i] && e < counts[i]; e++) {
-            if (f16)
-                ((uint16_t *)v[i])[e] = half_from_double(src[i][e]);
+            if (f16 || bf16)
+                ((uint16_t *)v[i])[e] = f16 ? half_from_double(src[i][e]) : bfloat16_from_double(src[i][e]);
             else
                 ((float *)v[i])[e] = (float)src[i][e];
         }
@@ -227,9 +237,9 @@ static dmlvk_status gpu_backward(const struct problem *p, const struct test_para
     dmlvk_operator_desc od = { DMLVK_OPERATOR_ROI_ALIGN_GRAD, &d };
     dmlvk_status st = gpu_run(dev, &od, params, descs, (void *const *)v, 6);
     for (uint64_t e = 0; st == DMLVK_OK && dx && e < p->nx; e++)
-        dx[e] = f16 ? half_to_float(((uint16_t *)v[4])[e]) : ((float *)v[4])[e];
+        dx[e] = f16 ? half_to_float(((uint16_t *)v[4])[e]) : bf16 ? bfloat16_to_float(((uint16_t *)v[4])[e]) : ((float *)v[4])[e];
     for (uint64_t e = 0; st == DMLVK_OK && droi && e < 4 * q->num_rois; e++)
-        droi[e] = f16 ? half_to_float(((uint16_t *)v[5])[e]) : ((float *)v[5])[e];
+        droi[e] = f16 ? half_to_float(((uint16_t *)v[5])[e]) : bf16 ? bfloat16_to_float(((uint16_t *)v[5])[e]) : ((float *)v[5])[e];
     for (int i = 0; i < 6; i++)
         free(v[i]);
     return st;
@@ -290,16 +300,15 @@ static void test_scatter_paths(void **state)
     assert_true(info.float32_atomic_add);
     assert_true(info.int64_atomics);
     for (int iter = 0; iter < 12; iter++) {
-        bool f16 = iter % 2 == 1;
-        dmlvk_tensor_data_type type = f16 ? DMLVK_TENSOR_DATA_TYPE_FLOAT16 : DMLVK_TENSOR_DATA_TYPE_FLOAT32;
+        dmlvk_tensor_data_type type = float_types[iter % 3];
         struct problem p;
         random_problem(&p, true, iter % 4 == 3, iter % 3 == 0);
-        round_to_type(p.x, p.nx, f16);
-        round_to_type(p.dy, p.ny, f16);
-        round_to_type(p.rois, 4 * p.q.num_rois, f16);
+        round_to_type(p.x, p.nx, type);
+        round_to_type(p.dy, p.ny, type);
+        round_to_type(p.rois, 4 * p.q.num_rois, type);
         struct results r;
         reference_results(&p, &r);
-        double rel = f16 ? 2e-3 : 1e-5;
+        double rel = type_tolerance(type);
         uint32_t wg = iter % 3 == 1 ? 0 : 48;
         struct test_params atomics = { .workgroup_size = wg }, cas = { .force_cas_atomics = 1, .workgroup_size = wg },
                               det = { .deterministic = 1, .workgroup_size = wg };
@@ -325,8 +334,7 @@ static void test_tile_gather(void **state)
     (void)state;
     const uint32_t workgroups[] = { 0, 512, 32, 16 };
     for (int iter = 0; iter < 8; iter++) {
-        bool f16 = iter % 2 == 1;
-        dmlvk_tensor_data_type type = f16 ? DMLVK_TENSOR_DATA_TYPE_FLOAT16 : DMLVK_TENSOR_DATA_TYPE_FLOAT32;
+        dmlvk_tensor_data_type type = float_types[iter % 3];
         struct problem p;
         memset(&p, 0, sizeof(p));
         struct ref_roi *q = &p.q;
@@ -350,13 +358,13 @@ static void test_tile_gather(void **state)
         alloc_problem(&p);
         for (uint64_t i = 0; i < p.ny; i++)
             p.dy[i] = uniform(-1, 1);
-        round_to_type(p.dy, p.ny, f16);
-        round_to_type(p.rois, 4 * q->num_rois, f16);
+        round_to_type(p.dy, p.ny, type);
+        round_to_type(p.rois, 4 * q->num_rois, type);
         struct results r;
         reference_results(&p, &r);
         struct test_params params = { .workgroup_size = workgroups[iter % 4] };
         assert_int_equal(gpu_backward(&p, &params, type, r.got, NULL), DMLVK_OK);
-        expect_close("tile gather", r.got, r.want, r.mag, p.nx, f16 ? 2e-3 : 1e-5);
+        expect_close("tile gather", r.got, r.want, r.mag, p.nx, type_tolerance(type));
         params.deterministic = 1;
         assert_int_equal(gpu_backward(&p, &params, type, r.again, NULL), DMLVK_OK);
         assert_memory_equal(r.got, r.again, p.nx * sizeof(double));
@@ -385,7 +393,7 @@ static void test_region_scatter_limits(void **state)
         alloc_problem(&p);
         for (uint64_t i = 0; i < p.ny; i++)
             p.dy[i] = uniform(-1, 1);
-        round_to_type(p.dy, p.ny, false);
+        round_to_type(p.dy, p.ny, DMLVK_TENSOR_DATA_TYPE_FLOAT32);
         struct results r;
         reference_results(&p, &r);
         struct test_params scatter = { .workgroup_size = 48 }, det = { .deterministic = 1, .workgroup_size = 48 };
