@@ -69,7 +69,8 @@ def time_cuda(fn, iterations, warm_ms=1000.0):
 
 def torch_workload(name, iterations):
     """The PyTorch equivalent of a dmlvk-bench workload name, timed; None where there is none."""
-    dtype = torch.float16 if name.endswith("f16") else torch.float32
+    dtype = (torch.bfloat16 if name.endswith("bf16") else torch.float16 if name.endswith("f16")
+             else torch.float32)
     dev = "cuda"
     if name.startswith("relu_grad"):
         n = 1 << 28

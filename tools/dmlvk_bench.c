@@ -328,7 +328,7 @@ enum kind { RELU_GRAD, NEAREST_GRAD, BILINEAR_GRAD, ROI_ALIGN_GRAD };
 struct workload {
     char name[64];
     enum kind kind;
-    bool f16;
+    dmlvk_tensor_data_type type;   /* FLOAT32, FLOAT16 or BFLOAT16 */
     bool deterministic;
     uint32_t n, c, h, w;        /* input of the forward pass (relu: n elements) */
     uint32_t oh, ow;            /* resample: forward output; roi: bins */
@@ -351,9 +351,21 @@ static void record_op(VkCommandBuffer cmd, void *user)
     }
 }
 
-/* Fills a buffer with uniform values in [lo, hi) (never all zeros), in chunks. */
-static void fill_random(dmlvk_buffer *b, uint64_t elements, bool f16, double lo, double hi, uint64_t seed)
+static uint64_t element_bytes(dmlvk_tensor_data_type type)
 {
+    return type == DMLVK_TENSOR_DATA_TYPE_FLOAT32 ? 4 : 2;
+}
+
+static uint16_t to16(dmlvk_tensor_data_type type, double v)
+{
+    return type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? half_from_double(v) : bfloat16_from_double(v);
+}
+
+/* Fills a buffer with uniform values in [lo, hi) (never all zeros), in chunks. */
+static void fill_random(dmlvk_buffer *b, uint64_t elements, dmlvk_tensor_data_type type, double lo, double hi,
+                        uint64_t seed)
+{
+    bool f16 = type != DMLVK_TENSOR_DATA_TYPE_FLOAT32;
     const uint64_t chunk = 1 << 22;
     void *host = malloc(chunk * 4);
     for (uint64_t at = 0; at < elements; at += chunk) {
@@ -361,7 +373,7 @@ static void fill_random(dmlvk_buffer *b, uint64_t elements, bool f16, double lo,
         for (uint64_t i = 0; i < n; i++) {
             double u = lo + (hi - lo) * ((double)(splitmix64_next(&seed) >> 11) * 0x1p-53);
             if (f16)
-                ((uint16_t *)host)[i] = half_from_double(u);
+                ((uint16_t *)host)[i] = to16(type, u);
             else
                 ((float *)host)[i] = (float)u;
         }
@@ -393,18 +405,18 @@ struct result {
     double ms, bytes, create_cold_ms, create_cached_ms;
 };
 
-static dmlvk_buffer *tensor_buffer(dmlvk_device *dev, uint64_t elements, bool f16)
+static dmlvk_buffer *tensor_buffer(dmlvk_device *dev, uint64_t elements, dmlvk_tensor_data_type type)
 {
     dmlvk_buffer *b;
-    CHECK(dmlvk_buffer_create(dev, (elements * (f16 ? 2 : 4) + 3) & ~UINT64_C(3), &b));
+    CHECK(dmlvk_buffer_create(dev, (elements * element_bytes(type) + 3) & ~UINT64_C(3), &b));
     return b;
 }
 
 static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload *w, const struct options *o,
                          const char *cache_dir, struct result *res)
 {
-    dmlvk_tensor_data_type type = w->f16 ? DMLVK_TENSOR_DATA_TYPE_FLOAT16 : DMLVK_TENSOR_DATA_TYPE_FLOAT32;
-    uint64_t es = w->f16 ? 2 : 4;
+    dmlvk_tensor_data_type type = w->type;
+    uint64_t es = element_bytes(type);
     struct bound_op b = { 0 };
     dmlvk_buffer *bufs[8] = { 0 };
     uint32_t s_small[4] = { w->n, w->c, w->h, w->w }, s_big[4] = { w->n, w->c, w->oh, w->ow };
@@ -433,9 +445,9 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
         od = (dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU_GRAD, &relu };
         b.count = 3;
         for (int i = 0; i < 3; i++)
-            bufs[i] = tensor_buffer(dev, w->n, w->f16);
-        fill_random(bufs[0], w->n, w->f16, -1, 1, 1);
-        fill_random(bufs[1], w->n, w->f16, -1, 1, 2);
+            bufs[i] = tensor_buffer(dev, w->n, w->type);
+        fill_random(bufs[0], w->n, w->type, -1, 1, 1);
+        fill_random(bufs[1], w->n, w->type, -1, 1, 2);
         res->bytes = 3.0 * w->n * es;
         break;
     case NEAREST_GRAD:
@@ -449,9 +461,9 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
         CHECK(dmlvk_resample_grad1_desc_set_fields(&rs, &rf));
         od = (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE_GRAD1, &rs };
         b.count = 2;
-        bufs[0] = tensor_buffer(dev, e_big, w->f16);
-        bufs[1] = tensor_buffer(dev, e_small, w->f16);
-        fill_random(bufs[0], e_big, w->f16, -1, 1, 3);
+        bufs[0] = tensor_buffer(dev, e_big, w->type);
+        bufs[1] = tensor_buffer(dev, e_small, w->type);
+        fill_random(bufs[0], e_big, w->type, -1, 1, 3);
         res->bytes = (double)(e_big + e_small) * es;
         break;
     case ROI_ALIGN_GRAD: {
@@ -465,18 +477,18 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
         CHECK(dmlvk_roi_align_grad_desc_set_fields(&roi, &roif));
         od = (dmlvk_operator_desc){ DMLVK_OPERATOR_ROI_ALIGN_GRAD, &roi };
         b.count = 6;
-        bufs[1] = tensor_buffer(dev, e_bins, w->f16);
-        bufs[2] = tensor_buffer(dev, 4 * (uint64_t)w->rois, w->f16);
+        bufs[1] = tensor_buffer(dev, e_bins, w->type);
+        bufs[2] = tensor_buffer(dev, 4 * (uint64_t)w->rois, w->type);
         CHECK(dmlvk_buffer_create(dev, 4 * (uint64_t)w->rois, &bufs[3]));
-        bufs[4] = tensor_buffer(dev, e_small, w->f16);
-        fill_random(bufs[1], e_bins, w->f16, -1, 1, 4);
+        bufs[4] = tensor_buffer(dev, e_small, w->type);
+        fill_random(bufs[1], e_bins, w->type, -1, 1, 4);
         float *boxes = malloc(16 * (size_t)w->rois);
         uint32_t *batch = malloc(4 * (size_t)w->rois);
         roi_boxes(w, boxes, batch);
-        if (w->f16) {
+        if (es == 2) {
             uint16_t *h = malloc(8 * (size_t)w->rois);
             for (uint32_t i = 0; i < 4 * w->rois; i++)
-                h[i] = half_from_float(boxes[i]);
+                h[i] = to16(type, boxes[i]);
             CHECK(dmlvk_buffer_write(bufs[2], 0, h, 8 * (uint64_t)w->rois));
             free(h);
         } else {
@@ -531,16 +543,18 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
 static int add_preset(struct workload *w, int n, const char *preset, bool f16_ok, bool det_ok)
 {
     bool small = !strcmp(preset, "small");
-    const char *types[2] = { "f32", "f16" };
-    for (int ti = 0; ti < (f16_ok ? 2 : 1); ti++) {
-        bool f16 = ti == 1;
-        struct workload relu = { .kind = RELU_GRAD, .f16 = f16, .n = small ? 1u << 20 : 1u << 28 };
+    const char *types[3] = { "f32", "f16", "bf16" };
+    const dmlvk_tensor_data_type type_of[3] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
+                                                DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
+    for (int ti = 0; ti < (f16_ok ? 3 : 1); ti++) {
+        dmlvk_tensor_data_type type = type_of[ti];
+        struct workload relu = { .kind = RELU_GRAD, .type = type, .n = small ? 1u << 20 : 1u << 28 };
         snprintf(relu.name, sizeof(relu.name), "relu_grad_%s", types[ti]);
         w[n++] = relu;
         const uint32_t from[2] = { 256, 192 };
         for (int k = 0; k < 2; k++) {
             for (int interp = 0; interp < 2; interp++) {
-                struct workload r = { .kind = interp ? BILINEAR_GRAD : NEAREST_GRAD, .f16 = f16, .n = small ? 2 : 32,
+                struct workload r = { .kind = interp ? BILINEAR_GRAD : NEAREST_GRAD, .type = type, .n = small ? 2 : 32,
                                       .c = small ? 4 : 64, .h = small ? 32 : 128, .w = small ? 32 : 128 };
                 r.oh = r.ow = small ? from[k] / 4 : from[k];
                 snprintf(r.name, sizeof(r.name), "%s_grad_%s_%s", interp ? "bilinear" : "nearest", k ? "1.5x" : "2x",
@@ -551,7 +565,7 @@ static int add_preset(struct workload *w, int n, const char *preset, bool f16_ok
         const uint32_t bins[2] = { 7, 14 };
         for (int k = 0; k < 2; k++)
             for (int det = 0; det < (det_ok ? 2 : 1); det++) {
-                struct workload r = { .kind = ROI_ALIGN_GRAD, .f16 = f16, .deterministic = det, .n = 2,
+                struct workload r = { .kind = ROI_ALIGN_GRAD, .type = type, .deterministic = det, .n = 2,
                                       .c = small ? 8 : 256, .h = small ? 50 : 200, .w = small ? 76 : 304,
                                       .oh = bins[k], .ow = bins[k], .rois = small ? 32 : 512, .samples = 2,
                                       .spatial_scale = 0.25f };
