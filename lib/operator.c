@@ -1,3 +1,4 @@
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -289,55 +290,59 @@ struct resolved {
     VkDeviceAddress address[DMLVK_MAX_BINDINGS];
 };
 
-/* fn: the public function, which every message names with the operator. */
+/* A binding the call cannot take; the message names the public function fn and the operator. Only
+ * the failing path formats anything: resolve runs on every execute and record. */
+static dmlvk_status DMLVK_PRINTF(3, 4) binding_error(const char *fn, const dmlvk_operator *op, const char *fmt, ...)
+{
+    char what[384];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s (%s): %s", fn, op->cls->info.name, what);
+}
+
 static dmlvk_status resolve(const char *fn, const dmlvk_operator *op, const dmlvk_binding *bindings, uint32_t count,
                             struct resolved *r)
 {
-    char name[96];
-    snprintf(name, sizeof(name), "%s (%s)", fn, op->cls->info.name);
     const dmlvk_device *dev = op->dev;
     uint32_t want = op->cls->info.tensor_count;
+    const char *plural = want == 1 ? "" : "s";
     if (!bindings)
-        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: bindings is NULL; the operator takes %u binding%s, one per tensor field",
-                           name, want, want == 1 ? "" : "s");
+        return binding_error(fn, op, "bindings is NULL; the operator takes %u binding%s, one per tensor field", want,
+                             plural);
     if (count != want)
-        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: count is %u; the operator takes %u binding%s, one per tensor field",
-                           name, count, want, want == 1 ? "" : "s");
+        return binding_error(fn, op, "count is %u; the operator takes %u binding%s, one per tensor field", count, want,
+                             plural);
     memset(r, 0, sizeof(*r));
     for (uint32_t i = 0; i < count; i++) {
         const dmlvk_binding *b = &bindings[i];
         const char *field = op->tensor_name[i];
         if (!op->tensor_bytes[i]) {
             if (b->buffer)
-                return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: bindings[%u] (%s): the descriptor has no such tensor",
-                                   name, i, field);
+                return binding_error(fn, op, "bindings[%u] (%s): the descriptor has no such tensor", i, field);
             continue;
         }
         if (!b->buffer)
-            return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: bindings[%u] (%s): no buffer bound", name, i, field);
-        if (b->offset % 4)
-            return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: bindings[%u] (%s): offset %llu is not a multiple of 4",
-                               name, i, field, (unsigned long long)b->offset);
-        uint64_t size = b->size;
+            return binding_error(fn, op, "bindings[%u] (%s): no buffer bound", i, field);
+        unsigned long long offset = b->offset, held = b->buffer->size, size = b->size;
+        if (offset % 4)
+            return binding_error(fn, op, "bindings[%u] (%s): offset %llu is not a multiple of 4", i, field, offset);
         if (b->buffer->device != dev)
-            return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: bindings[%u] (%s): a buffer of another device", name, i,
-                               field);
-        if (b->offset > b->buffer->size)
-            return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: bindings[%u] (%s): offset %llu is past the buffer's %llu bytes",
-                               name, i, field, (unsigned long long)b->offset, (unsigned long long)b->buffer->size);
+            return binding_error(fn, op, "bindings[%u] (%s): a buffer of another device", i, field);
+        if (offset > held)
+            return binding_error(fn, op, "bindings[%u] (%s): offset %llu is past the buffer's %llu bytes", i, field,
+                                 offset, held);
         if (size == VK_WHOLE_SIZE)
-            size = b->buffer->size - b->offset;
-        else if (size > b->buffer->size - b->offset)
-            return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT,
-                               "%s: bindings[%u] (%s): offset %llu + size %llu runs past the buffer's %llu bytes", name, i,
-                               field, (unsigned long long)b->offset, (unsigned long long)size,
-                               (unsigned long long)b->buffer->size);
+            size = held - offset;
+        else if (size > held - offset)
+            return binding_error(fn, op, "bindings[%u] (%s): offset %llu + size %llu runs past the buffer's %llu bytes",
+                                 i, field, offset, size, held);
+        if (size < op->tensor_bytes[i])
+            return binding_error(fn, op, "bindings[%u] (%s): %llu bytes bound, the tensor takes %llu "
+                                 "(TotalTensorSizeInBytes)", i, field, size, (unsigned long long)op->tensor_bytes[i]);
         r->buffer[i] = b->buffer->buffer;
         r->address[i] = b->buffer->address + b->offset;
-        if (size < op->tensor_bytes[i])
-            return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT,
-                               "%s: bindings[%u] (%s): %llu bytes bound, the tensor takes %llu (TotalTensorSizeInBytes)", name, i, field,
-                               (unsigned long long)size, (unsigned long long)op->tensor_bytes[i]);
         r->begin[i] = b->offset;
         r->end[i] = b->offset + op->tensor_bytes[i];
     }
@@ -347,8 +352,8 @@ static dmlvk_status resolve(const char *fn, const dmlvk_operator *op, const dmlv
             continue;
         for (uint32_t j = 0; j < count; j++)
             if (j != i && r->buffer[j] == r->buffer[i] && r->begin[i] < r->end[j] && r->begin[j] < r->end[i])
-                return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: bindings[%u] (%s) overlaps bindings[%u] (%s)", name, i,
-                                   op->tensor_name[i], j, op->tensor_name[j]);
+                return binding_error(fn, op, "bindings[%u] (%s) overlaps bindings[%u] (%s)", i, op->tensor_name[i], j,
+                                     op->tensor_name[j]);
     }
     return DMLVK_OK;
 }

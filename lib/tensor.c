@@ -192,11 +192,13 @@ dmlvk_status dmlvk_check_tensor(const struct dmlvk_op_context *ctx, const char *
     if (st != DMLVK_OK)
         return st;
     if (!(types & DMLVK_TYPE_BIT(desc->DataType))) {
+        static const dmlvk_tensor_data_type runnable[] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
+                                                           DMLVK_TENSOR_DATA_TYPE_BFLOAT16, DMLVK_TENSOR_DATA_TYPE_UINT32 };
         char taken[64] = "";
-        for (uint32_t i = 0; i < 32; i++)
-            if (types & (1u << i))
+        for (size_t i = 0; i < DMLVK_ARRAY_SIZE(runnable); i++)
+            if (types & DMLVK_TYPE_BIT(runnable[i]))
                 snprintf(taken + strlen(taken), sizeof(taken) - strlen(taken), "%s%s", *taken ? ", " : "",
-                         type_name(i == 31 ? DMLVK_TENSOR_DATA_TYPE_BFLOAT16 : (dmlvk_tensor_data_type)i));
+                         type_name(runnable[i]));
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: %s.DataType: %s is not one this operator takes (%s)", op,
                            field, type_name(desc->DataType), taken);
     }

@@ -9,39 +9,19 @@
 #include "testutil.h"
 #include "internal.h"
 
-struct fixture {
-    dmlvk_device *dev;
-};
-
-static int setup(void **state)
-{
-    struct fixture *f = calloc(1, sizeof(*f));
-    f->dev = test_device(NULL);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    struct fixture *f = *state;
-    test_device_done(f->dev);
-    free(f);
-    return 0;
-}
-
-static const uint32_t sizes4[] = { 4 };
-
-static dmlvk_tensor_desc f32x4(void)
-{
-    return (dmlvk_tensor_desc){ .DataType = DMLVK_TENSOR_DATA_TYPE_FLOAT32, .DimensionCount = 1, .Sizes = sizes4,
-                                .TotalTensorSizeInBytes = 16 };
-}
-
 static void assert_error(dmlvk_status st, dmlvk_status want, const char *text)
 {
     assert_int_equal(st, want);
     if (!strstr(dmlvk_last_error(), text))
         fail_msg("message \"%s\" lacks \"%s\"", dmlvk_last_error(), text);
+}
+
+/* ACTIVATION_RELU from x to y: the operator these tests bind, wrap and refuse. */
+static dmlvk_status create_relu(dmlvk_device *dev, const dmlvk_tensor_desc *x, const dmlvk_tensor_desc *y,
+                                dmlvk_operator **op)
+{
+    dmlvk_activation_relu_operator_desc d = { x, y };
+    return dmlvk_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU, &d }, NULL, op);
 }
 
 /* A device with live children is refused and stays usable; it goes once they are gone. */
@@ -50,11 +30,9 @@ static void test_device_destroy_with_children(void **state)
     (void)state;
     dmlvk_device *dev = test_device(NULL);
     dmlvk_tensor_desc x = f32x4(), y = f32x4();
-    dmlvk_activation_relu_operator_desc d = { &x, &y };
     dmlvk_operator *op;
     dmlvk_buffer *buf;
-    assert_int_equal(dmlvk_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU, &d }, NULL, &op),
-                     DMLVK_OK);
+    assert_int_equal(create_relu(dev, &x, &y, &op), DMLVK_OK);
     assert_int_equal(dmlvk_buffer_create(dev, 32, &buf), DMLVK_OK);
     assert_error(dmlvk_device_destroy(dev), DMLVK_ERROR_INVALID_ARGUMENT, "1 operator and 1 buffer");
 
@@ -109,7 +87,7 @@ static dmlvk_status import(struct host *h, dmlvk_device **out)
 
 static void test_import_checks(void **state)
 {
-    struct fixture *f = *state;
+    struct device_fixture *f = *state;
     struct host h;
     dmlvk_device *dev = NULL;
 
@@ -148,7 +126,7 @@ static void test_import_checks(void **state)
 /* FLOAT16 on an import that did not enable 16-bit storage blames the import, not the hardware. */
 static void test_import_features(void **state)
 {
-    struct fixture *f = *state;
+    struct device_fixture *f = *state;
     dmlvk_device_info info;
     dmlvk_device_get_info(f->dev, &info);
     if (!info.float16)
@@ -163,10 +141,9 @@ static void test_import_features(void **state)
     dmlvk_tensor_desc x = { .DataType = DMLVK_TENSOR_DATA_TYPE_FLOAT16, .DimensionCount = 1, .Sizes = sizes,
                             .TotalTensorSizeInBytes = 8 };
     dmlvk_tensor_desc y = x;
-    dmlvk_activation_relu_operator_desc d = { &x, &y };
     dmlvk_operator *op;
-    assert_error(dmlvk_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU, &d }, NULL, &op),
-                 DMLVK_ERROR_UNSUPPORTED, "dmlvk_vulkan_import.device_create_info does not enable");
+    assert_error(create_relu(dev, &x, &y, &op), DMLVK_ERROR_UNSUPPORTED,
+                 "dmlvk_vulkan_import.device_create_info does not enable");
     /* An imported device writes no cache file unless the host names its folder. */
     const char *path = NULL;
     assert_int_equal(dmlvk_device_get_cache_path(dev, &path), DMLVK_OK);
@@ -175,8 +152,7 @@ static void test_import_features(void **state)
 
     describe(f->dev, &h, true, true);
     assert_int_equal(import(&h, &dev), DMLVK_OK);
-    assert_int_equal(dmlvk_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU, &d }, NULL, &op),
-                     DMLVK_OK);
+    assert_int_equal(create_relu(dev, &x, &y, &op), DMLVK_OK);
     dmlvk_operator_destroy(op);
     assert_int_equal(dmlvk_device_destroy(dev), DMLVK_OK);
 }
@@ -184,7 +160,7 @@ static void test_import_features(void **state)
 /* A host's device with two queues: dmlvk runs on the second, the host keeps the first. */
 static void test_import_second_queue(void **state)
 {
-    struct fixture *f = *state;
+    struct device_fixture *f = *state;
     const dmlvk_device *own = f->dev;
     uint32_t nq = 0;
     own->vk.vkGetPhysicalDeviceQueueFamilyProperties(own->physical, &nq, NULL);
@@ -256,7 +232,7 @@ static void host_buffer_free(const dmlvk_device *dev, struct host_buffer *b)
 
 static void test_buffer_wrap(void **state)
 {
-    struct fixture *f = *state;
+    struct device_fixture *f = *state;
     dmlvk_device *dev = f->dev;
     const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
     const VkBufferUsageFlags transfer = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
@@ -280,10 +256,8 @@ static void test_buffer_wrap(void **state)
     dmlvk_tensor_desc x = { .DataType = DMLVK_TENSOR_DATA_TYPE_FLOAT32, .DimensionCount = 1, .Sizes = sizes32,
                             .TotalTensorSizeInBytes = 128 };
     dmlvk_tensor_desc y = x;
-    dmlvk_activation_relu_operator_desc d = { &x, &y };
     dmlvk_operator *op;
-    assert_int_equal(dmlvk_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU, &d }, NULL, &op),
-                     DMLVK_OK);
+    assert_int_equal(create_relu(dev, &x, &y, &op), DMLVK_OK);
     dmlvk_binding b[2] = { { .buffer = wb, .size = 128 }, { .buffer = ws, .size = 128 } };
     assert_error(dmlvk_operator_execute(op, b, 2), DMLVK_ERROR_INVALID_ARGUMENT, "runs past the buffer's 16 bytes");
     b[1].size = VK_WHOLE_SIZE;
@@ -321,7 +295,7 @@ static void test_buffer_wrap(void **state)
  * the values they do not take as invalid arguments. */
 static void test_directml_enums(void **state)
 {
-    struct fixture *f = *state;
+    struct device_fixture *f = *state;
     uint32_t v;
     assert_int_equal(dmlvk_enum_from_name(DMLVK_ENUM_REDUCE_FUNCTION, "SUM", &v), DMLVK_OK);
     assert_int_equal(v, DMLVK_REDUCE_FUNCTION_SUM);
@@ -339,29 +313,25 @@ static void test_directml_enums(void **state)
     dmlvk_tensor_desc x = { .DataType = DMLVK_TENSOR_DATA_TYPE_INT32, .DimensionCount = 1, .Sizes = sizes,
                             .TotalTensorSizeInBytes = 16 };
     dmlvk_tensor_desc y = f32x4();
-    dmlvk_activation_relu_operator_desc d = { &x, &y };
     dmlvk_operator *op;
-    assert_error(dmlvk_operator_create(f->dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU, &d }, NULL, &op),
-                 DMLVK_ERROR_INVALID_ARGUMENT, "InputTensor.DataType: INT32 is not one this operator takes (FLOAT32, FLOAT16, BFLOAT16)");
+    assert_error(create_relu(f->dev, &x, &y, &op), DMLVK_ERROR_INVALID_ARGUMENT,
+                 "InputTensor.DataType: INT32 is not one this operator takes (FLOAT32, FLOAT16, BFLOAT16)");
     assert_int_equal(dmlvk_data_type_size(DMLVK_TENSOR_DATA_TYPE_FLOAT64), 8);
     assert_int_equal(dmlvk_data_type_size(DMLVK_TENSOR_DATA_TYPE_UINT4), 0);
     x.DataType = (dmlvk_tensor_data_type)99;
-    assert_error(dmlvk_operator_create(f->dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU, &d }, NULL, &op),
-                 DMLVK_ERROR_INVALID_ARGUMENT, "99 is not a DirectML data type");
+    assert_error(create_relu(f->dev, &x, &y, &op), DMLVK_ERROR_INVALID_ARGUMENT, "99 is not a DirectML data type");
 }
 
 /* TotalTensorSizeInBytes 0 means the minimum the sizes and strides reach. */
 static void test_total_size_zero(void **state)
 {
-    struct fixture *f = *state;
+    struct device_fixture *f = *state;
     static const uint32_t sizes[] = { 2, 3 }, strides[] = { 4, 1 };
     dmlvk_tensor_desc x = { .DataType = DMLVK_TENSOR_DATA_TYPE_FLOAT32, .DimensionCount = 2, .Sizes = sizes,
                             .Strides = strides };
     dmlvk_tensor_desc y = x;
-    dmlvk_activation_relu_operator_desc d = { &x, &y };
     dmlvk_operator *op;
-    assert_int_equal(dmlvk_operator_create(f->dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU, &d }, NULL, &op),
-                     DMLVK_OK);
+    assert_int_equal(create_relu(f->dev, &x, &y, &op), DMLVK_OK);
     dmlvk_buffer *buf;
     assert_int_equal(dmlvk_buffer_create(f->dev, 64, &buf), DMLVK_OK);
     /* (1*4 + 2*1 + 1) floats = 28 bytes */
@@ -380,12 +350,10 @@ static void test_total_size_zero(void **state)
 /* Messages name the argument that is wrong. */
 static void test_messages(void **state)
 {
-    struct fixture *f = *state;
+    struct device_fixture *f = *state;
     dmlvk_tensor_desc x = f32x4(), y = f32x4();
-    dmlvk_activation_relu_operator_desc d = { &x, &y };
     dmlvk_operator *op;
-    assert_int_equal(dmlvk_operator_create(f->dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU, &d }, NULL, &op),
-                     DMLVK_OK);
+    assert_int_equal(create_relu(f->dev, &x, &y, &op), DMLVK_OK);
     assert_error(dmlvk_operator_execute(op, NULL, 2), DMLVK_ERROR_INVALID_ARGUMENT,
                  "dmlvk_operator_execute (ACTIVATION_RELU): bindings is NULL");
     dmlvk_binding b[2] = { 0 };
@@ -441,5 +409,5 @@ int main(void)
         cmocka_unit_test(test_messages),
         cmocka_unit_test(test_resample_convention_from_desc),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, device_fixture_setup, device_fixture_teardown);
 }

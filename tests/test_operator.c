@@ -6,37 +6,9 @@
 #include "testutil.h"
 #include "internal.h"
 
-struct fixture {
-    dmlvk_device *dev;
-};
-
-static int setup(void **state)
-{
-    struct fixture *f = calloc(1, sizeof(*f));
-    f->dev = test_device(NULL);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    struct fixture *f = *state;
-    test_device_done(f->dev);
-    free(f);
-    return 0;
-}
-
-static const uint32_t sizes4[] = { 4 };
-
-static dmlvk_tensor_desc f32x4(void)
-{
-    return (dmlvk_tensor_desc){ .DataType = DMLVK_TENSOR_DATA_TYPE_FLOAT32, .DimensionCount = 1, .Sizes = sizes4,
-                                .TotalTensorSizeInBytes = 16 };
-}
-
 static void test_descriptor_errors(void **state)
 {
-    struct fixture *f = *state;
+    struct device_fixture *f = *state;
     dmlvk_operator *op = NULL;
     dmlvk_tensor_desc x = f32x4(), dy = f32x4(), dx = f32x4();
     dmlvk_activation_relu_grad_operator_desc d = { &x, &dy, NULL };
@@ -78,7 +50,7 @@ static void test_descriptor_errors(void **state)
 
 static void test_binding_errors(void **state)
 {
-    struct fixture *f = *state;
+    struct device_fixture *f = *state;
     dmlvk_tensor_desc x = f32x4(), dy = f32x4(), dx = f32x4();
     dmlvk_activation_relu_grad_operator_desc d = { &x, &dy, &dx };
     dmlvk_operator_desc od = { DMLVK_OPERATOR_ACTIVATION_RELU_GRAD, &d };
@@ -137,7 +109,7 @@ static void test_binding_errors(void **state)
 /* Two operators recorded into one command buffer the caller owns, ordered by the caller's barrier. */
 static void test_record(void **state)
 {
-    struct fixture *f = *state;
+    struct device_fixture *f = *state;
     dmlvk_device *dev = f->dev;
     dmlvk_tensor_desc x = f32x4(), y = f32x4(), dy = f32x4(), dx = f32x4();
     dmlvk_activation_relu_operator_desc fwd = { &x, &y };
@@ -227,7 +199,7 @@ static void test_reflection(void **state)
  * buffer device addresses, not descriptors. */
 static void test_beyond_storage_buffer_range(void **state)
 {
-    struct fixture *f = *state;
+    struct device_fixture *f = *state;
     dmlvk_device_info info;
     dmlvk_device_get_info(f->dev, &info);
     const uint32_t n = 40u << 20; /* 160 MiB of float32 */
@@ -298,5 +270,5 @@ int main(void)
         cmocka_unit_test(test_beyond_storage_buffer_range),
         cmocka_unit_test(test_validation_is_on),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, device_fixture_setup, device_fixture_teardown);
 }

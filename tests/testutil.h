@@ -69,4 +69,35 @@ static inline void test_device_done(dmlvk_device *dev)
     dmlvk_device_destroy(dev);
 }
 
+/* The state of test groups that share one device: setup and teardown for cmocka_run_group_tests. */
+struct device_fixture {
+    dmlvk_device *dev;
+};
+
+static inline int device_fixture_setup(void **state)
+{
+    struct device_fixture *f = calloc(1, sizeof(*f));
+    if (!f)
+        return -1;
+    f->dev = test_device(NULL);
+    *state = f;
+    return 0;
+}
+
+static inline int device_fixture_teardown(void **state)
+{
+    struct device_fixture *f = *state;
+    test_device_done(f->dev);
+    free(f);
+    return 0;
+}
+
+/* A packed float32 vector of 4 elements. */
+static inline dmlvk_tensor_desc f32x4(void)
+{
+    static const uint32_t sizes[] = { 4 };
+    return (dmlvk_tensor_desc){ .DataType = DMLVK_TENSOR_DATA_TYPE_FLOAT32, .DimensionCount = 1, .Sizes = sizes,
+                                .TotalTensorSizeInBytes = 16 };
+}
+
 #endif

@@ -345,7 +345,7 @@ bool data_values(const struct data_spec *spec, dmlvk_tensor_data_type type, uint
                  char *err, size_t err_size)
 {
     bool bf16 = type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16;
-    uint32_t esize = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 || bf16 ? 2 : 4;
+    uint32_t esize = dmlvk_data_type_size(type);
     *values = malloc((count ? count : 1) * sizeof(double));
     if (!*values) {
         snprintf(err, err_size, "out of memory for %llu values", (unsigned long long)count);

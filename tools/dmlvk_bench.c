@@ -33,7 +33,6 @@ struct vk {
     VkQueryPool queries;
     uint32_t query_count;
     float period;
-    bool f16, atomics, int64_atomics;
     /* How the device was made, kept for dmlvk_device_import; the chain points into req. */
     dmlvk_device_requirements req;
     float priority;
@@ -119,9 +118,6 @@ static void vk_create(struct vk *v, const char *want)
         fprintf(stderr, "dmlvk-bench: %s\n", dmlvk_last_error());
         exit(2);
     }
-    v->f16 = v->req.vulkan11.storageBuffer16BitAccess;
-    v->atomics = v->req.atomic_float.shaderBufferFloat32AtomicAdd;
-    v->int64_atomics = v->req.vulkan12.shaderBufferInt64Atomics;
 
     uint32_t nq = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(v->physical, &nq, NULL);
@@ -351,11 +347,6 @@ static void record_op(VkCommandBuffer cmd, void *user)
     }
 }
 
-static uint64_t element_bytes(dmlvk_tensor_data_type type)
-{
-    return type == DMLVK_TENSOR_DATA_TYPE_FLOAT32 ? 4 : 2;
-}
-
 static uint16_t to16(dmlvk_tensor_data_type type, double v)
 {
     return type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? half_from_double(v) : bfloat16_from_double(v);
@@ -365,7 +356,7 @@ static uint16_t to16(dmlvk_tensor_data_type type, double v)
 static void fill_random(dmlvk_buffer *b, uint64_t elements, dmlvk_tensor_data_type type, double lo, double hi,
                         uint64_t seed)
 {
-    bool f16 = type != DMLVK_TENSOR_DATA_TYPE_FLOAT32;
+    bool f16 = dmlvk_data_type_size(type) == 2;
     const uint64_t chunk = 1 << 22;
     void *host = malloc(chunk * 4);
     for (uint64_t at = 0; at < elements; at += chunk) {
@@ -408,7 +399,7 @@ struct result {
 static dmlvk_buffer *tensor_buffer(dmlvk_device *dev, uint64_t elements, dmlvk_tensor_data_type type)
 {
     dmlvk_buffer *b;
-    CHECK(dmlvk_buffer_create(dev, (elements * element_bytes(type) + 3) & ~UINT64_C(3), &b));
+    CHECK(dmlvk_buffer_create(dev, (elements * dmlvk_data_type_size(type) + 3) & ~UINT64_C(3), &b));
     return b;
 }
 
@@ -416,7 +407,7 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
                          const char *cache_dir, struct result *res)
 {
     dmlvk_tensor_data_type type = w->type;
-    uint64_t es = element_bytes(type);
+    uint64_t es = dmlvk_data_type_size(type);
     struct bound_op b = { 0 };
     dmlvk_buffer *bufs[8] = { 0 };
     uint32_t s_small[4] = { w->n, w->c, w->h, w->w }, s_big[4] = { w->n, w->c, w->oh, w->ow };
@@ -629,7 +620,8 @@ int main(int argc, char **argv)
     bool small = !strcmp(o.preset, "small");
     double ceiling = copy_ceiling(&v, dev, small ? (UINT64_C(64) << 20) : (UINT64_C(1) << 30), &o);
     struct workload w[64];
-    int all = add_preset(w, 0, o.preset, v.f16, v.int64_atomics), n = 0;
+    int all = add_preset(w, 0, o.preset, v.req.vulkan11.storageBuffer16BitAccess,
+                         v.req.vulkan12.shaderBufferInt64Atomics), n = 0;
     /* --only keeps the workloads whose name contains it; --repeat runs each several times. */
     struct workload picked[64 * 8];
     for (int i = 0; i < all; i++)

@@ -143,14 +143,15 @@ static uint64_t element_offset(const struct case_tensor *t, uint64_t linear)
     return off;
 }
 
-static bool is16(dmlvk_tensor_data_type type)
-{
-    return type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 || type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16;
-}
-
+/* Only types an operator accepted reach here: FLOAT32, FLOAT16, BFLOAT16, UINT32. */
 static uint32_t elem_size(dmlvk_tensor_data_type type)
 {
-    return is16(type) ? 2 : 4;
+    return dmlvk_data_type_size(type);
+}
+
+static bool is16(dmlvk_tensor_data_type type)
+{
+    return elem_size(type) == 2;
 }
 
 /* Converts a case value to the tensor's element bits. */
