@@ -4,7 +4,9 @@
 #include "common.glsl"
 
 #include "roi_align_abi.h"
+layout(buffer_reference) buffer Scratch;
 DMLVK_PUSH(roi_align1_push, ROI_ALIGN1_PUSH)
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer Scratch { uvec4 v[]; };
 
 #include "roi_align_common.glsl"
 
@@ -15,29 +17,27 @@ void main()
         return;
     uvec4 i = bin_index(e);
     Region g = region(i.x);
-    if (!g.valid && i.y == 0u && i.z == 0u && i.w == 0u)
-        atomicAdd(pc.counters.v[ROI_COUNTER_SKIPPED_REGIONS], 1u);
     float result = pc.p.oob_value;
     if (g.valid) {
+        // Only the in-bounds samples are visited; the others read OutOfBoundsInputValue.
         uint plane = g.b * pc.p.in_strides[0] + i.y * pc.p.in_strides[1];
-        uint ny = g.ny * pc.p.out_h, nx = g.nx * pc.p.out_w;
+        uvec2 rows = bin_rows(g, i.z), columns = bin_columns(g, i.w);
+        float total = sample_count(g), inside = float(rows.y - rows.x) * float(columns.y - columns.x);
         float acc = 0.0;
-        bool first = true;
-        for (uint iy = 0u; iy < g.ny; iy++) {
-            Axis y = sample_axis(g.y1, g.h, i.z * g.ny + iy, ny, pc.p.in_h);
-            for (uint ix = 0u; ix < g.nx; ix++) {
-                Axis x = sample_axis(g.x1, g.w, i.w * g.nx + ix, nx, pc.p.in_w);
-                float v = (y.oob || x.oob) ? pc.p.oob_value : read_input(plane, y, x);
-                if (MAXIMUM) {
-                    if (first || v > acc)   // strict: ties keep the first sample
-                        acc = v;
-                    first = false;
-                } else {
+        for (uint iy = rows.x; iy < rows.y; iy++) {
+            Axis y = sample_y(g, i.z, iy);
+            for (uint ix = columns.x; ix < columns.y; ix++) {
+                float v = read_input(plane, y, sample_x(g, i.w, ix));
+                if (!MAXIMUM)
                     acc += v;
-                }
+                else if ((iy == rows.x && ix == columns.x) || v > acc)
+                    acc = v;
             }
         }
-        result = MAXIMUM ? acc : div_rn(acc, float(g.nx * g.ny));
+        if (MAXIMUM)
+            result = inside == 0.0 ? pc.p.oob_value : inside < total ? max(acc, pc.p.oob_value) : acc;
+        else
+            result = div_rn(inside < total ? acc + (total - inside) * pc.p.oob_value : acc, total);
     }
     store(pc.y, bin_offset(i), result);
 }

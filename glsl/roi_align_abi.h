@@ -26,10 +26,16 @@ DMLVK_PARAMS_BEGIN(roi_align_params)
     DMLVK_F32 oob_value;
     DMLVK_U32 min_samples;
     DMLVK_U32 max_samples;
+    DMLVK_U32 table_base;           /* the regions' sample tables in scratch, in uvec4 */
+    DMLVK_U32 table_x;              /* entries each region's table holds along x, then along y */
+    DMLVK_U32 table_y;
 DMLVK_PARAMS_END(roi_align_params)
 
 /* counters: the operators' diagnostics counters (ROI_COUNTER_*), one uint each. */
 #define ROI_ALIGN1_PUSH(X) X(roi_align_params, p) X(Tensor, x) X(Tensor, rois) X(UintTensor, batch) X(Tensor, y) \
+    X(UintTensor, counters) X(Scratch, scratch)
+/* The first stage of both operators (glsl/roi_align_geometry.comp) writes the sample tables. */
+#define ROI_GEOMETRY_PUSH(X) X(roi_align_params, p) X(Tensor, rois) X(UintTensor, batch) X(Scratch, scratch) \
     X(UintTensor, counters)
 /* Every stage of ROI_ALIGN_GRAD (glsl/roi_align_grad_*.comp) takes the same block. */
 #define ROI_ALIGN_GRAD_PUSH(X) X(roi_align_params, p) X(Tensor, x) X(Tensor, dy) X(Tensor, rois) X(UintTensor, batch) \
@@ -42,8 +48,7 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_SPEC_MAXIMUM 2
 #define ROI_SPEC_ALIGN_CORNERS 3
 #define ROI_SPEC_TO_SCRATCH 4           /* sums go to scratch, not straight to OutputGradientTensor */
-#define ROI_SPEC_COUNT_SKIPPED 5        /* this stage counts the skipped regions */
-#define ROI_SPEC_GROUP_CHANNELS 6       /* channels per workgroup (scatter by regions, gather) */
+#define ROI_SPEC_GROUP_CHANNELS 5       /* channels per workgroup (scatter by regions, gather) */
 
 /*
  * The gather by tiles: ROI_GATHER_QUADS invocations per element, each a vec4 of channels at a
@@ -65,7 +70,21 @@ DMLVK_PARAMS_END(roi_align_params)
 /* A line's header holds a bin index in 16 bits. */
 #define ROI_GATHER_MAX_BINS 0xffffu
 
+/*
+ * The sample tables (roi_align_geometry.comp), at table_base in scratch, per region: a record of
+ * ROI_RECORD_VEC4 uvec4 (batch index or ROI_NO_BATCH, nx, ny, ROI_DECREASING_* bits; then per axis
+ * x, y the window of samples in bounds: first bin, first sample in it, end bin, end sample in it),
+ * then one uvec4 entry per sample of the x window (room for table_x), then of the y window
+ * (table_y). An entry: first tap, ROI_ENTRY_* flags, the second tap's weight and t (float bits).
+ */
+#define ROI_RECORD_VEC4 3u
+#define ROI_NO_BATCH 0xffffffffu
+#define ROI_ENTRY_CLAMPED 1u            /* the position was clamped into the input: no derivative */
+#define ROI_DECREASING_X 1u             /* the extent is negative: taps move down as samples go on */
+#define ROI_DECREASING_Y 2u
+
 #ifndef DMLVK_GLSL
+DMLVK_PUSH(roi_align_geometry_push, ROI_GEOMETRY_PUSH)
 DMLVK_PUSH(roi_align1_push, ROI_ALIGN1_PUSH)
 DMLVK_PUSH(roi_align_grad_push, ROI_ALIGN_GRAD_PUSH)
 #endif

@@ -4,76 +4,99 @@ layout(constant_id = ROI_SPEC_LINEAR) const bool LINEAR = true;
 layout(constant_id = ROI_SPEC_MAXIMUM) const bool MAXIMUM = false;
 layout(constant_id = ROI_SPEC_ALIGN_CORNERS) const bool ALIGN_CORNERS = false;
 
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer RoiTable { uvec4 v[]; };
+
+// A region as roi_align_geometry.comp recorded it (roi_align_abi.h).
 struct Region {
     bool valid;         // its batch index is in range
     uint b;
-    float x1, y1;       // scaled corners X1, Y1
-    float w, h;         // W = X2 - X1, H = Y2 - Y1
     uint nx, ny;        // samples per bin along x and y
+    uint decreasing;    // ROI_DECREASING_* bits
+    uvec4 wx, wy;       // the windows of in-bounds samples: first bin, first sample, end bin, end sample
+    uint base;          // the record's index in the table
 };
-
-uint samples_per_bin(float extent, uint bins)
-{
-    float q = ceil(div_rn(abs(extent), float(bins)));
-    q = clamp(q, float(pc.p.min_samples), float(min(pc.p.max_samples, 1u << 24)));
-    return clamp(uint(q), pc.p.min_samples, pc.p.max_samples);
-}
 
 Region region(uint r)
 {
     Region g;
-    uint base = r * pc.p.roi_strides[0];
-    float x1 = load(pc.rois, base) * pc.p.spatial_x;
-    float y1 = load(pc.rois, base + pc.p.roi_strides[1]) * pc.p.spatial_y;
-    float x2 = load(pc.rois, base + 2u * pc.p.roi_strides[1]) * pc.p.spatial_x;
-    float y2 = load(pc.rois, base + 3u * pc.p.roi_strides[1]) * pc.p.spatial_y;
-    g.b = pc.batch.v[r * pc.p.batch_stride];
-    g.valid = g.b < pc.p.batch_count;
-    g.x1 = x1;
-    g.y1 = y1;
-    g.w = x2 - x1;
-    g.h = y2 - y1;
-    g.nx = samples_per_bin(g.w, pc.p.out_w);
-    g.ny = samples_per_bin(g.h, pc.p.out_h);
+    g.base = pc.p.table_base + r * (ROI_RECORD_VEC4 + pc.p.table_x + pc.p.table_y);
+    RoiTable t = RoiTable(pc.scratch);
+    uvec4 h = t.v[g.base];
+    g.b = h.x;
+    g.valid = h.x != ROI_NO_BATCH;
+    g.nx = h.y;
+    g.ny = h.z;
+    g.decreasing = h.w;
+    g.wx = t.v[g.base + 1u];
+    g.wy = t.v[g.base + 2u];
     return g;
 }
 
-// Where sample s of n sits along the region, as a fraction t of its extent.
-float sample_t(uint s, uint n)
+// Samples in a region: nx * ny, which may pass 2^32.
+float sample_count(Region g)
 {
-    if (ALIGN_CORNERS)
-        return n == 1u ? 0.5 : div_rn(float(s), float(n - 1u));
-    return div_rn(float(s) - pc.p.out_off, float(n));
+    return float(g.nx) * float(g.ny);
 }
 
-// One axis of a sample: out of bounds, or clamped taps i0 and i1 (weight w on i1).
+// The in-bounds samples [x, y) of bin `bin` of an axis with window w and n samples per bin.
+uvec2 bin_window(uvec4 w, uint n, uint bin)
+{
+    uint first = bin < w.x ? n : bin == w.x ? w.y : 0u;
+    uint end = bin < w.z ? n : bin == w.z ? w.w : 0u;
+    return uvec2(first, max(first, end));
+}
+
+uvec2 bin_rows(Region g, uint oy)
+{
+    return bin_window(g.wy, g.ny, oy);
+}
+
+uvec2 bin_columns(Region g, uint ox)
+{
+    return bin_window(g.wx, g.nx, ox);
+}
+
+// One axis of an in-bounds sample: clamped taps i0 and i1 (weight w on i1).
 struct Axis {
-    bool oob;
     bool clamped;       // the coordinate was moved into the input: no derivative along it
     uint i0, i1;
     float w;
     float t;
 };
 
-Axis sample_axis(float start, float extent, uint s, uint n, uint size)
+Axis axis_entry(uvec4 e, uint size)
 {
     Axis a;
-    a.t = sample_t(s, n);
-    float pos = start + extent * a.t - pc.p.in_off;
-    a.oob = pos < -1.0 || pos > float(size);
-    float last = float(size - 1u);
-    float c = clamp(pos, 0.0, last);
-    a.clamped = pos < 0.0 || pos > last;
-    if (LINEAR) {
-        a.i0 = uint(floor(c));
-        a.w = c - float(a.i0);
-        a.i1 = min(a.i0 + 1u, size - 1u);
-    } else {
-        a.i0 = uint(ceil(c - 0.5));
-        a.w = 0.0;
-        a.i1 = a.i0;
-    }
+    a.i0 = e.x;
+    a.clamped = (e.y & ROI_ENTRY_CLAMPED) != 0u;
+    a.w = uintBitsToFloat(e.z);
+    a.t = uintBitsToFloat(e.w);
+    a.i1 = LINEAR ? min(a.i0 + 1u, size - 1u) : a.i0;
     return a;
+}
+
+// Entries of a region's table by their index in the axis' window.
+uint x_entry_index(Region g, uint e)
+{
+    return g.base + ROI_RECORD_VEC4 + e;
+}
+
+uint y_entry_index(Region g, uint e)
+{
+    return g.base + ROI_RECORD_VEC4 + pc.p.table_x + e;
+}
+
+// Sample j (in bounds) of bin row oy or bin column ox.
+Axis sample_y(Region g, uint oy, uint j)
+{
+    uint e = (oy - g.wy.x) * g.ny + j - g.wy.y;
+    return axis_entry(RoiTable(pc.scratch).v[y_entry_index(g, e)], pc.p.in_h);
+}
+
+Axis sample_x(Region g, uint ox, uint j)
+{
+    uint e = (ox - g.wx.x) * g.nx + j - g.wx.y;
+    return axis_entry(RoiTable(pc.scratch).v[x_entry_index(g, e)], pc.p.in_w);
 }
 
 // The input at a sample: the bilinear (or nearest) read; a tap of weight 0 is not read.

@@ -30,7 +30,6 @@ DMLVK_PUSH(roi_align_grad_push, ROI_ALIGN_GRAD_PUSH)
 #include "roi_align_common.glsl"
 
 layout(constant_id = ROI_SPEC_TO_SCRATCH) const bool TO_SCRATCH = false;
-layout(constant_id = ROI_SPEC_COUNT_SKIPPED) const bool COUNT_SKIPPED = false;
 // Channels per workgroup: the scatter by regions takes this many of one region; the gather at
 // most ROI_GATHER_CHANNELS_MAX, a multiple of ROI_GATHER_CHANNEL_STEP.
 layout(constant_id = ROI_SPEC_GROUP_CHANNELS) const uint GROUP_CHANNELS = 0;
@@ -92,28 +91,36 @@ void add(uint i, float v, float fixed_scale)
 #endif
 }
 
-// The bin's winning sample under MAX (out-of-bounds samples count as 0); false when it is out of bounds.
+// The bin's winning sample under MAX: the first largest in-bounds one, against the out-of-bounds
+// samples, which count as 0 and the first of which, in order, wins a tie at 0. False when an
+// out-of-bounds sample wins (no gradient flows from the bin).
 bool max_sample(Region g, uvec4 i, uint plane, out Axis wy, out Axis wx)
 {
-    uint ny = g.ny * pc.p.out_h, nx = g.nx * pc.p.out_w;
+    uvec2 rows = bin_rows(g, i.z), columns = bin_columns(g, i.w);
     float best = 0.0;
-    bool first = true, inside = false;
-    for (uint iy = 0u; iy < g.ny; iy++) {
-        Axis y = sample_axis(g.y1, g.h, i.z * g.ny + iy, ny, pc.p.in_h);
-        for (uint ix = 0u; ix < g.nx; ix++) {
-            Axis x = sample_axis(g.x1, g.w, i.w * g.nx + ix, nx, pc.p.in_w);
-            bool oob = y.oob || x.oob;
-            float v = oob ? 0.0 : read_input(plane, y, x);
-            if (first || v > best) {
+    uvec2 at = uvec2(0u);
+    bool found = false;
+    for (uint iy = rows.x; iy < rows.y; iy++) {
+        Axis y = sample_y(g, i.z, iy);
+        for (uint ix = columns.x; ix < columns.y; ix++) {
+            Axis x = sample_x(g, i.w, ix);
+            float v = read_input(plane, y, x);
+            if (!found || v > best) {   // strict: ties keep the first sample
+                found = true;
                 best = v;
-                inside = !oob;
+                at = uvec2(iy, ix);
                 wy = y;
                 wx = x;
             }
-            first = false;
         }
     }
-    return inside;
+    bool all_rows = rows == uvec2(0u, g.ny), all_columns = columns == uvec2(0u, g.nx);
+    if (!found || (all_rows && all_columns))
+        return found;
+    if (best != 0.0)
+        return best > 0.0;
+    uvec2 first_outside = rows.x > 0u || columns.x > 0u ? uvec2(0u) : !all_columns ? uvec2(0u, columns.y) : uvec2(rows.y, 0u);
+    return at.x < first_outside.x || (at.x == first_outside.x && at.y < first_outside.y);
 }
 
 void scatter_sample(Region g, uint c, Axis y, Axis x, float share, float fixed_scale)
@@ -149,17 +156,12 @@ void scatter_bin(Region g, uvec4 i, float fixed_scale)
             scatter_sample(g, i.y, y, x, dy, fixed_scale);
         return;
     }
-    uint ny = g.ny * pc.p.out_h, nx = g.nx * pc.p.out_w;
-    float share = div_rn(dy, float(g.nx * g.ny));
-    for (uint iy = 0u; iy < g.ny; iy++) {
-        Axis y = sample_axis(g.y1, g.h, i.z * g.ny + iy, ny, pc.p.in_h);
-        if (y.oob)
-            continue;
-        for (uint ix = 0u; ix < g.nx; ix++) {
-            Axis x = sample_axis(g.x1, g.w, i.w * g.nx + ix, nx, pc.p.in_w);
-            if (!x.oob)
-                scatter_sample(g, i.y, y, x, share, fixed_scale);
-        }
+    float share = div_rn(dy, sample_count(g));
+    uvec2 rows = bin_rows(g, i.z), columns = bin_columns(g, i.w);
+    for (uint iy = rows.x; iy < rows.y; iy++) {
+        Axis y = sample_y(g, i.z, iy);
+        for (uint ix = columns.x; ix < columns.y; ix++)
+            scatter_sample(g, i.y, y, sample_x(g, i.w, ix), share, fixed_scale);
     }
 }
 
@@ -173,8 +175,3 @@ uvec4 grad_index(uint e)
     return uvec4(e / pc.p.channels, e % pc.p.channels, y, x);
 }
 
-void count_skipped()
-{
-    if (COUNT_SKIPPED)
-        atomicAdd(pc.counters.v[ROI_COUNTER_SKIPPED_REGIONS], 1u);
-}

@@ -92,9 +92,8 @@ void main()
             // More bins than a line lists: sample by sample (tiny regions, many bins).
             Region g = region(rr);
             Samples sy = axis_samples(0u, g), sx = axis_samples(1u, g);
-            float samples = float(g.nx * g.ny);
-            uvec2 ky = candidate_samples(sy.start, sy.extent, sy.n, y);
-            uvec2 kx = candidate_samples(sx.start, sx.extent, sx.n, x);
+            float samples = sample_count(g);
+            uvec2 ky = candidate_samples(sy, y), kx = candidate_samples(sx, x);
             for (uint i = ky.x; i < ky.y; i++) {
                 float wyi = sample_weight(sy, i, y);
                 if (wyi == 0.0)
@@ -104,7 +103,7 @@ void main()
                     if (wxj == 0.0)
                         continue;
                     float w = div_rn(wyi, samples) * wxj;
-                    uint at = ((region_bins + i / sy.per) * pc.p.out_w + j / sx.per) * bin_vecs + c0 / 4u + quad;
+                    uint at = ((region_bins + entry_bin(sy, i)) * pc.p.out_w + entry_bin(sx, j)) * bin_vecs + c0 / 4u + quad;
                     [[unroll]] for (uint v = 0u; v < vecs; v++)
                         acc[v] += w * dy.v[at + QUADS * v];
                 }

@@ -16,12 +16,12 @@ void prepare_line(uint r, uint l)
     vec4 w = vec4(0.0);
     if (g.valid) {
         Samples x = axis_samples(a, g);
-        float samples = float(g.nx * g.ny);
-        uvec2 s = candidate_samples(x.start, x.extent, x.n, p);
+        float samples = sample_count(g);
+        uvec2 s = candidate_samples(x, p);
         float sum = 0.0;
         for (uint k = s.x; k <= s.y; k++) {
             float v = k < s.y ? sample_weight(x, k, p) : 0.0;
-            uint kb = k < s.y ? k / x.per : NO_BIN;
+            uint kb = k < s.y ? entry_bin(x, k) : NO_BIN;
             if (bin != NO_BIN && (kb != bin || k == s.y)) {
                 if (bin - first < LINE_BINS)
                     w[bin - first] = a == 0u ? div_rn(sum, samples) : sum;
@@ -41,8 +41,6 @@ void prepare_line(uint r, uint l)
         }
     }
     if (l == 0u) {
-        if (!g.valid)
-            count_skipped();
         uvec2 sy = g.valid ? tap_span(0u, g) : uvec2(0u), sx = g.valid ? tap_span(1u, g) : uvec2(0u);
         ScratchUvec4(pc.scratch).v[regions_vec4() + 2u * r] = uvec4(sy, sx);
         ScratchUvec4(pc.scratch).v[regions_vec4() + 2u * r + 1u] = uvec4(g.valid ? g.b : NO_BIN, 0u, 0u, 0u);

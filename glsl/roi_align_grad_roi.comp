@@ -26,12 +26,9 @@ void main()
     Region g;
     if (live)
         g = region(r);
-    if (live && !g.valid && lid == 0u)
-        count_skipped();
     vec4 sum = vec4(0.0);
     if (live && g.valid && LINEAR) {
         uint items = pc.p.channels * pc.p.out_h * pc.p.out_w;
-        uint ny = g.ny * pc.p.out_h, nx = g.nx * pc.p.out_w;
         for (uint k = lid; k < items; k += gl_WorkGroupSize.x) {
             uvec4 i = bin_index(r * items + k);
             float dy = load(pc.dy, bin_offset(i));
@@ -42,16 +39,12 @@ void main()
                     sum += sample_roi_grad(plane, y, x, dy);
                 continue;
             }
-            float share = div_rn(dy, float(g.nx * g.ny));
-            for (uint iy = 0u; iy < g.ny; iy++) {
-                Axis y = sample_axis(g.y1, g.h, i.z * g.ny + iy, ny, pc.p.in_h);
-                if (y.oob)
-                    continue;
-                for (uint ix = 0u; ix < g.nx; ix++) {
-                    Axis x = sample_axis(g.x1, g.w, i.w * g.nx + ix, nx, pc.p.in_w);
-                    if (!x.oob)
-                        sum += sample_roi_grad(plane, y, x, share);
-                }
+            float share = div_rn(dy, sample_count(g));
+            uvec2 rows = bin_rows(g, i.z), columns = bin_columns(g, i.w);
+            for (uint iy = rows.x; iy < rows.y; iy++) {
+                Axis y = sample_y(g, i.z, iy);
+                for (uint ix = columns.x; ix < columns.y; ix++)
+                    sum += sample_roi_grad(plane, y, sample_x(g, i.w, ix), share);
             }
         }
     }

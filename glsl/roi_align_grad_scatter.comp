@@ -10,10 +10,7 @@ void main()
         return;
     uvec4 i = bin_index(e);
     Region g = region(i.x);
-    if (!g.valid) {
-        if (i.y == 0u && i.z == 0u && i.w == 0u)
-            count_skipped();
+    if (!g.valid)
         return;
-    }
     scatter_bin(g, i, fixed_point_scale());
 }

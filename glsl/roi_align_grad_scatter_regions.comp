@@ -41,16 +41,21 @@ bool add_tap(uint a, inout uint count, uint p, uint k, float w)
 // Lists axis a's taps (0: rows, 1: columns); the count is TAPS_MAX + 1 where they do not fit.
 void list_taps(uint a, Region g)
 {
-    uint bins = a == 0u ? pc.p.out_h : pc.p.out_w, per_bin = a == 0u ? g.ny : g.nx;
-    uint n = per_bin * bins, count = 0u;
-    bool fits = n <= 4u * TAPS_MAX;  // past that, listing alone would take a long single-thread loop
-    for (uint s = 0u; s < n && fits; s++) {
-        Axis t = a == 0u ? sample_axis(g.y1, g.h, s, n, pc.p.in_h) : sample_axis(g.x1, g.w, s, n, pc.p.in_w);
-        if (t.oob)
-            continue;
-        fits = add_tap(a, count, t.i0, s / per_bin, 1.0 - t.w);
+    uvec4 w = a == 0u ? g.wy : g.wx;
+    uint per_bin = a == 0u ? g.ny : g.nx, count = 0u;
+    uint samples = (w.z - w.x) * per_bin + w.w - w.y;  // the window's
+    bool fits = samples <= 4u * TAPS_MAX;   // past that, listing alone would take a long single-thread loop
+    uint bin = w.x, j = w.y;
+    for (uint e = 0u; e < samples && fits; e++) {
+        uint size = a == 0u ? pc.p.in_h : pc.p.in_w;
+        Axis t = axis_entry(RoiTable(pc.scratch).v[a == 0u ? y_entry_index(g, e) : x_entry_index(g, e)], size);
+        fits = add_tap(a, count, t.i0, bin, 1.0 - t.w);
         if (fits && t.w > 0.0)
-            fits = add_tap(a, count, t.i1, s / per_bin, t.w);
+            fits = add_tap(a, count, t.i1, bin, t.w);
+        if (++j == per_bin) {
+            j = 0u;
+            bin++;
+        }
     }
     tap_count[a] = fits ? count : TAPS_MAX + 1u;
 }
@@ -63,11 +68,8 @@ void main()
     if (r >= pc.p.num_rois)
         return;
     Region g = region(r);
-    if (!g.valid) {
-        if (c0 == 0u && lid == 0u)
-            count_skipped();
+    if (!g.valid)
         return;
-    }
     float fixed_scale = fixed_point_scale();
     uint channels = min(GROUP_CHANNELS, pc.p.channels - c0);
     uint lister = min(32u, gl_WorkGroupSize.x - 1u);  // another warp, where there is one
@@ -85,7 +87,7 @@ void main()
         }
         return;
     }
-    float samples = float(g.nx * g.ny);
+    float samples = sample_count(g);
     for (uint k = lid; k < channels * rows * cols; k += gl_WorkGroupSize.x) {
         uint jx = k % cols, q = k / cols;
         uint jy = q % rows, c = c0 + q / rows;

@@ -48,54 +48,77 @@ uint regions_vec4()
     return lines_vec4() + line_count();
 }
 
-// Samples of n that may tap pixel p: positions within [p - 1, p + 1] (the edges' clamped positions
-// included), a superset from inverting the sample position; sample_axis decides exactly.
-uvec2 candidate_samples(float start, float extent, uint n, uint p)
-{
-    float scale = ALIGN_CORNERS ? float(n) - 1.0 : float(n);
-    float shift = ALIGN_CORNERS ? 0.0 : pc.p.out_off;
-    if (extent == 0.0 || scale <= 0.0)
-        return uvec2(0u, n);
-    float a = ((float(p) - 1.0 + pc.p.in_off - start) / extent) * scale + shift;
-    float b = ((float(p) + 1.0 + pc.p.in_off - start) / extent) * scale + shift;
-    if (isnan(a) || isnan(b))
-        return uvec2(0u, n);
-    float margin = 2.0 + float(n) * (1.0 / 1048576.0);
-    float first = clamp(floor(min(a, b)) - margin, 0.0, float(n));
-    float end = clamp(ceil(max(a, b)) + margin + 1.0, 0.0, float(n));
-    return uvec2(first, end);
-}
-
+// An axis of a region: its in-bounds samples, entries [0, count) of its table.
 struct Samples {
-    float start, extent;
-    uint n, per, size;
+    uint base, count;
+    uint first_bin, first_j, per, size;
+    bool decreasing;
 };
 
 Samples axis_samples(uint a, Region g)
 {
     Samples x;
     bool rows = a == 0u;
-    x.start = rows ? g.y1 : g.x1;
-    x.extent = rows ? g.h : g.w;
+    uvec4 w = rows ? g.wy : g.wx;
     x.per = rows ? g.ny : g.nx;
-    x.n = x.per * (rows ? pc.p.out_h : pc.p.out_w);
     x.size = rows ? pc.p.in_h : pc.p.in_w;
+    x.count = (w.z - w.x) * x.per + w.w - w.y;
+    x.base = rows ? y_entry_index(g, 0u) : x_entry_index(g, 0u);
+    x.first_bin = w.x;
+    x.first_j = w.y;
+    x.decreasing = (g.decreasing & (rows ? ROI_DECREASING_Y : ROI_DECREASING_X)) != 0u;
     return x;
 }
 
-// The weight sample k puts on pixel p: scatter_sample's taps, i0 with 1 - w, i1 only where w > 0.
+Axis sample_entry(Samples x, uint e)
+{
+    return axis_entry(RoiTable(pc.scratch).v[x.base + e], x.size);
+}
+
+uint entry_bin(Samples x, uint e)
+{
+    return (e + x.first_j) / x.per + x.first_bin;
+}
+
+// The first entry whose first tap lies past v in the axis' direction, or count (first taps
+// move monotonically).
+uint first_past_tap(Samples x, int v)
+{
+    uint lo = 0u, hi = x.count;
+    while (lo < hi) {
+        uint mid = lo + (hi - lo) / 2u;
+        int i0 = int(sample_entry(x, mid).i0);
+        if (x.decreasing ? i0 < v : i0 > v)
+            hi = mid;
+        else
+            lo = mid + 1u;
+    }
+    return lo;
+}
+
+// The entries that may tap pixel p (first tap p - 1 or p): [x, y).
+uvec2 candidate_samples(Samples x, uint p)
+{
+    int q = int(p);
+    uint first = first_past_tap(x, x.decreasing ? q + 1 : q - 2);
+    uint end = first_past_tap(x, x.decreasing ? q - 1 : q);
+    return uvec2(first, max(first, end));
+}
+
+// The weight entry k puts on pixel p: scatter_sample's taps, i0 with 1 - w, i1 only where w > 0.
 float sample_weight(Samples x, uint k, uint p)
 {
-    Axis t = sample_axis(x.start, x.extent, k, x.n, x.size);
-    if (t.oob)
-        return 0.0;
+    Axis t = sample_entry(x, k);
     return (t.i0 == p ? 1.0 - t.w : 0.0) + (t.w > 0.0 && t.i1 == p ? t.w : 0.0);
 }
 
-// The rows (a = 0) or columns the region's taps may reach: between its first and last samples'.
+// The rows (a = 0) or columns the region's taps may reach: between its first and last samples'
+// (first > last where none is in bounds).
 uvec2 tap_span(uint a, Region g)
 {
     Samples x = axis_samples(a, g);
-    Axis s0 = sample_axis(x.start, x.extent, 0u, x.n, x.size), s1 = sample_axis(x.start, x.extent, x.n - 1u, x.n, x.size);
+    if (x.count == 0u)
+        return uvec2(0xffffffffu, 0u);
+    Axis s0 = sample_entry(x, 0u), s1 = sample_entry(x, x.count - 1u);
     return uvec2(min(s0.i0, s1.i0), max(s0.i1, s1.i1));
 }

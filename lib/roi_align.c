@@ -1,4 +1,5 @@
 /* Validation and parameters shared by the two ROI align operators. */
+#include <inttypes.h>
 #include <math.h>
 
 #include "roi_align.h"
@@ -29,6 +30,17 @@ static dmlvk_status agree(const char *op, const char *what, const char *a_name, 
     if (a != b)
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: %s: %s has %u, %s has %u", op, what, b_name, b, a_name, a);
     return DMLVK_OK;
+}
+
+/* Entries of one axis' table: the most samples that can be in bounds. Adaptive counts keep the
+ * samples at least half a cell apart past one per bin, so at most 2 * size + 3 fit in [-1, size];
+ * otherwise every sample of the axis may (bins * MinimumSamplesPerOutput). */
+static uint64_t table_entries(const struct roi_fields *f, uint32_t bins, uint32_t size)
+{
+    uint64_t all = (uint64_t)bins * f->max_samples, least = (uint64_t)bins * f->min_samples;
+    uint64_t spread = 2 * (uint64_t)size + 3;
+    uint64_t most = least > spread ? least : spread;
+    return all < most ? all : most;
 }
 
 dmlvk_status dmlvk_roi_align_prepare(const struct dmlvk_op_context *ctx, const struct roi_fields *f, struct roi_shape *s,
@@ -97,6 +109,21 @@ dmlvk_status dmlvk_roi_align_prepare(const struct dmlvk_op_context *ctx, const s
         (st = agree(op, "ChannelCount", in_name, s->channels, f->bins_name, s->bins.sizes[1])))
         return st;
 
+    /* The sample tables' entries are int, and positions are compared as 2 * size. */
+    if (s->in_h >= (1u << 30) || s->in_w >= (1u << 30))
+        return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "%s: %s.Sizes[2..3]: %u x %u; dmlvk limit: below 2^30 each", op, in_name,
+                           s->in_h, s->in_w);
+    s->table_x = table_entries(f, s->out_w, s->in_w);
+    s->table_y = table_entries(f, s->out_h, s->in_h);
+    uint64_t region_vec4 = ROI_RECORD_VEC4 + s->table_x + s->table_y;
+    if (s->table_x >= (UINT64_C(1) << 31) || s->table_y >= (UINT64_C(1) << 31) ||
+        region_vec4 * s->num_rois * 16 > DMLVK_ROI_TABLES_MAX_BYTES)
+        return dmlvk_error(DMLVK_ERROR_UNSUPPORTED,
+                           "%s: MinimumSamplesPerOutput: %u samples per bin over %u x %u bins of %u regions need %" PRIu64
+                           " bytes of sample tables; dmlvk limit: %" PRIu64,
+                           op, f->min_samples, s->out_h, s->out_w, s->num_rois, region_vec4 * s->num_rois * 16,
+                           (uint64_t)DMLVK_ROI_TABLES_MAX_BYTES);
+
     plan->data_type = first->type;
     struct roi_align_params p = {
         .num_rois = s->num_rois, .channels = s->channels, .in_h = s->in_h, .in_w = s->in_w, .out_h = s->out_h,
@@ -107,14 +134,42 @@ dmlvk_status dmlvk_roi_align_prepare(const struct dmlvk_op_context *ctx, const s
         .batch_stride = s->batch.strides[s->batch.dims - 1],
         .spatial_x = f->spatial_x, .spatial_y = f->spatial_y, .in_off = f->in_off, .out_off = f->out_off,
         .oob_value = f->oob_value, .min_samples = f->min_samples, .max_samples = f->max_samples,
+        .table_x = (uint32_t)s->table_x, .table_y = (uint32_t)s->table_y,
     };
     for (uint32_t d = 0; d < 4; d++) {
         p.in_strides[d] = f->input ? s->input.strides[d] : 0;
         p.bin_strides[d] = s->bins.strides[d];
         p.grad_strides[d] = f->grad ? s->grad.strides[d] : 0;
     }
-    dmlvk_params_append(plan, &p, sizeof(p));
+    s->params_at = dmlvk_params_append(plan, &p, sizeof(p));
     return DMLVK_OK;
+}
+
+bool dmlvk_roi_align_geometry(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
+                              struct dmlvk_op_plan *plan)
+{
+    struct dmlvk_dispatch_plan *d = dmlvk_plan_add_dispatch(plan, ctx, DMLVK_SHADER_ROI_ALIGN_GEOMETRY,
+                                                            DMLVK_PUSH_SLOTS(roi_align_geometry_push),
+                                                            (uint64_t)s->num_rois * ctx->workgroup_size);
+    if (!d)
+        return false;
+    dmlvk_roi_align_spec(f, plan, d);
+    DMLVK_BIND(d, roi_align_geometry_push, p, DMLVK_SLOT_PARAMS);
+    DMLVK_BIND(d, roi_align_geometry_push, rois, s->rois_slot);
+    DMLVK_BIND(d, roi_align_geometry_push, batch, s->batch_slot);
+    DMLVK_BIND(d, roi_align_geometry_push, scratch, DMLVK_SLOT_SCRATCH);
+    DMLVK_BIND(d, roi_align_geometry_push, counters, DMLVK_SLOT_COUNTERS);
+    return true;
+}
+
+void dmlvk_roi_align_place_tables(const struct roi_shape *s, struct dmlvk_op_plan *plan)
+{
+    uint64_t base = (plan->scratch_bytes + 15) / 16;
+    if (s->params_at == UINT32_MAX)
+        return;
+    struct roi_align_params *p = (struct roi_align_params *)(plan->params + s->params_at);
+    p->table_base = (uint32_t)base;
+    plan->scratch_bytes = 16 * (base + (ROI_RECORD_VEC4 + s->table_x + s->table_y) * s->num_rois);
 }
 
 const char *const dmlvk_roi_align_counter_names[ROI_COUNTERS] = {

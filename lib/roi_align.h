@@ -32,11 +32,25 @@ struct roi_fields {
 struct roi_shape {
     struct dmlvk_tensor input, bins, rois, batch, grad, roi_grad;
     uint32_t num_rois, channels, batch_count, in_h, in_w, out_h, out_w;
+    uint64_t table_x, table_y;          /* sample table entries per region along x and y */
+    uint32_t params_at;                 /* the parameter block's word in the plan */
+    uint32_t rois_slot, batch_slot;     /* the operator's tensor slots of ROITensor and BatchIndicesTensor */
 };
+
+/* Sample tables past this are refused (huge MinimumSamplesPerOutput times many regions). */
+#define DMLVK_ROI_TABLES_MAX_BYTES (UINT64_C(1) << 31)
 
 /* Validates every rule of section 4 and writes the parameter block (struct roi_align_params). */
 dmlvk_status dmlvk_roi_align_prepare(const struct dmlvk_op_context *ctx, const struct roi_fields *f, struct roi_shape *s,
                                      struct dmlvk_op_plan *plan);
+
+/* Adds the first stage, roi_align_geometry, which writes the sample tables every later stage reads
+ * and counts the skipped regions. */
+bool dmlvk_roi_align_geometry(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
+                              struct dmlvk_op_plan *plan);
+
+/* Puts the sample tables past the scratch the other stages use: call once that is known. */
+void dmlvk_roi_align_place_tables(const struct roi_shape *s, struct dmlvk_op_plan *plan);
 
 /* Entries of the two descriptors' field tables (members named alike in both structs). */
 #define ROI_ALIGN_MODE_FIELDS(desc_t)                                                                                  \

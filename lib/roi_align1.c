@@ -1,5 +1,6 @@
-/* ROI_ALIGN1 (OPERATORS.md section 4): one invocation per output element. Shader:
- * glsl/roi_align1.comp; validation shared with ROI_ALIGN_GRAD in roi_align.c. */
+/* ROI_ALIGN1 (OPERATORS.md section 4): the sample tables (roi_align.c), then one invocation per
+ * output element. Shaders: glsl/roi_align_geometry.comp, glsl/roi_align1.comp; validation shared
+ * with ROI_ALIGN_GRAD in roi_align.c. */
 #include <stddef.h>
 
 #include "roi_align.h"
@@ -22,6 +23,10 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     dmlvk_status st = dmlvk_roi_align_prepare(ctx, &f, &s, p);
     if (st != DMLVK_OK)
         return st;
+    s.rois_slot = 1;
+    s.batch_slot = 2;
+    if (!dmlvk_roi_align_geometry(ctx, &f, &s, p))
+        return DMLVK_ERROR_UNSUPPORTED;
     struct dmlvk_dispatch_plan *dp =
         dmlvk_plan_add_dispatch(p, ctx, DMLVK_SHADER_ROI_ALIGN1, DMLVK_PUSH_SLOTS(roi_align1_push), s.bins.elements);
     if (!dp)
@@ -33,6 +38,8 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     DMLVK_BIND(dp, roi_align1_push, batch, 2);
     DMLVK_BIND(dp, roi_align1_push, y, 3);
     DMLVK_BIND(dp, roi_align1_push, counters, DMLVK_SLOT_COUNTERS);
+    DMLVK_BIND(dp, roi_align1_push, scratch, DMLVK_SLOT_SCRATCH);
+    dmlvk_roi_align_place_tables(&s, p);
     return DMLVK_OK;
 }
 

@@ -92,24 +92,18 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     return true;
 }
 
-/* Adds one stage's dispatch. The first stage that visits every region counts the skipped ones. */
+/* Adds one stage's dispatch. */
 static struct dmlvk_dispatch_plan *stage(struct dmlvk_op_plan *p, const struct dmlvk_op_context *ctx,
                                          const struct roi_fields *f, enum dmlvk_shader shader, bool to_scratch,
-                                         uint32_t features, uint64_t invocations, uint32_t group_channels,
-                                         bool *counted)
+                                         uint32_t features, uint64_t invocations, uint32_t group_channels)
 {
     struct dmlvk_dispatch_plan *d =
         dmlvk_plan_add_dispatch(p, ctx, shader, DMLVK_PUSH_SLOTS(roi_align_grad_push), invocations);
     if (!d)
         return NULL;
     d->features = features;
-    bool count = !*counted && (shader == DMLVK_SHADER_ROI_ALIGN_GRAD_SCATTER ||
-                               shader == DMLVK_SHADER_ROI_ALIGN_GRAD_SCATTER_REGIONS ||
-                               shader == DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE || shader == DMLVK_SHADER_ROI_ALIGN_GRAD_ROI);
-    *counted = *counted || count;
     dmlvk_roi_align_spec(f, p, d);
     dmlvk_dispatch_spec(p, d, ROI_SPEC_TO_SCRATCH, to_scratch);
-    dmlvk_dispatch_spec(p, d, ROI_SPEC_COUNT_SKIPPED, count);
     dmlvk_dispatch_spec(p, d, ROI_SPEC_GROUP_CHANNELS, group_channels);
     DMLVK_BIND(d, roi_align_grad_push, p, DMLVK_SLOT_PARAMS);
     DMLVK_BIND(d, roi_align_grad_push, x, B_INPUT);
@@ -140,8 +134,10 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     dmlvk_status st = dmlvk_roi_align_prepare(ctx, &f, &s, p);
     if (st != DMLVK_OK)
         return st;
-    bool ok = true, counted = false;
-    if (f.grad) {
+    s.rois_slot = B_ROIS;
+    s.batch_slot = B_BATCH;
+    bool ok = dmlvk_roi_align_geometry(ctx, &f, &s, p);
+    if (ok && f.grad) {
         uint64_t elements = s.grad.elements, bins = s.bins.elements;
         /* MAXIMUM picks each bin's sample by value: only AVERAGE scatters by regions. */
         uint32_t per_region = 0;
@@ -154,35 +150,35 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
         struct gather_plan g;
         if (plan_gather(ctx, &f, &s, &g)) {
             p->scratch_bytes = g.scratch_bytes;
-            ok = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE, true, 0, g.prepare_invocations, g.group_channels,
-                       &counted) &&
-                 stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_GATHER, false, 0, g.gather_invocations, g.group_channels,
-                       &counted);
+            ok = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE, true, 0, g.prepare_invocations, g.group_channels) &&
+                 stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_GATHER, false, 0, g.gather_invocations, g.group_channels);
         } else if (ctx->deterministic) {
             if (!ctx->int64_atomics)
                 return dmlvk_error(DMLVK_ERROR_UNSUPPORTED,
                                    "%s: the deterministic mode needs shaderBufferInt64Atomics, which this device lacks", NAME);
             const uint32_t int64 = DMLVK_VARIANT_INT64_ATOMICS;
             p->scratch_bytes = 16 + 8 * elements;
-            ok = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_ZERO, true, int64, elements, 0, &counted) &&
-                 stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_MAX_ABS, true, int64, bins, 0, &counted) &&
-                 stage(p, ctx, &f, scatter, true, int64, scatter_size, per_region, &counted) &&
-                 stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_CONVERT, true, int64, elements, 0, &counted);
+            ok = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_ZERO, true, int64, elements, 0) &&
+                 stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_MAX_ABS, true, int64, bins, 0) &&
+                 stage(p, ctx, &f, scatter, true, int64, scatter_size, per_region) &&
+                 stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_CONVERT, true, int64, elements, 0);
         } else {
             uint32_t atomics = ctx->float32_atomic_add ? DMLVK_VARIANT_FLOAT_ATOMICS : 0;
             bool to_scratch = DMLVK_IS_16BIT_FLOAT(s.grad.type);
             if (to_scratch)
                 p->scratch_bytes = 4 * elements;
-            ok = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_ZERO, to_scratch, 0, elements, 0, &counted) &&
-                 stage(p, ctx, &f, scatter, to_scratch, atomics, scatter_size, per_region, &counted) &&
+            ok = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_ZERO, to_scratch, 0, elements, 0) &&
+                 stage(p, ctx, &f, scatter, to_scratch, atomics, scatter_size, per_region) &&
                  (!to_scratch ||
-                  stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_CONVERT, true, 0, elements, 0, &counted));
+                  stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_CONVERT, true, 0, elements, 0));
         }
     }
     if (ok && f.roi_grad)
-        ok = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_ROI, false, 0, (uint64_t)s.num_rois * ctx->workgroup_size, 0,
-                   &counted) != NULL;
-    return ok ? DMLVK_OK : DMLVK_ERROR_UNSUPPORTED;
+        ok = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_ROI, false, 0, (uint64_t)s.num_rois * ctx->workgroup_size, 0) != NULL;
+    if (!ok)
+        return DMLVK_ERROR_UNSUPPORTED;
+    dmlvk_roi_align_place_tables(&s, p);
+    return DMLVK_OK;
 }
 
 static const dmlvk_field_info fields[] = {

@@ -1,0 +1,510 @@
+#version 460
+#extension GL_GOOGLE_include_directive : require
+// ROI_ALIGN1's and ROI_ALIGN_GRAD's first stage: one workgroup per region decides where its
+// samples sit (OPERATORS.md section 4) and writes the region's sample tables (roi_align_abi.h).
+// Every decision (samples per bin, in or out of bounds, clamped, which cells) is made on the
+// exact value: a position p of sample s is D*p = S*lo*(D - u) + S*hi*u - InputPixelOffset*D with
+// u = s - OutputPixelOffset, D = NX (or u = s, D = NX - 1 aligned to corners; u = 1, D = 2 with one
+// sample), summed without rounding in a wide fixed-point integer. Weights and t stay float32.
+// Only the samples that may be in bounds are listed, so no bin does work the input cannot hold.
+#include "common.glsl"
+#include "roi_align_abi.h"
+
+layout(buffer_reference) buffer Scratch;
+DMLVK_PUSH(roi_align_geometry_push, ROI_GEOMETRY_PUSH)
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer Scratch { uvec4 v[]; };
+
+layout(constant_id = ROI_SPEC_LINEAR) const bool LINEAR = true;
+layout(constant_id = ROI_SPEC_ALIGN_CORNERS) const bool ALIGN_CORNERS = false;
+
+// ---- 64- and 128-bit integers: uvec2 / uvec4, lowest word first, two's complement ----
+uvec2 mul_32x32(uint a, uint b)
+{
+    uint hi, lo;
+    umulExtended(a, b, hi, lo);
+    return uvec2(lo, hi);
+}
+
+uvec4 add_128(uvec4 a, uvec4 b)
+{
+    uvec4 r;
+    uint carry = 0u;
+    for (uint k = 0u; k < 4u; k++) {
+        uint c1, c2;
+        r[k] = uaddCarry(a[k], b[k], c1);
+        r[k] = uaddCarry(r[k], carry, c2);
+        carry = c1 | c2;
+    }
+    return r;
+}
+
+uvec4 negate_128(uvec4 a)
+{
+    return add_128(~a, uvec4(1u, 0u, 0u, 0u));
+}
+
+bool negative_128(uvec4 a)
+{
+    return (a.w >> 31) != 0u;
+}
+
+// sign(a - b) for signed 128-bit a and b whose difference fits.
+int compare_128(uvec4 a, uvec4 b)
+{
+    uvec4 d = add_128(a, negate_128(b));
+    return negative_128(d) ? -1 : d == uvec4(0u) ? 0 : 1;
+}
+
+// a * b for a < 2^64, b < 2^64.
+uvec4 mul_64x64(uvec2 a, uvec2 b)
+{
+    uvec2 p00 = mul_32x32(a.x, b.x), p01 = mul_32x32(a.x, b.y), p10 = mul_32x32(a.y, b.x), p11 = mul_32x32(a.y, b.y);
+    uvec4 r = uvec4(p00, p11);
+    r = add_128(r, uvec4(0u, p01, 0u));
+    return add_128(r, uvec4(0u, p10, 0u));
+}
+
+// k * d, signed k.
+uvec4 mul_int(int k, uvec2 d)
+{
+    uvec4 m = mul_64x64(uvec2(uint(abs(k)), 0u), d);
+    return k < 0 ? negate_128(m) : m;
+}
+
+float float_64(uvec2 v)
+{
+    return float(v.y) * 4294967296.0 + float(v.x);
+}
+
+uvec2 add_64(uvec2 a, uvec2 b)
+{
+    return add_128(uvec4(a, 0u, 0u), uvec4(b, 0u, 0u)).xy;
+}
+
+uvec2 sub_64(uvec2 a, uvec2 b)
+{
+    return add_128(uvec4(a, 0u, 0u), negate_128(uvec4(b, 0u, 0u))).xy;
+}
+
+bool less_64(uvec2 a, uvec2 b)
+{
+    return a.y < b.y || (a.y == b.y && a.x < b.x);
+}
+
+// ---- exact sums: BIG_WORDS words of two's complement fixed point, bit BIG_ZERO weighing 1 ----
+// The terms are products of up to three float32 values and an integer below 2^64: none has a
+// bit below 2^-447 (three subnormals) and no sum of them reaches 2^383.
+const uint BIG_WORDS = 26u;
+const int BIG_ZERO = 448;
+const uint BIG_ONE = 14u;       // the word holding 2^0
+uint big[BIG_WORDS];
+
+void big_clear()
+{
+    for (uint k = 0u; k < BIG_WORDS; k++)
+        big[k] = 0u;
+}
+
+// big += -1^negative * a * b * c * 2^shift (a, b < 2^32, c < 2^64).
+void big_add(bool negative, uint a, uint b, uvec2 c, int shift)
+{
+    uvec4 v = mul_64x64(mul_32x32(a, b), c);
+    if (v == uvec4(0u))
+        return;
+    uint at = uint(shift + BIG_ZERO), w = at >> 5, r = at & 31u;
+    uint part[5];
+    part[0] = v.x << r;
+    part[1] = r == 0u ? v.y : (v.y << r) | (v.x >> (32u - r));
+    part[2] = r == 0u ? v.z : (v.z << r) | (v.y >> (32u - r));
+    part[3] = r == 0u ? v.w : (v.w << r) | (v.z >> (32u - r));
+    part[4] = r == 0u ? 0u : v.w >> (32u - r);
+    uint carry = 0u;
+    for (uint k = 0u; w + k < BIG_WORDS; k++) {
+        if (k >= 5u && carry == 0u)
+            break;
+        uint add = k < 5u ? part[k] : 0u, c1, c2, d;
+        if (negative) {
+            d = usubBorrow(big[w + k], add, c1);
+            big[w + k] = usubBorrow(d, carry, c2);
+        } else {
+            d = uaddCarry(big[w + k], add, c1);
+            big[w + k] = uaddCarry(d, carry, c2);
+        }
+        carry = c1 | c2;
+    }
+}
+
+// The sum as floor (128-bit, when it fits) and whether a fraction remains. range: -1 below
+// -2^126, 1 at or above 2^126, 0 when `whole` holds the floor.
+struct Exact {
+    int range;
+    uvec4 whole;
+    bool fraction;
+    float part;         // the fraction, roughly
+};
+
+Exact big_value()
+{
+    Exact e;
+    bool negative = (big[BIG_WORDS - 1u] >> 31) != 0u;
+    uint extension = negative ? 0xffffffffu : 0u;
+    bool fits = (big[BIG_ONE + 3u] >> 31) == (negative ? 1u : 0u);
+    for (uint k = BIG_ONE + 4u; k < BIG_WORDS; k++)
+        fits = fits && big[k] == extension;
+    e.range = fits ? 0 : negative ? -1 : 1;
+    e.whole = uvec4(big[BIG_ONE], big[BIG_ONE + 1u], big[BIG_ONE + 2u], big[BIG_ONE + 3u]);
+    e.fraction = false;
+    for (uint k = 0u; k < BIG_ONE; k++)
+        e.fraction = e.fraction || big[k] != 0u;
+    e.part = float(big[BIG_ONE - 1u]) * (1.0 / 4294967296.0) + float(big[BIG_ONE - 2u]) * (1.0 / 18446744073709551616.0);
+    return e;
+}
+
+struct FloatParts {
+    bool negative;
+    uint mantissa;
+    int exponent;   // value = mantissa * 2^exponent
+};
+
+FloatParts float_parts(float f)
+{
+    uint bits = floatBitsToUint(f), biased = (bits >> 23) & 0xffu;
+    FloatParts p;
+    p.negative = (bits >> 31) != 0u;
+    p.mantissa = (bits & 0x7fffffu) | (biased != 0u ? 0x800000u : 0u);
+    p.exponent = int(max(biased, 1u)) - 150;
+    return p;
+}
+
+// ---- one axis of the region ----
+struct Axis {
+    float lo, hi;       // the ROI's coordinates on this axis, unscaled
+    float scale;
+    uint bins, size, n; // bins, input size, samples per bin
+    int dir;            // sign of the extent: 1, -1, or 0 (every sample at one place)
+    uvec2 count;        // bins * n
+    uvec2 d;            // D
+    bool single;        // aligned to corners with one sample: t = 1/2
+};
+
+// Sums S*lo*w_lo + S*hi*w_hi - InputPixelOffset*w_off, each weight an integer below 2^64 plus
+// (offset_terms) OutputPixelOffset times -1, +1 and 0, all doubled: 2*D*p for weights D - s, s, D.
+void sum_position(Axis a, uvec2 w_lo, uvec2 w_hi, uvec2 w_off, bool offset_terms)
+{
+    FloatParts sc = float_parts(a.scale), lo = float_parts(a.lo), hi = float_parts(a.hi);
+    FloatParts in_off = float_parts(pc.p.in_off), out_off = float_parts(offset_terms ? pc.p.out_off : 0.0);
+    big_clear();
+    // One call site: the sum is compiled once.
+    for (uint t = 0u; t < 5u; t++) {
+        bool hi_term = t == 1u || t == 3u;
+        FloatParts x = hi_term ? hi : lo;
+        bool negative = sc.negative != x.negative;
+        uint a1 = sc.mantissa, a2 = x.mantissa;
+        uvec2 c = hi_term ? w_hi : w_lo;
+        int shift = 1 + sc.exponent + x.exponent;
+        if (t == 2u || t == 3u) {   // S*lo*o and -S*hi*o, from u = s - o in both weights
+            c = uvec2(out_off.mantissa, 0u);
+            shift += out_off.exponent;
+            negative = negative != out_off.negative != (t == 3u);
+        } else if (t == 4u) {
+            a1 = in_off.mantissa;
+            a2 = 1u;
+            c = w_off;
+            shift = 1 + in_off.exponent;
+            negative = !in_off.negative;
+        }
+        big_add(negative, a1, a2, c, shift);
+    }
+}
+
+// 2*D*p of sample s (0 <= s < count), exactly, in big.
+void sum_sample(Axis a, uvec2 s)
+{
+    if (a.single)
+        sum_position(a, uvec2(1u, 0u), uvec2(1u, 0u), uvec2(2u, 0u), false);
+    else
+        sum_position(a, sub_64(a.d, s), s, a.d, !ALIGN_CORNERS);
+}
+
+// q = floor(2p) where it lies in [-4, 2 * size + 2), else -5 below or 2 * size + 2 above; r = 2Dp - qD
+// where inside, and whether that is exact.
+struct Place {
+    int q;
+    uvec2 r;
+    bool exact;
+    float part;     // the fraction of 2Dp, so that r + part is 2Dp - qD roughly
+};
+
+Place place(Axis a, Exact e)
+{
+    Place p;
+    int top = 2 * int(a.size) + 2;
+    p.r = uvec2(0u);
+    p.exact = false;
+    p.part = e.part;
+    if (e.range != 0 || compare_128(e.whole, mul_int(-4, a.d)) < 0) {
+        p.q = e.range > 0 ? top : -5;
+        return p;
+    }
+    if (compare_128(e.whole, mul_int(top, a.d)) >= 0) {
+        p.q = top;
+        return p;
+    }
+    // The largest q with q * D <= whole.
+    int lo = -4, hi = top - 1;
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        if (compare_128(e.whole, mul_int(mid, a.d)) >= 0)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    p.q = lo;
+    p.r = add_128(e.whole, negate_128(mul_int(lo, a.d))).xy;
+    p.exact = p.r == uvec2(0u) && !e.fraction;
+    return p;
+}
+
+Place place_sample(Axis a, uvec2 s)
+{
+    sum_sample(a, s);
+    return place(a, big_value());
+}
+
+bool outside(Axis a, Place p)
+{
+    int top = 2 * int(a.size);
+    return p.q < -2 || p.q > top || (p.q == top && !p.exact);
+}
+
+// Whether sample s lies at or past the far edge of the bounds in the axis' direction (past
+// size going up, below -1 going down), or (first) at or past the near edge.
+bool past(Axis a, uvec2 s, bool first)
+{
+    Place p = place_sample(a, s);
+    int top = 2 * int(a.size);
+    bool below = p.q < -2, above = p.q > top || (p.q == top && !p.exact);
+    if (a.dir >= 0)
+        return first ? !below : above;
+    return first ? !above : below;
+}
+
+// The first s in [0, count] for which past() holds (it is monotone): from an estimate, galloping
+// to a bracket, then bisecting; one probe per pass (one call site: the sum is compiled once).
+uvec2 first_past(Axis a, bool first, float estimate)
+{
+    const int FIRST = 0, DOWN = 1, UP = 2, BISECT = 3;
+    uvec2 lo = uvec2(0u), hi = a.count, step = uvec2(1u, 0u), last = sub_64(a.count, uvec2(1u, 0u));
+    uvec2 probe = uvec2(0u);
+    if (estimate > 0.0)
+        probe = estimate >= float_64(last) ? last : uvec2(uint(mod(estimate, 4294967296.0)), uint(estimate / 4294967296.0));
+    int phase = FIRST;
+    for (uint pass = 0u; pass < 300u && less_64(lo, hi); pass++) {
+        if (phase == DOWN)
+            probe = less_64(add_64(lo, step), hi) ? sub_64(hi, step) : lo;
+        else if (phase == UP)
+            probe = less_64(add_64(lo, step), hi) ? sub_64(add_64(lo, step), uvec2(1u, 0u)) : sub_64(hi, uvec2(1u, 0u));
+        else if (phase == BISECT) {
+            uvec2 span = sub_64(hi, lo);
+            probe = add_64(lo, uvec2((span.x >> 1) | (span.y << 31), span.y >> 1));
+        }
+        bool holds = past(a, probe, first);
+        if (holds)
+            hi = probe;
+        else
+            lo = add_64(probe, uvec2(1u, 0u));
+        if (phase == FIRST)
+            phase = holds ? DOWN : UP;
+        else if ((phase == DOWN && !holds) || (phase == UP && holds))
+            phase = BISECT;
+        if (step.y < 0x40000000u)
+            step = add_64(step, step);
+    }
+    return lo;
+}
+
+// ceil(|W| / bins) clamped to [MinimumSamplesPerOutput, MaximumSamplesPerOutput], |W| exactly.
+uint samples_per_bin(Axis a)
+{
+    FloatParts sc = float_parts(a.scale), lo = float_parts(a.lo), hi = float_parts(a.hi);
+    big_clear();
+    for (uint t = 0u; t < 2u; t++) {
+        FloatParts x = t == 0u ? hi : lo;
+        big_add((sc.negative != x.negative) != (t == 1u), sc.mantissa, x.mantissa, uvec2(1u, 0u), sc.exponent + x.exponent);
+    }
+    Exact e = big_value();
+    if (a.dir < 0) {    // |W|: floor(-W) = -floor(W) - 1 where a fraction remains
+        e.range = -e.range;
+        e.whole = negate_128(e.whole);
+        if (e.fraction)
+            e.whole = add_128(e.whole, uvec4(0xffffffffu));
+    }
+    uint lo_n = pc.p.min_samples, hi_n = pc.p.max_samples;
+    // The smallest k with bins * k >= ceil(|W|), by bisection over [min, max].
+    uvec4 need = e.fraction ? add_128(e.whole, uvec4(1u, 0u, 0u, 0u)) : e.whole;
+    if (e.range > 0 || compare_128(need, mul_64x64(uvec2(a.bins, 0u), uvec2(hi_n, 0u))) > 0)
+        return hi_n;
+    while (lo_n < hi_n) {
+        uint mid = lo_n + (hi_n - lo_n) / 2u;
+        if (compare_128(need, mul_64x64(uvec2(a.bins, 0u), uvec2(mid, 0u))) <= 0)
+            hi_n = mid;
+        else
+            lo_n = mid + 1u;
+    }
+    return lo_n;
+}
+
+int float_sign(float f)
+{
+    uint bits = floatBitsToUint(f);
+    return (bits & 0x7fffffffu) == 0u ? 0 : (bits >> 31) != 0u ? -1 : 1;
+}
+
+// sign(a - b), exactly (no subtraction that could flush or round).
+int float_compare(float a, float b)
+{
+    int sa = float_sign(a), sb = float_sign(b);
+    if (sa != sb)
+        return sa > sb ? 1 : -1;
+    if (sa == 0)
+        return 0;
+    uint ma = floatBitsToUint(a) & 0x7fffffffu, mb = floatBitsToUint(b) & 0x7fffffffu;
+    return ma == mb ? 0 : (ma > mb) == (sa > 0) ? 1 : -1;
+}
+
+Axis make_axis(float lo, float hi, float scale, uint bins, uint size)
+{
+    Axis a;
+    a.lo = lo;
+    a.hi = hi;
+    a.scale = scale;
+    a.bins = bins;
+    a.size = size;
+    a.dir = float_sign(scale) * float_compare(hi, lo);
+    a.n = samples_per_bin(a);
+    a.count = mul_32x32(bins, a.n);
+    a.single = ALIGN_CORNERS && a.count == uvec2(1u, 0u);
+    a.d = a.single ? uvec2(2u, 0u) : ALIGN_CORNERS ? sub_64(a.count, uvec2(1u, 0u)) : a.count;
+    return a;
+}
+
+// Roughly the sample at which the position reaches edge (float arithmetic, for a starting point).
+float sample_estimate(Axis a, float edge)
+{
+    float start = a.scale * a.lo, extent = a.scale * a.hi - start;
+    float t = (edge + pc.p.in_off - start) / extent;
+    float s = t * float_64(a.d) + (ALIGN_CORNERS ? 0.0 : pc.p.out_off);
+    return isnan(s) ? 0.0 : s;
+}
+
+// The window [first, end) of samples that may be in bounds (all where the extent is 0).
+uvec4 sample_window(Axis a)
+{
+    if (a.dir == 0 || a.single) {
+        bool inside = !outside(a, place_sample(a, uvec2(0u)));
+        return inside ? uvec4(0u, 0u, a.count) : uvec4(0u);
+    }
+    float near = a.dir > 0 ? -1.0 : float(a.size), far = a.dir > 0 ? float(a.size) : -1.0;
+    uvec2 first = first_past(a, true, sample_estimate(a, near));
+    uvec2 end = first_past(a, false, sample_estimate(a, far));
+    return uvec4(first, less_64(end, first) ? first : end);
+}
+
+// A sample's table entry (roi_align_abi.h).
+uvec4 sample_entry(Axis a, uvec2 s)
+{
+    Place p = place_sample(a, s);
+    int top = 2 * int(a.size);
+    uint flags = 0u;
+    bool low = p.q < 0, high = p.q > top - 2 || (p.q == top - 2 && !p.exact);
+    uint i0 = 0u;
+    float w = 0.0;
+    if (low || high) {
+        flags |= ROI_ENTRY_CLAMPED;
+        i0 = low ? 0u : a.size - 1u;
+    } else if (LINEAR) {
+        i0 = uint(p.q) >> 1;
+        float d = float_64(a.d);
+        w = clamp((float_64(p.r) + p.part + ((p.q & 1) != 0 ? d : 0.0)) / (2.0 * d), 0.0, 1.0);
+        if (i0 == a.size - 1u)
+            w = 0.0;
+    } else {
+        i0 = min(uint(p.exact ? p.q : p.q + 1) >> 1, a.size - 1u);
+    }
+    float t;
+    if (a.single)
+        t = 0.5;
+    else if (ALIGN_CORNERS)
+        t = float_64(s) / float_64(a.d);
+    else
+        t = (float_64(s) - pc.p.out_off) / float_64(a.d);
+    return uvec4(i0, flags, floatBitsToUint(w), floatBitsToUint(t));
+}
+
+shared uvec4 axis_window[2];
+shared Axis axes[2];
+
+void main()
+{
+    uvec3 groups = gl_NumWorkGroups;
+    uint r = (gl_WorkGroupID.z * groups.y + gl_WorkGroupID.y) * groups.x + gl_WorkGroupID.x;
+    uint lid = gl_LocalInvocationID.x;
+    if (r >= pc.p.num_rois)
+        return;
+    uint b = pc.batch.v[r * pc.p.batch_stride];
+    bool valid = b < pc.p.batch_count;
+    uint base = pc.p.table_base + r * (ROI_RECORD_VEC4 + pc.p.table_x + pc.p.table_y);
+    for (uint k = lid; k < 2u; k += gl_WorkGroupSize.x) {
+        bool x = k == 0u;
+        uint at = r * pc.p.roi_strides[0] + (x ? 0u : pc.p.roi_strides[1]);
+        float lo = load(pc.rois, at), hi = load(pc.rois, at + 2u * pc.p.roi_strides[1]);
+        Axis a = make_axis(lo, hi, x ? pc.p.spatial_x : pc.p.spatial_y, x ? pc.p.out_w : pc.p.out_h,
+                           x ? pc.p.in_w : pc.p.in_h);
+        uvec4 w = valid ? sample_window(a) : uvec4(0u);
+        // The proof of the tables' sizes (lib/roi_align.c) holds; this only keeps writes inside.
+        uvec2 cap = uvec2(x ? pc.p.table_x : pc.p.table_y, 0u);
+        if (less_64(cap, sub_64(w.zw, w.xy)))
+            w.zw = add_64(w.xy, cap);
+        axis_window[k] = w;
+        axes[k] = a;
+    }
+    barrier();
+    uint count_x = axis_window[0].z - axis_window[0].x, count_y = axis_window[1].z - axis_window[1].x;
+    for (uint k = lid; k < count_x + count_y; k += gl_WorkGroupSize.x) {
+        bool x = k < count_x;
+        uint slot = x ? 0u : 1u, e = x ? k : k - count_x;
+        uvec2 s = add_64(axis_window[slot].xy, uvec2(e, 0u));
+        pc.scratch.v[base + ROI_RECORD_VEC4 + (x ? 0u : pc.p.table_x) + e] = sample_entry(axes[slot], s);
+    }
+    if (lid == 0u) {
+        if (!valid)
+            atomicAdd(pc.counters.v[ROI_COUNTER_SKIPPED_REGIONS], 1u);
+        // Windows as (bin, sample in bin) of their first and end samples.
+        uvec4 record[2];
+        for (uint k = 0u; k < 2u; k++) {
+            uint n = axes[k].n;
+            uvec4 w = axis_window[k];
+            uvec4 split;
+            for (uint e = 0u; e < 2u; e++) {
+                uvec2 s = e == 0u ? w.xy : w.zw;
+                // s / n for s < 2^64, n < 2^32: by halves (s.y / n first).
+                // s / n < 2^32 (s <= bins * n): bisection on the quotient.
+                uint lo = 0u, hi = 0xffffffffu;
+                while (lo < hi) {
+                    uint mid = hi - ((hi - lo) >> 1);
+                    if (less_64(s, mul_32x32(mid, n)))
+                        hi = mid - 1u;
+                    else
+                        lo = mid;
+                }
+                split[2u * e] = lo;
+                split[2u * e + 1u] = s.x - lo * n;
+            }
+            record[k] = split;
+        }
+        pc.scratch.v[base] = uvec4(valid ? b : ROI_NO_BATCH, axes[0].n, axes[1].n,
+                                   (axes[0].dir < 0 ? ROI_DECREASING_X : 0u) | (axes[1].dir < 0 ? ROI_DECREASING_Y : 0u));
+        pc.scratch.v[base + 1u] = record[0];
+        pc.scratch.v[base + 2u] = record[1];
+    }
+}
