@@ -13,7 +13,9 @@ void ref_relu_grad(const double *x, const double *dy, double *dx, uint64_t n)
         dx[i] = x[i] > 0 ? dy[i] : 0;
 }
 
+#include <gmp.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct tap {
@@ -116,61 +118,180 @@ void ref_resample_backward(const struct ref_resample *r, const double *in_grad, 
     resample_visit(r, accumulate, &s);
 }
 
+/* One axis of a sample in bounds: taps i0 and i1 (weight w on i1), t = u / D. */
 struct roi_axis {
-    int oob, clamped;
+    int clamped;
     uint32_t i0, i1;
     double w, t;
 };
 
-static void roi_sample_axis(const struct ref_roi *r, double start, double extent, uint32_t s, uint32_t n, uint32_t size,
-                            struct roi_axis *a)
+/* One axis of a region: samples per bin and the samples [first, end) that lie in bounds (the
+ * positions move monotonically), every decision made on exact rationals (GMP). */
+struct roi_line {
+    uint32_t n;
+    uint64_t first, end;
+    struct roi_axis *samples;   /* end - first of them */
+};
+
+static void mpz_set_u64(mpz_t z, uint64_t v)
 {
-    if (r->align_corners)
-        a->t = n == 1 ? 0.5 : (double)s / (n - 1);
-    else
-        a->t = ((double)s - r->output_offset) / n;
-    double pos = start + extent * a->t - r->input_offset;
-    a->oob = pos < -1 || pos > size;
-    double last = size - 1.0, c = pos < 0 ? 0 : pos > last ? last : pos;
-    a->clamped = pos < 0 || pos > last;
-    if (r->linear) {
-        a->i0 = (uint32_t)floor(c);
-        a->w = c - a->i0;
-        a->i1 = a->i0 + 1 < size ? a->i0 + 1 : size - 1;
-    } else {
-        a->i0 = (uint32_t)ceil(c - 0.5);
-        a->w = 0;
-        a->i1 = a->i0;
-    }
+    mpz_set_ui(z, (unsigned long)(v >> 32));
+    mpz_mul_2exp(z, z, 32);
+    mpz_add_ui(z, z, (unsigned long)(v & 0xffffffffu));
 }
 
-static uint32_t roi_samples(const struct ref_roi *r, double extent, uint32_t bins)
+static uint64_t mpz_get_u64(const mpz_t z)
 {
-    double q = ceil(fabs(extent) / bins);
-    if (q < r->min_samples)
-        q = r->min_samples;
-    if (q > r->max_samples)
-        q = r->max_samples;
-    return (uint32_t)q;
+    mpz_t t;
+    mpz_init(t);
+    mpz_fdiv_q_2exp(t, z, 32);
+    uint64_t v = (uint64_t)mpz_get_ui(t) << 32;
+    mpz_fdiv_r_2exp(t, z, 32);
+    v |= mpz_get_ui(t);
+    mpz_clear(t);
+    return v;
+}
+
+/* clamp(v, 0, limit) of an integer, as uint64. */
+static uint64_t clamp_count(const mpz_t v, uint64_t limit)
+{
+    if (mpz_sgn(v) <= 0)
+        return 0;
+    mpz_t l;
+    mpz_init(l);
+    mpz_set_u64(l, limit);
+    uint64_t r = mpz_cmp(v, l) >= 0 ? limit : mpz_get_u64(v);
+    mpz_clear(l);
+    return r;
+}
+
+static void roi_line(const struct ref_roi *r, double lo, double hi, double scale, uint32_t bins, uint32_t size,
+                     struct roi_line *l)
+{
+    mpq_t x1, w, a, d, o, p, q;
+    mpz_t z;
+    mpq_inits(x1, w, a, d, o, p, q, NULL);
+    mpz_init(z);
+    mpq_set_d(q, scale);
+    mpq_set_d(x1, lo);
+    mpq_mul(x1, x1, q);
+    mpq_set_d(w, hi);
+    mpq_mul(w, w, q);
+    mpq_sub(w, w, x1);                                  /* W = X2 - X1 */
+    mpq_abs(p, w);
+    mpz_mul_ui(z, mpq_denref(p), bins);
+    mpz_cdiv_q(z, mpq_numref(p), z);                    /* ceil(|W| / bins) */
+    l->n = mpz_cmp_ui(z, r->min_samples) < 0 ? r->min_samples
+           : mpz_cmp_ui(z, r->max_samples) > 0 ? r->max_samples
+                                               : (uint32_t)mpz_get_ui(z);
+    uint64_t count = (uint64_t)bins * l->n;
+    int single = r->align_corners && count == 1;
+    mpz_set_u64(z, single ? 2 : r->align_corners ? count - 1 : count);
+    mpq_set_z(d, z);
+    mpq_set_d(o, r->align_corners ? 0 : r->output_offset);
+    mpq_set_d(q, r->input_offset);
+    mpq_sub(a, x1, q);                                  /* A = X1 - InputPixelOffset */
+    int dir = mpq_sgn(w);
+    if (dir == 0 || single) {
+        /* Every sample at A + W/2 (one sample) or at A (no extent). */
+        mpq_set_ui(q, 1, 2);
+        mpq_mul(q, q, w);
+        mpq_add(p, a, q);
+        int inside = mpq_cmp_si(p, -1, 1) >= 0 && mpq_cmp_ui(p, size, 1) <= 0;
+        l->first = 0;
+        l->end = inside ? count : 0;
+    } else {
+        /* p(s) = A + W * (s - o) / D reaches T at s = o + (T - A) * D / W. */
+        for (int e = 0; e < 2; e++) {
+            int edge_low = (e == 0) == (dir > 0);      /* the bound from -1, else from size */
+            mpq_set_si(q, edge_low ? -1 : (long)size, 1);
+            mpq_sub(q, q, a);
+            mpq_mul(q, q, d);
+            mpq_div(q, q, w);
+            mpq_add(q, q, o);
+            if (e == 0)
+                mpz_cdiv_q(z, mpq_numref(q), mpq_denref(q));
+            else {
+                mpz_fdiv_q(z, mpq_numref(q), mpq_denref(q));
+                mpz_add_ui(z, z, 1);
+            }
+            if (e == 0)
+                l->first = clamp_count(z, count);
+            else
+                l->end = clamp_count(z, count);
+        }
+        if (l->end < l->first)
+            l->end = l->first;
+    }
+    l->samples = calloc(l->end - l->first + 1, sizeof(struct roi_axis));
+    for (uint64_t s = l->first; s < l->end; s++) {
+        struct roi_axis *x = &l->samples[s - l->first];
+        if (single) {
+            mpq_set_ui(q, 1, 2);
+            x->t = 0.5;
+        } else {
+            mpz_set_u64(z, s);
+            mpq_set_z(q, z);
+            mpq_sub(q, q, o);
+            mpq_div(q, q, d);                           /* t = (s - o) / D */
+            x->t = mpq_get_d(q);
+        }
+        mpq_mul(p, w, q);
+        mpq_add(p, p, a);
+        x->clamped = mpq_sgn(p) < 0 || mpq_cmp_ui(p, size - 1, 1) > 0;
+        if (mpq_sgn(p) < 0)
+            mpq_set_ui(p, 0, 1);
+        else if (mpq_cmp_ui(p, size - 1, 1) > 0)
+            mpq_set_ui(p, size - 1, 1);
+        if (r->linear) {
+            mpz_fdiv_q(z, mpq_numref(p), mpq_denref(p));
+            x->i0 = (uint32_t)mpz_get_ui(z);
+            mpq_set_z(q, z);
+            mpq_sub(q, p, q);
+            x->w = mpq_get_d(q);
+            x->i1 = x->i0 + 1 < size ? x->i0 + 1 : size - 1;
+        } else {
+            mpq_set_ui(q, 1, 2);
+            mpq_sub(q, p, q);
+            mpz_cdiv_q(z, mpq_numref(q), mpq_denref(q));
+            x->i0 = (uint32_t)mpz_get_ui(z);
+            x->i1 = x->i0;
+            x->w = 0;
+        }
+    }
+    mpq_clears(x1, w, a, d, o, p, q, NULL);
+    mpz_clear(z);
 }
 
 struct roi_region {
-    double x1, y1, w, h;
-    uint32_t nx, ny, b;
+    struct roi_line x, y;
+    uint32_t b;
     int valid;
 };
 
 static void roi_region(const struct ref_roi *r, uint32_t k, struct roi_region *g)
 {
     const double *c = r->rois + 4 * k;
-    g->x1 = c[0] * r->spatial_x;
-    g->y1 = c[1] * r->spatial_y;
-    g->w = c[2] * r->spatial_x - g->x1;
-    g->h = c[3] * r->spatial_y - g->y1;
-    g->nx = roi_samples(r, g->w, r->out_w);
-    g->ny = roi_samples(r, g->h, r->out_h);
+    roi_line(r, c[0], c[2], r->spatial_x, r->out_w, r->width, &g->x);
+    roi_line(r, c[1], c[3], r->spatial_y, r->out_h, r->height, &g->y);
     g->b = r->batch_indices[k];
     g->valid = g->b < r->batch;
+}
+
+static void roi_region_free(struct roi_region *g)
+{
+    free(g->x.samples);
+    free(g->y.samples);
+}
+
+/* The in-bounds samples [first, end) of bin `bin` of a line, as indices into its samples. */
+static void roi_bin_samples(const struct roi_line *l, uint32_t bin, uint64_t *first, uint64_t *end)
+{
+    uint64_t lo = (uint64_t)bin * l->n, hi = lo + l->n;
+    lo = lo > l->first ? lo : l->first;
+    hi = hi < l->end ? hi : l->end;
+    *first = lo - l->first;
+    *end = (hi > lo ? hi : lo) - l->first;
 }
 
 static double roi_at(const struct ref_roi *r, const double *x, uint32_t b, uint32_t c, uint32_t y, uint32_t xx)
@@ -186,44 +307,76 @@ static double roi_read(const struct ref_roi *r, const double *x, uint32_t b, uin
     return (1 - y->w) * ((1 - xa->w) * a + xa->w * bb) + y->w * ((1 - xa->w) * cc + xa->w * d);
 }
 
+static int same_taps(const struct roi_axis *a, const struct roi_axis *b)
+{
+    return a->i0 == b->i0 && a->i1 == b->i1 && a->w == b->w;
+}
+
 /* Visits the samples of bin (k, c, oy, ox) that carry gradient: every in-bounds sample with
- * share dy/(nx*ny) for AVERAGE, the winner (if in bounds) with share dy for MAX. */
-static void roi_bin(const struct ref_roi *r, const double *x, uint32_t k, uint32_t c, uint32_t oy, uint32_t ox, double dy,
+ * share dy/(nx*ny) for AVERAGE; for MAX the first largest sample, where it is in bounds (the
+ * others count as 0, the first of them in order winning a tie). A MAX bin whose winner is within
+ * r->max_tie of another sample at other taps adds one to r->ambiguous. */
+static void roi_bin(const struct ref_roi *r, const double *x, const struct roi_region *g, uint32_t c, uint32_t oy,
+                    uint32_t ox, double dy,
                     void (*visit)(void *user, const struct roi_region *g, uint32_t c, const struct roi_axis *y,
                                   const struct roi_axis *xa, double share),
                     void *user)
 {
-    struct roi_region g;
-    roi_region(r, k, &g);
-    if (!g.valid)
+    if (!g->valid)
         return;
-    uint32_t ny = g.ny * r->out_h, nx = g.nx * r->out_w;
-    struct roi_axis best_y = { 0 }, best_x = { 0 };
+    uint64_t y0, y1, x0, x1;
+    roi_bin_samples(&g->y, oy, &y0, &y1);
+    roi_bin_samples(&g->x, ox, &x0, &x1);
+    if (!r->maximum) {
+        double share = dy / ((double)g->x.n * g->y.n);
+        for (uint64_t iy = y0; iy < y1; iy++)
+            for (uint64_t ix = x0; ix < x1; ix++)
+                visit(user, g, c, &g->y.samples[iy], &g->x.samples[ix], share);
+        return;
+    }
+    if (y0 == y1 || x0 == x1)
+        return;
     double best = 0;
-    int first = 1, best_in = 0;
-    for (uint32_t iy = 0; iy < g.ny; iy++) {
-        struct roi_axis y;
-        roi_sample_axis(r, g.y1, g.h, oy * g.ny + iy, ny, r->height, &y);
-        for (uint32_t ix = 0; ix < g.nx; ix++) {
-            struct roi_axis xa;
-            roi_sample_axis(r, g.x1, g.w, ox * g.nx + ix, nx, r->width, &xa);
-            int oob = y.oob || xa.oob;
-            if (r->maximum) {
-                double v = oob ? 0 : roi_read(r, x, g.b, c, &y, &xa);
-                if (first || v > best) {
-                    best = v;
-                    best_in = !oob;
-                    best_y = y;
-                    best_x = xa;
-                }
-                first = 0;
-            } else if (!oob) {
-                visit(user, &g, c, &y, &xa, dy / (g.nx * g.ny));
+    uint64_t by = y0, bx = x0;
+    for (uint64_t iy = y0; iy < y1; iy++)
+        for (uint64_t ix = x0; ix < x1; ix++) {
+            double v = roi_read(r, x, g->b, c, &g->y.samples[iy], &g->x.samples[ix]);
+            if ((iy == y0 && ix == x0) || v > best) {
+                best = v;
+                by = iy;
+                bx = ix;
             }
         }
+    /* In-bin positions of the winner and of the first out-of-bounds sample. */
+    uint64_t bin_y = (uint64_t)oy * g->y.n, bin_x = (uint64_t)ox * g->x.n;
+    uint64_t wy = g->y.first + by - bin_y, wx = g->x.first + bx - bin_x;
+    uint64_t fy = g->y.first + y0 - bin_y, ey = g->y.first + y1 - bin_y;
+    uint64_t fx = g->x.first + x0 - bin_x, ex = g->x.first + x1 - bin_x;
+    int all = fy == 0 && ey == g->y.n && fx == 0 && ex == g->x.n, wins = 1;
+    if (!all && best <= 0) {
+        uint64_t oy_ = 0, ox_ = 0;
+        if (fy == 0 && fx == 0) {
+            if (ex < g->x.n)
+                ox_ = ex;
+            else
+                oy_ = ey;
+        }
+        wins = best < 0 ? 0 : (wy < oy_ || (wy == oy_ && wx < ox_));
     }
-    if (r->maximum && best_in)
-        visit(user, &g, c, &best_y, &best_x, dy);
+    if (r->ambiguous) {
+        double tol = r->max_tie * (fabs(best) + 1);
+        int near = !all && fabs(best) <= tol;
+        for (uint64_t iy = y0; iy < y1 && !near; iy++)
+            for (uint64_t ix = x0; ix < x1 && !near; ix++) {
+                const struct roi_axis *sy = &g->y.samples[iy], *sx = &g->x.samples[ix];
+                if (same_taps(sy, &g->y.samples[by]) && same_taps(sx, &g->x.samples[bx]))
+                    continue;
+                near = fabs(roi_read(r, x, g->b, c, sy, sx) - best) <= tol;
+            }
+        *r->ambiguous += near;
+    }
+    if (wins)
+        visit(user, g, c, &g->y.samples[by], &g->x.samples[bx], dy);
 }
 
 void ref_roi_forward(const struct ref_roi *r, const double *x, double *out)
@@ -236,31 +389,26 @@ void ref_roi_forward(const struct ref_roi *r, const double *x, double *out)
                 for (uint32_t ox = 0; ox < r->out_w; ox++) {
                     double acc = r->oob_value;
                     if (g.valid) {
-                        uint32_t ny = g.ny * r->out_h, nx = g.nx * r->out_w;
-                        int first = 1;
+                        uint64_t y0, y1, x0, x1;
+                        roi_bin_samples(&g.y, oy, &y0, &y1);
+                        roi_bin_samples(&g.x, ox, &x0, &x1);
+                        double total = (double)g.x.n * g.y.n, inside = (double)(y1 - y0) * (double)(x1 - x0);
                         acc = 0;
-                        for (uint32_t iy = 0; iy < g.ny; iy++) {
-                            struct roi_axis y;
-                            roi_sample_axis(r, g.y1, g.h, oy * g.ny + iy, ny, r->height, &y);
-                            for (uint32_t ix = 0; ix < g.nx; ix++) {
-                                struct roi_axis xa;
-                                roi_sample_axis(r, g.x1, g.w, ox * g.nx + ix, nx, r->width, &xa);
-                                double v = (y.oob || xa.oob) ? r->oob_value : roi_read(r, x, g.b, c, &y, &xa);
-                                if (r->maximum)
-                                    acc = first || v > acc ? v : acc;
-                                else
-                                    acc += v;
-                                first = 0;
+                        for (uint64_t iy = y0; iy < y1; iy++)
+                            for (uint64_t ix = x0; ix < x1; ix++) {
+                                double v = roi_read(r, x, g.b, c, &g.y.samples[iy], &g.x.samples[ix]);
+                                acc = !r->maximum ? acc + v : (iy == y0 && ix == x0) || v > acc ? v : acc;
                             }
-                        }
-                        if (!r->maximum)
-                            acc /= (double)g.nx * g.ny;
+                        if (r->maximum)
+                            acc = inside == 0 ? r->oob_value : inside < total && r->oob_value > acc ? r->oob_value : acc;
+                        else
+                            acc = (acc + (total - inside) * r->oob_value) / total;
                     }
                     out[(((uint64_t)k * r->channels + c) * r->out_h + oy) * r->out_w + ox] = acc;
                 }
+        roi_region_free(&g);
     }
 }
-
 struct roi_grads {
     const struct ref_roi *r;
     const double *x;
@@ -317,10 +465,13 @@ void ref_roi_backward(const struct ref_roi *r, const double *x, const double *dy
     struct roi_grads s = { r, x, dx, droi, dx_abs, droi_abs, 0 };
     for (uint32_t k = 0; k < r->num_rois; k++) {
         s.k = k;
+        struct roi_region g;
+        roi_region(r, k, &g);
         for (uint32_t c = 0; c < r->channels; c++)
             for (uint32_t oy = 0; oy < r->out_h; oy++)
                 for (uint32_t ox = 0; ox < r->out_w; ox++)
-                    roi_bin(r, x, k, c, oy, ox, dy[(((uint64_t)k * r->channels + c) * r->out_h + oy) * r->out_w + ox],
+                    roi_bin(r, x, &g, c, oy, ox, dy[(((uint64_t)k * r->channels + c) * r->out_h + oy) * r->out_w + ox],
                             roi_visit, &s);
+        roi_region_free(&g);
     }
 }
