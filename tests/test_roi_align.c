@@ -611,6 +611,149 @@ static void test_skipped_regions(void **state)
     }
 }
 
+/* A coordinate of the exactness sweep along an axis of `size` cells, before SpatialScale: an
+ * integer or a half-integer as often as a random value. */
+static double sweep_round(double v)
+{
+    uint32_t k = below(3);
+    return k == 0 ? round(v) : k == 1 ? round(2 * v) / 2 : v;
+}
+
+/* One axis of a region: inside, overhanging, 10 to 10^6 times the input, mirrored, empty or
+ * smaller than a cell. `limit` bounds the coordinates (the type's range). */
+static void sweep_axis(double size, double scale, double limit, double *lo, double *hi)
+{
+    double a, b;
+    switch (below(6)) {
+    case 0: /* inside */
+        a = uniform(0, size);
+        b = a + uniform(0, size - a);
+        break;
+    case 1: /* overhanging */
+        a = uniform(-size, 2 * size);
+        b = a + uniform(-2 * size, 3 * size);
+        break;
+    case 2: { /* far larger than the input */
+        double c = uniform(-2 * size, 3 * size), h = size * pow(10, uniform(1, 6));
+        a = c - h;
+        b = c + h;
+        break;
+    }
+    case 3: /* empty */
+        a = b = uniform(-2, size + 2);
+        break;
+    case 4: /* smaller than a cell */
+        a = uniform(-1.5, size + 0.5);
+        b = a + uniform(-0.5, 0.5);
+        break;
+    default: /* edges near -1 and the size, where ties decide bounds */
+        a = -1 - below(3) * 0.5;
+        b = size + below(3) * 0.5;
+        break;
+    }
+    if (below(4) == 0) { /* mirrored */
+        double t = a;
+        a = b;
+        b = t;
+    }
+    *lo = fmax(-limit, fmin(limit, sweep_round(a / scale)));
+    *hi = fmax(-limit, fmin(limit, sweep_round(b / scale)));
+}
+
+/* Decisions exact for every geometry (issue 14): thousands of random regions, every mode, against
+ * the exact reference, forward (float32) and both gradients (float32, float16, bfloat16). MAX
+ * bins whose winner is within float32 rounding of another sample's value are rerolled. */
+static void test_exact_geometry(void **state)
+{
+    (void)state;
+    static const double scales[] = { 1, 0.5, 0.25, 2, 0.0625, 1.0 / 3 };
+    static const double in_offsets[] = { 0.5, 0, 0.25, -0.5 }, out_offsets[] = { -0.5, 0, 0.5 };
+    uint64_t geometries = 0, rerolled = 0, skipped = 0;
+    for (int iter = 0; iter < 144; iter++) {
+        dmlvk_tensor_data_type type = float_types[iter % 3];
+        struct problem p;
+        memset(&p, 0, sizeof(p));
+        struct ref_roi *q = &p.q;
+        q->batch = 1 + below(2);
+        q->channels = 1 + below(2);
+        q->height = 1 + below(8);
+        q->width = 1 + below(8);
+        q->num_rois = 24 + below(MAX_ROIS - 23);
+        q->out_h = 1 + below(4);
+        q->out_w = 1 + below(4);
+        q->linear = below(2);
+        q->maximum = (iter / 3) % 2;
+        q->align_corners = below(3) == 0;
+        q->spatial_x = (float)scales[below(6)]; /* what the descriptor's float32 holds */
+        q->spatial_y = below(2) ? q->spatial_x : (float)scales[below(6)];
+        q->input_offset = in_offsets[below(4)];
+        q->output_offset = out_offsets[below(3)];
+        q->oob_value = below(2) ? 0 : (float)uniform(-2, 2);
+        uint32_t mode = below(3);
+        q->min_samples = mode == 0 ? 1 : 1 + below(3);
+        q->max_samples = mode == 0 ? UINT32_MAX : mode == 1 ? q->min_samples : q->min_samples + below(3);
+        double limit = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? 60000 : 1e30;
+        for (uint32_t k = 0; k < q->num_rois; k++) {
+            sweep_axis(q->width, q->spatial_x, limit, &p.rois[4 * k], &p.rois[4 * k + 2]);
+            sweep_axis(q->height, q->spatial_y, limit, &p.rois[4 * k + 1], &p.rois[4 * k + 3]);
+            p.batch[k] = below(q->batch);
+        }
+        round_to_type(p.rois, 4 * q->num_rois, type);
+        alloc_problem(&p);
+        double rel = type_tolerance(type);
+        uint64_t ambiguous = 1;
+        struct results r = { 0 };
+        double *droi = malloc(4 * q->num_rois * sizeof(double)), *droi_want = malloc(4 * q->num_rois * sizeof(double));
+        double *droi_mag = malloc(4 * q->num_rois * sizeof(double));
+        for (int attempt = 0; attempt < 20 && ambiguous; attempt++) {
+            for (uint64_t i = 0; i < p.nx; i++)
+                p.x[i] = uniform(-1, 1);
+            for (uint64_t i = 0; i < p.ny; i++)
+                p.dy[i] = uniform(-1, 1);
+            round_to_type(p.x, p.nx, type);
+            round_to_type(p.dy, p.ny, type);
+            ambiguous = 0;
+            q->ambiguous = q->maximum ? &ambiguous : NULL;
+            q->max_tie = 1e-5;
+            if (r.want)
+                free_results(&r);
+            reference_results(&p, &r);
+            rerolled += ambiguous != 0;
+        }
+        q->ambiguous = NULL;
+        geometries += q->num_rois;
+        if (type == DMLVK_TENSOR_DATA_TYPE_FLOAT32) {
+            double *want = malloc(p.ny * sizeof(double)), *got = malloc(p.ny * sizeof(double));
+            double *mag = malloc(p.ny * sizeof(double));
+            ref_roi_forward(q, p.x, want);
+            for (uint64_t i = 0; i < p.ny; i++)
+                mag[i] = 1 + fabs(q->oob_value);
+            gpu_forward(&p, got);
+            expect_close("ROI_ALIGN1", got, want, mag, p.ny, rel);
+            free(want);
+            free(got);
+            free(mag);
+        }
+        if (ambiguous) {
+            skipped++;
+        } else {
+            ref_roi_backward(q, p.x, p.dy, NULL, droi_want, NULL, droi_mag);
+            assert_int_equal(gpu_backward(&p, NULL, type, r.got, droi), DMLVK_OK);
+            expect_close("OutputGradientTensor", r.got, r.want, r.mag, p.nx, rel);
+            expect_close("OutputROIGradientTensor", droi, droi_want, droi_mag, 4 * q->num_rois, rel);
+        }
+        free(droi);
+        free(droi_want);
+        free(droi_mag);
+        free_results(&r);
+        free_problem(&p);
+    }
+    printf("exact geometry: %llu regions, %llu MAX problems rerolled, %llu skipped\n", (unsigned long long)geometries,
+           (unsigned long long)rerolled, (unsigned long long)skipped);
+    assert_true(geometries >= 5000);
+    assert_true(skipped <= 2);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -637,6 +780,7 @@ int main(void)
         cmocka_unit_test(test_roi_gradient_gpu),
         cmocka_unit_test(test_torchvision),
         cmocka_unit_test(test_skipped_regions),
+        cmocka_unit_test(test_exact_geometry),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
