@@ -328,8 +328,9 @@ struct workload {
     bool deterministic;
     uint32_t n, c, h, w;        /* input of the forward pass (relu: n elements) */
     uint32_t oh, ow;            /* resample: forward output; roi: bins */
-    uint32_t rois, samples;
+    uint32_t rois, samples;     /* samples: per bin and axis, 0 adaptive */
     float spatial_scale;
+    bool huge;                  /* regions of +-1e30 instead of the preset's boxes */
 };
 
 struct bound_op {
@@ -384,6 +385,11 @@ static void roi_boxes(const struct workload *w, float *boxes, uint32_t *batch)
             u[i] = (double)(splitmix64_next(&s) >> 11) * 0x1p-53;
         double bw = 16 + u[2] * (img_w / 3), bh = 16 + u[3] * (img_h / 3);
         double x1 = u[0] * (img_w - bw), y1 = u[1] * (img_h - bh);
+        if (w->huge) { /* centred anywhere on the map, spanning +-1e30 */
+            x1 = -1e30 + u[0] * img_w;
+            y1 = -1e30 + u[1] * img_h;
+            bw = bh = 2e30;
+        }
         boxes[4 * k] = (float)x1;
         boxes[4 * k + 1] = (float)y1;
         boxes[4 * k + 2] = (float)(x1 + bw);
@@ -564,6 +570,15 @@ static int add_preset(struct workload *w, int n, const char *preset, bool f16_ok
                          types[ti]);
                 w[n++] = r;
             }
+        /* Adaptive sample counts, on the preset's boxes and on regions of +-1e30: the exact
+         * geometry visits only in-bounds samples, so both should take about as long. */
+        for (int huge = 0; huge < 2 && ti == 0; huge++) {
+            struct workload r = { .kind = ROI_ALIGN_GRAD, .type = type, .n = 2, .c = small ? 8 : 256,
+                                  .h = small ? 50 : 200, .w = small ? 76 : 304, .oh = 7, .ow = 7,
+                                  .rois = small ? 32 : 512, .samples = 0, .spatial_scale = 0.25f, .huge = huge };
+            snprintf(r.name, sizeof(r.name), "roi_align_grad_7x7_adaptive%s_%s", huge ? "_1e30" : "", types[ti]);
+            w[n++] = r;
+        }
     }
     return n;
 }
