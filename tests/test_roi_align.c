@@ -660,6 +660,31 @@ static void sweep_axis(double size, double scale, double limit, double *lo, doub
     *hi = fmax(-limit, fmin(limit, sweep_round(b / scale)));
 }
 
+/* Sample tables past DMLVK_ROI_TABLES_MAX_BYTES are refused at creation, naming the field. */
+static void test_table_limit(void **state)
+{
+    (void)state;
+    static const uint32_t in_sizes[] = { 1, 1, 8, 8 }, bins[] = { 4096, 1, 7, 7 }, rois[] = { 4096, 4 }, batch[] = { 4096 };
+    dmlvk_tensor_desc tx = packed_desc(DMLVK_TENSOR_DATA_TYPE_FLOAT32, 4, in_sizes);
+    dmlvk_tensor_desc ty = packed_desc(DMLVK_TENSOR_DATA_TYPE_FLOAT32, 4, bins);
+    dmlvk_tensor_desc tr = packed_desc(DMLVK_TENSOR_DATA_TYPE_FLOAT32, 2, rois);
+    dmlvk_tensor_desc tb = packed_desc(DMLVK_TENSOR_DATA_TYPE_UINT32, 1, batch);
+    dmlvk_roi_align1_operator_desc d = { &tx, &tr, &tb, &ty, DMLVK_REDUCE_FUNCTION_AVERAGE, DMLVK_INTERPOLATION_MODE_LINEAR,
+                                         1, 1, 0.5f, -0.5f, 0, 1000000, 1000000, 0 };
+    dmlvk_operator *op;
+    assert_int_equal(test_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ROI_ALIGN1, &d }, NULL, &op),
+                     DMLVK_ERROR_UNSUPPORTED);
+    assert_non_null(strstr(dmlvk_last_error(), "MinimumSamplesPerOutput"));
+    d.MinimumSamplesPerOutput = 1; /* adaptive counts: at most 2 * 8 + 3 entries per axis */
+    d.MaximumSamplesPerOutput = UINT32_MAX;
+    assert_int_equal(test_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ROI_ALIGN1, &d }, NULL, &op),
+                     DMLVK_OK);
+    dmlvk_operator_properties props;
+    assert_int_equal(dmlvk_operator_get_properties(op, &props), DMLVK_OK);
+    assert_int_equal(props.scratch_bytes, 16 * 4096 * (3 + 19 + 19));
+    dmlvk_operator_destroy(op);
+}
+
 /* Decisions exact for every geometry (issue 14): thousands of random regions, every mode, against
  * the exact reference, forward (float32) and both gradients (float32, float16, bfloat16). MAX
  * bins whose winner is within float32 rounding of another sample's value are rerolled. */
@@ -780,6 +805,7 @@ int main(void)
         cmocka_unit_test(test_roi_gradient_gpu),
         cmocka_unit_test(test_torchvision),
         cmocka_unit_test(test_skipped_regions),
+        cmocka_unit_test(test_table_limit),
         cmocka_unit_test(test_exact_geometry),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
