@@ -168,37 +168,60 @@ static void test_roi_gradient_finite_differences(void **state)
     assert_true(checked > 300);
 }
 
-/* GPU runs of ROI_ALIGN1 / ROI_ALIGN_GRAD on problem p, float32 or float16, packed tensors. */
-static void gpu_forward(const struct problem *p, double *out)
+/* Values of a tensor of `type` from doubles (rounded to the type) and back. */
+static void *to_type(const double *v, uint64_t n, dmlvk_tensor_data_type type)
+{
+    bool f16 = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16, bf16 = type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16;
+    uint8_t *out = calloc(n + 1, 4);
+    for (uint64_t e = 0; v && e < n; e++) {
+        if (f16 || bf16)
+            ((uint16_t *)out)[e] = f16 ? half_from_double(v[e]) : bfloat16_from_double(v[e]);
+        else
+            ((float *)out)[e] = (float)v[e];
+    }
+    return out;
+}
+
+static void from_type(const void *in, uint64_t n, dmlvk_tensor_data_type type, double *v)
+{
+    for (uint64_t e = 0; e < n; e++)
+        v[e] = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16    ? half_to_float(((const uint16_t *)in)[e])
+               : type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16 ? bfloat16_to_float(((const uint16_t *)in)[e])
+                                                         : ((const float *)in)[e];
+}
+
+/* GPU runs of ROI_ALIGN1 / ROI_ALIGN_GRAD on problem p, in any float type, packed tensors. */
+static void gpu_forward_typed(const struct problem *p, dmlvk_tensor_data_type type, double *out)
 {
     const struct ref_roi *q = &p->q;
     uint32_t in_sizes[4] = { q->batch, q->channels, q->height, q->width };
     uint32_t roi_sizes[2] = { q->num_rois, 4 }, b_sizes[1] = { q->num_rois };
     uint32_t out_sizes[4] = { q->num_rois, q->channels, q->out_h, q->out_w };
-    dmlvk_tensor_desc tx = packed_desc(DMLVK_TENSOR_DATA_TYPE_FLOAT32, 4, in_sizes);
-    dmlvk_tensor_desc tr = packed_desc(DMLVK_TENSOR_DATA_TYPE_FLOAT32, 2, roi_sizes);
+    dmlvk_tensor_desc tx = packed_desc(type, 4, in_sizes);
+    dmlvk_tensor_desc tr = packed_desc(type, 2, roi_sizes);
     dmlvk_tensor_desc tb = packed_desc(DMLVK_TENSOR_DATA_TYPE_UINT32, 1, b_sizes);
-    dmlvk_tensor_desc ty = packed_desc(DMLVK_TENSOR_DATA_TYPE_FLOAT32, 4, out_sizes);
+    dmlvk_tensor_desc ty = packed_desc(type, 4, out_sizes);
     dmlvk_roi_align1_operator_desc d = {
         &tx, &tr, &tb, &ty, q->maximum ? DMLVK_REDUCE_FUNCTION_MAX : DMLVK_REDUCE_FUNCTION_AVERAGE,
         q->linear ? DMLVK_INTERPOLATION_MODE_LINEAR : DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR, (float)q->spatial_x,
         (float)q->spatial_y, (float)q->input_offset, (float)q->output_offset, (float)q->oob_value, q->min_samples,
         q->max_samples, q->align_corners,
     };
-    float *vx = malloc(p->nx * 4), vr[4 * MAX_ROIS], *vy = malloc(p->ny * 4);
-    for (uint64_t i = 0; i < p->nx; i++)
-        vx[i] = (float)p->x[i];
-    for (uint32_t i = 0; i < 4 * q->num_rois; i++)
-        vr[i] = (float)p->rois[i];
+    void *vx = to_type(p->x, p->nx, type), *vr = to_type(p->rois, 4 * q->num_rois, type), *vy = to_type(NULL, p->ny, type);
     const dmlvk_tensor_desc *descs[4] = { &tx, &tr, &tb, &ty };
     void *values[4] = { vx, vr, (void *)p->batch, vy };
     dmlvk_operator_desc od = { DMLVK_OPERATOR_ROI_ALIGN1, &d };
     if (gpu_run(dev, &od, NULL, descs, values, 4) != DMLVK_OK)
         fail_msg("%s", dmlvk_last_error());
-    for (uint64_t i = 0; i < p->ny; i++)
-        out[i] = vy[i];
+    from_type(vy, p->ny, type, out);
     free(vx);
+    free(vr);
     free(vy);
+}
+
+static void gpu_forward(const struct problem *p, double *out)
+{
+    gpu_forward_typed(p, DMLVK_TENSOR_DATA_TYPE_FLOAT32, out);
 }
 
 /* Runs the backward pass; dx and droi are filled when non-NULL. */
@@ -206,7 +229,6 @@ static dmlvk_status gpu_backward(const struct problem *p, const struct test_para
                                  double *dx, double *droi)
 {
     const struct ref_roi *q = &p->q;
-    bool f16 = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16, bf16 = type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16;
     uint32_t in_sizes[4] = { q->batch, q->channels, q->height, q->width };
     uint32_t roi_sizes[2] = { q->num_rois, 4 }, b_sizes[1] = { q->num_rois };
     uint32_t bin_sizes[4] = { q->num_rois, q->channels, q->out_h, q->out_w };
@@ -220,26 +242,19 @@ static dmlvk_status gpu_backward(const struct problem *p, const struct test_para
         (float)q->spatial_y, (float)q->input_offset, (float)q->output_offset, q->min_samples, q->max_samples,
         q->align_corners,
     };
-    uint8_t *v[6];
+    void *v[6];
     const double *src[6] = { p->x, p->dy, p->rois, NULL, NULL, NULL };
     const uint64_t counts[6] = { p->nx, p->ny, 4 * q->num_rois, q->num_rois, p->nx, 4 * q->num_rois };
-    for (int i = 0; i < 6; i++) {
-        v[i] = calloc(counts[i], 4);
-        for (uint64_t e = 0; src[i] && e < counts[i]; e++) {
-            if (f16 || bf16)
-                ((uint16_t *)v[i])[e] = f16 ? half_from_double(src[i][e]) : bfloat16_from_double(src[i][e]);
-            else
-                ((float *)v[i])[e] = (float)src[i][e];
-        }
-    }
+    for (int i = 0; i < 6; i++)
+        v[i] = to_type(src[i], counts[i], type);
     memcpy(v[3], p->batch, 4 * q->num_rois);
     const dmlvk_tensor_desc *descs[6] = { &tx, &tdy, &tr, &tb, dx ? &tdx : NULL, droi ? &tdr : NULL };
     dmlvk_operator_desc od = { DMLVK_OPERATOR_ROI_ALIGN_GRAD, &d };
-    dmlvk_status st = gpu_run(dev, &od, params, descs, (void *const *)v, 6);
-    for (uint64_t e = 0; st == DMLVK_OK && dx && e < p->nx; e++)
-        dx[e] = f16 ? half_to_float(((uint16_t *)v[4])[e]) : bf16 ? bfloat16_to_float(((uint16_t *)v[4])[e]) : ((float *)v[4])[e];
-    for (uint64_t e = 0; st == DMLVK_OK && droi && e < 4 * q->num_rois; e++)
-        droi[e] = f16 ? half_to_float(((uint16_t *)v[5])[e]) : bf16 ? bfloat16_to_float(((uint16_t *)v[5])[e]) : ((float *)v[5])[e];
+    dmlvk_status st = gpu_run(dev, &od, params, descs, v, 6);
+    if (st == DMLVK_OK && dx)
+        from_type(v[4], p->nx, type, dx);
+    if (st == DMLVK_OK && droi)
+        from_type(v[5], 4 * q->num_rois, type, droi);
     for (int i = 0; i < 6; i++)
         free(v[i]);
     return st;
@@ -686,7 +701,7 @@ static void test_table_limit(void **state)
 }
 
 /* Decisions exact for every geometry (issue 14): thousands of random regions, every mode, against
- * the exact reference, forward (float32) and both gradients (float32, float16, bfloat16). MAX
+ * the exact reference, forward and both gradients in float32, float16 and bfloat16. MAX
  * bins whose winner is within float32 rounding of another sample's value are rerolled. */
 static void test_exact_geometry(void **state)
 {
@@ -747,13 +762,13 @@ static void test_exact_geometry(void **state)
         }
         q->ambiguous = NULL;
         geometries += q->num_rois;
-        if (type == DMLVK_TENSOR_DATA_TYPE_FLOAT32) {
+        {
             double *want = malloc(p.ny * sizeof(double)), *got = malloc(p.ny * sizeof(double));
             double *mag = malloc(p.ny * sizeof(double));
             ref_roi_forward(q, p.x, want);
             for (uint64_t i = 0; i < p.ny; i++)
                 mag[i] = 1 + fabs(q->oob_value);
-            gpu_forward(&p, got);
+            gpu_forward_typed(&p, type, got);
             expect_close("ROI_ALIGN1", got, want, mag, p.ny, rel);
             free(want);
             free(got);
