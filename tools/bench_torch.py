@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """dmlvk-bench side by side with PyTorch's CUDA backward kernels, on the same shapes, in one run.
 
-usage: bench_torch.py [--bench PATH/dmlvk-bench] [--iterations N] [--out results.json]
+usage: bench_torch.py [--bench PATH/dmlvk-bench] [--preset gpu|sweep] [--iterations N] [--only S] [--out results.json]
 
 Runs dmlvk-bench --json (Vulkan, on its own device), then times the PyTorch ops on the same
 GPU with CUDA events (warm-up, then the median of many runs, random inputs), and prints a table
@@ -67,39 +67,61 @@ def time_cuda(fn, iterations, warm_ms=1000.0):
     return statistics.median(start.elapsed_time(end) for start, end in events)
 
 
-def torch_workload(name, iterations):
-    """The PyTorch equivalent of a dmlvk-bench workload name, timed; None where there is none."""
-    dtype = (torch.bfloat16 if name.endswith("bf16") else torch.float16 if name.endswith("f16")
-             else torch.float32)
+def torch_workload(p, iterations):
+    """PyTorch's equivalent of a dmlvk-bench workload (its printed parameters), timed; None where
+    PyTorch has none (ROI MAX, dmlvk's deterministic mode, regions of +-1e30)."""
+    dtype = {"FLOAT32": torch.float32, "FLOAT16": torch.float16, "BFLOAT16": torch.bfloat16}[p["type"]]
     dev = "cuda"
-    if name.startswith("relu_grad"):
-        n = 1 << 28
-        x = torch.rand(n, device=dev, dtype=dtype) * 2 - 1
-        g = torch.rand(n, device=dev, dtype=dtype) * 2 - 1
+    kind = p["kind"]
+    n, c, h, w, oh, ow = p["n"], p["c"], p["h"], p["w"], p["oh"], p["ow"]
+
+    def rand(*shape):
+        return torch.rand(*shape, device=dev, dtype=dtype) * 2 - 1
+
+    if kind in ("relu", "relu_grad"):
+        x = rand(n)
+        if kind == "relu":
+            return time_cuda(lambda: torch.relu(x), iterations)
+        g = rand(n)
         return time_cuda(lambda: torch.ops.aten.threshold_backward(g, x, 0), iterations)
-    if name.startswith(("nearest_grad", "bilinear_grad")):
-        big = 256 if "_2x_" in name else 192
-        g = torch.rand(32, 64, big, big, device=dev, dtype=dtype) * 2 - 1
-        scale = big / 128
-        if name.startswith("nearest"):
+    if kind in ("nearest", "bilinear", "nearest_grad", "bilinear_grad"):
+        one_d = p["dims"] == 3
+        small, big = ([n, c, w], [n, c, ow]) if one_d else ([n, c, h, w], [n, c, oh, ow])
+        fmt = torch.channels_last if p["channels_last"] else torch.contiguous_format
+        nearest = kind.startswith("nearest")
+        if kind in ("nearest", "bilinear"):
+            x = rand(*small).contiguous(memory_format=fmt)
+            mode = "nearest" if nearest else ("linear" if one_d else "bilinear")
+            corners = None if nearest else False
+            return time_cuda(lambda: torch.nn.functional.interpolate(
+                x, size=big[2:], mode=mode, align_corners=corners), iterations)
+        g = rand(*big).contiguous(memory_format=fmt)
+        if one_d and nearest:
+            return time_cuda(lambda: torch.ops.aten.upsample_nearest1d_backward(g, big[2:], small, None), iterations)
+        if one_d:
+            return time_cuda(lambda: torch.ops.aten.upsample_linear1d_backward(
+                g, big[2:], small, False, None), iterations)
+        if nearest:
             return time_cuda(lambda: torch.ops.aten.upsample_nearest2d_backward(
-                g, [big, big], [32, 64, 128, 128], scale, scale), iterations)
+                g, big[2:], small, None, None), iterations)
         return time_cuda(lambda: torch.ops.aten.upsample_bilinear2d_backward(
-            g, [big, big], [32, 64, 128, 128], False, scale, scale), iterations)
-    if name.startswith("roi_align_grad"):
-        if "_det" in name or "_1e30" in name:
+            g, big[2:], small, False, None, None), iterations)
+    if kind in ("roi_align1", "roi_align_grad"):
+        if p["maximum"] or p["deterministic"] or p["huge"]:
             return None
-        bins = 14 if "14x14" in name else 7
-        ratio = 0 if "adaptive" in name else 2
-        boxes = roi_boxes(512, 2, 200, 304, 0.25).to(dev, dtype)
-        g = torch.rand(512, 256, bins, bins, device=dev, dtype=dtype) * 2 - 1
-        if dtype == torch.bfloat16:
-            # torchvision has no bfloat16 kernel: a bfloat16 model runs the float32 one on upcast
-            # inputs and casts the gradient back, and that is what is timed.
-            return time_cuda(lambda: torch.ops.torchvision._roi_align_backward(
-                g.float(), boxes.float(), 0.25, bins, bins, 2, 256, 200, 304, ratio, True).to(dtype), iterations)
+        rois, scale, ratio, aligned = p["rois"], p["spatial_scale"], p["samples"], bool(p["aligned"])
+        # torchvision has no bfloat16 kernels: a bfloat16 model runs the float32 ones on upcast
+        # inputs and casts back, and that is what is timed.
+        up = torch.float32 if dtype == torch.bfloat16 else dtype
+        boxes = roi_boxes(rois, n, h, w, scale).to(dev, up)
+        if kind == "roi_align1":
+            x = rand(n, c, h, w)
+            return time_cuda(lambda: torchvision.ops.roi_align(
+                x.to(up), boxes, (oh, ow), scale, ratio, aligned).to(dtype), iterations)
+        # The input gradient only (torchvision has no ROI gradient).
+        g = rand(rois, c, oh, ow)
         return time_cuda(lambda: torch.ops.torchvision._roi_align_backward(
-            g, boxes, 0.25, bins, bins, 2, 256, 200, 304, ratio, True), iterations)
+            g.to(up), boxes, scale, oh, ow, n, c, h, w, ratio, aligned).to(dtype), iterations)
     return None
 
 
@@ -109,25 +131,27 @@ def main():
     ap.add_argument("--iterations", type=int, default=50)
     ap.add_argument("--out")
     ap.add_argument("--only", help="passed to dmlvk-bench: workloads whose name contains it")
+    ap.add_argument("--preset", default="gpu", help="passed to dmlvk-bench: gpu or sweep")
     args = ap.parse_args()
 
     only = ["--only", args.only] if args.only else []
-    run = subprocess.run([args.bench, "--json", "--iterations", str(args.iterations)] + only, check=True,
+    run = subprocess.run([args.bench, "--json", "--preset", args.preset, "--iterations", str(args.iterations)] + only,
+                         check=True,
                          capture_output=True, text=True)
     ours = json.loads(run.stdout)
     copy = ours["copy_gbps"]
     print(f"device: {ours['device']}, torch {torch.__version__} on {torch.cuda.get_device_name()}")
     print(f"copy ceiling (dmlvk-bench, compute-shader copy): {copy:.0f} GB/s\n")
-    head = f"{'workload':28} {'dmlvk ms':>9} {'of copy':>8} {'torch ms':>9} {'of copy':>8} {'speedup':>8}"
+    head = f"{'workload':44} {'dmlvk ms':>9} {'of copy':>8} {'torch ms':>9} {'of copy':>8} {'speedup':>8}"
     print(head)
     print("-" * len(head))
     rows = []
     for r in ours["results"]:
-        t = torch_workload(r["name"], args.iterations)
+        t = torch_workload(r["params"], args.iterations)
         torch_frac = (r["bytes"] / (t * 1e6)) / copy if t else None
         speedup = t / r["ms"] if t else None
         rows.append(dict(r, torch_ms=t, torch_fraction_of_copy=torch_frac, speedup=speedup))
-        print(f"{r['name']:28} {r['ms']:9.4f} {100 * r['fraction_of_copy']:7.1f}% "
+        print(f"{r['name']:44} {r['ms']:9.4f} {100 * r['fraction_of_copy']:7.1f}% "
               + (f"{t:9.4f} {100 * torch_frac:7.1f}% {speedup:7.2f}x" if t else f"{'-':>9} {'-':>8} {'-':>8}"))
         sys.stdout.flush()
     if args.out:

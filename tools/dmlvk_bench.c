@@ -319,7 +319,9 @@ static double copy_ceiling(struct vk *v, dmlvk_device *dev, uint64_t bytes, cons
 
 /* ---- workloads ------------------------------------------------------------------------------ */
 
-enum kind { RELU_GRAD, NEAREST_GRAD, BILINEAR_GRAD, ROI_ALIGN_GRAD };
+enum kind { RELU_GRAD, NEAREST_GRAD, BILINEAR_GRAD, ROI_ALIGN_GRAD, RELU, NEAREST, BILINEAR, ROI_ALIGN1 };
+static const char *const kind_names[] = { "relu_grad", "nearest_grad", "bilinear_grad", "roi_align_grad",
+                                          "relu",      "nearest",      "bilinear",      "roi_align1" };
 
 struct workload {
     char name[64];
@@ -331,6 +333,10 @@ struct workload {
     uint32_t rois, samples;     /* samples: per bin and axis, 0 adaptive */
     float spatial_scale;
     bool huge;                  /* regions of +-1e30 instead of the preset's boxes */
+    bool channels_last;         /* resample: NHWC strides (dims 4) */
+    uint32_t dims;              /* resample: 4 (N, C, H, W) or 3 (N, C, W; h must be 1) */
+    bool maximum, roi_grad;     /* ROI align: MAX; ROI_ALIGN_GRAD also computes the ROI gradient */
+    bool aligned_false;         /* ROI align: torchvision's aligned=False */
 };
 
 struct bound_op {
@@ -416,7 +422,7 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
     uint64_t es = dmlvk_data_type_size(type);
     struct bound_op b = { 0 };
     dmlvk_buffer *bufs[8] = { 0 };
-    uint32_t s_small[4] = { w->n, w->c, w->h, w->w }, s_big[4] = { w->n, w->c, w->oh, w->ow };
+    uint32_t s_small[4] = { w->n, w->c, w->h, w->w };
     uint32_t s_relu[1] = { w->n }, s_rois[2] = { w->rois, 4 }, s_batch[1] = { w->rois };
     uint32_t s_bins[4] = { w->rois, w->c, w->oh, w->ow };
     dmlvk_tensor_desc t[6];
@@ -425,6 +431,9 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
     dmlvk_resample_grad1_operator_desc rs;
     dmlvk_resample_fields rf;
     dmlvk_roi_align_grad_operator_desc roi;
+    dmlvk_roi_align1_operator_desc roi1;
+    dmlvk_activation_relu_operator_desc relu1;
+    dmlvk_resample2_operator_desc rs2;
     dmlvk_roi_align_fields roif;
     dmlvk_operator_params params = { .deterministic = w->deterministic };
     uint64_t e_small = (uint64_t)w->n * w->c * w->h * w->w, e_big = (uint64_t)w->n * w->c * w->oh * w->ow;
@@ -432,6 +441,30 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
 #define TENSOR(i, dims, sizes, dt)                                                                                     \
     do {                                                                                                               \
         t[i] = (dmlvk_tensor_desc){ .DataType = (dt), .DimensionCount = (dims), .Sizes = (sizes) };                    \
+        CHECK(dmlvk_tensor_min_size(&t[i], &t[i].TotalTensorSizeInBytes));                                             \
+    } while (0)
+    /* Resample tensors: {N, C, H, W} (or {N, C, W}), NHWC strides where channels_last. */
+    uint32_t dims = w->dims ? w->dims : 4;
+    uint32_t r_small[4] = { w->n, w->c, w->h, w->w }, r_big[4] = { w->n, w->c, w->oh, w->ow };
+    uint32_t st_small[4], st_big[4];
+    if (dims == 3) {
+        r_small[2] = w->w;
+        r_big[2] = w->ow;
+    }
+    if (w->channels_last) {
+        const uint32_t *sz[2] = { r_small, r_big };
+        uint32_t *st[2] = { st_small, st_big };
+        for (int k = 0; k < 2; k++) {
+            st[k][1] = 1;
+            st[k][3] = sz[k][1];
+            st[k][2] = sz[k][3] * sz[k][1];
+            st[k][0] = sz[k][2] * st[k][2];
+        }
+    }
+#define RESAMPLE_TENSOR(i, sizes, strides)                                                                             \
+    do {                                                                                                               \
+        t[i] = (dmlvk_tensor_desc){ .DataType = type, .DimensionCount = dims, .Sizes = (sizes),                        \
+                                    .Strides = w->channels_last ? (strides) : NULL };                                  \
         CHECK(dmlvk_tensor_min_size(&t[i], &t[i].TotalTensorSizeInBytes));                                             \
     } while (0)
     switch (w->kind) {
@@ -447,13 +480,40 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
         fill_random(bufs[1], w->n, w->type, -1, 1, 2);
         res->bytes = 3.0 * w->n * es;
         break;
+    case RELU:
+        for (int i = 0; i < 2; i++)
+            TENSOR(i, 1, s_relu, type);
+        relu1 = (dmlvk_activation_relu_operator_desc){ &t[0], &t[1] };
+        od = (dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU, &relu1 };
+        b.count = 2;
+        for (int i = 0; i < 2; i++)
+            bufs[i] = tensor_buffer(dev, w->n, w->type);
+        fill_random(bufs[0], w->n, w->type, -1, 1, 1);
+        res->bytes = 2.0 * w->n * es;
+        break;
+    case NEAREST:
+    case BILINEAR:
+        RESAMPLE_TENSOR(0, r_small, st_small);
+        RESAMPLE_TENSOR(1, r_big, st_big);
+        CHECK(dmlvk_resample_fields_from_convention(w->kind == NEAREST ? DMLVK_RESAMPLE_CONVENTION_PYTORCH_NEAREST
+                                                                       : DMLVK_RESAMPLE_CONVENTION_HALF_PIXEL_LINEAR,
+                                                    dims, r_small, r_big, NULL, &rf));
+        rs2 = (dmlvk_resample2_operator_desc){ &t[0], &t[1] };
+        CHECK(dmlvk_resample2_desc_set_fields(&rs2, &rf));
+        od = (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE2, &rs2 };
+        b.count = 2;
+        bufs[0] = tensor_buffer(dev, e_small, w->type);
+        bufs[1] = tensor_buffer(dev, e_big, w->type);
+        fill_random(bufs[0], e_small, w->type, -1, 1, 3);
+        res->bytes = (double)(e_big + e_small) * es;
+        break;
     case NEAREST_GRAD:
     case BILINEAR_GRAD:
-        TENSOR(0, 4, s_big, type);
-        TENSOR(1, 4, s_small, type);
+        RESAMPLE_TENSOR(0, r_big, st_big);
+        RESAMPLE_TENSOR(1, r_small, st_small);
         CHECK(dmlvk_resample_fields_from_convention(w->kind == NEAREST_GRAD ? DMLVK_RESAMPLE_CONVENTION_PYTORCH_NEAREST
                                                                             : DMLVK_RESAMPLE_CONVENTION_HALF_PIXEL_LINEAR,
-                                                    4, s_small, s_big, NULL, &rf));
+                                                    dims, r_small, r_big, NULL, &rf));
         rs = (dmlvk_resample_grad1_operator_desc){ &t[0], &t[1] };
         CHECK(dmlvk_resample_grad1_desc_set_fields(&rs, &rf));
         od = (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE_GRAD1, &rs };
@@ -463,22 +523,47 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
         fill_random(bufs[0], e_big, w->type, -1, 1, 3);
         res->bytes = (double)(e_big + e_small) * es;
         break;
+    case ROI_ALIGN1:
     case ROI_ALIGN_GRAD: {
-        TENSOR(1, 4, s_bins, type);
-        TENSOR(2, 2, s_rois, type);
-        TENSOR(3, 1, s_batch, DMLVK_TENSOR_DATA_TYPE_UINT32);
+        /* Slots as ROI_ALIGN_GRAD binds them: X, dY, regions, batch indices, dX, ROI gradient;
+         * ROI_ALIGN1 takes X, regions, batch indices, Y. */
+        bool forward = w->kind == ROI_ALIGN1, needs_x = forward || w->maximum || w->roi_grad;
+        int sx = 0, sbins = forward ? 3 : 1, srois = forward ? 1 : 2, sbatch = forward ? 2 : 3;
+        TENSOR(sx, 4, s_small, type);
+        TENSOR(sbins, 4, s_bins, type);
+        TENSOR(srois, 2, s_rois, type);
+        TENSOR(sbatch, 1, s_batch, DMLVK_TENSOR_DATA_TYPE_UINT32);
         TENSOR(4, 4, s_small, type);
-        CHECK(dmlvk_roi_align_fields_from_convention(DMLVK_ROI_ALIGN_CONVENTION_HALF_PIXEL, w->spatial_scale,
-                                                     (int32_t)w->samples, DMLVK_REDUCE_FUNCTION_AVERAGE, &roif));
-        roi = (dmlvk_roi_align_grad_operator_desc){ NULL, &t[1], &t[2], &t[3], &t[4], NULL };
-        CHECK(dmlvk_roi_align_grad_desc_set_fields(&roi, &roif));
-        od = (dmlvk_operator_desc){ DMLVK_OPERATOR_ROI_ALIGN_GRAD, &roi };
-        b.count = 6;
-        bufs[1] = tensor_buffer(dev, e_bins, w->type);
-        bufs[2] = tensor_buffer(dev, 4 * (uint64_t)w->rois, w->type);
-        CHECK(dmlvk_buffer_create(dev, 4 * (uint64_t)w->rois, &bufs[3]));
-        bufs[4] = tensor_buffer(dev, e_small, w->type);
-        fill_random(bufs[1], e_bins, w->type, -1, 1, 4);
+        TENSOR(5, 2, s_rois, type);
+        CHECK(dmlvk_roi_align_fields_from_convention(w->aligned_false ? DMLVK_ROI_ALIGN_CONVENTION_OUTPUT_HALF_PIXEL
+                                                                      : DMLVK_ROI_ALIGN_CONVENTION_HALF_PIXEL,
+                                                     w->spatial_scale, (int32_t)w->samples,
+                                                     w->maximum ? DMLVK_REDUCE_FUNCTION_MAX : DMLVK_REDUCE_FUNCTION_AVERAGE,
+                                                     &roif));
+        if (forward) {
+            roi1 = (dmlvk_roi_align1_operator_desc){ &t[sx], &t[srois], &t[sbatch], &t[sbins] };
+            CHECK(dmlvk_roi_align1_desc_set_fields(&roi1, &roif));
+            od = (dmlvk_operator_desc){ DMLVK_OPERATOR_ROI_ALIGN1, &roi1 };
+            b.count = 4;
+        } else {
+            roi = (dmlvk_roi_align_grad_operator_desc){ needs_x ? &t[sx] : NULL, &t[sbins], &t[srois], &t[sbatch], &t[4],
+                                                        w->roi_grad ? &t[5] : NULL };
+            CHECK(dmlvk_roi_align_grad_desc_set_fields(&roi, &roif));
+            od = (dmlvk_operator_desc){ DMLVK_OPERATOR_ROI_ALIGN_GRAD, &roi };
+            b.count = 6;
+            bufs[4] = tensor_buffer(dev, e_small, w->type);
+            if (w->roi_grad)
+                bufs[5] = tensor_buffer(dev, 4 * (uint64_t)w->rois, w->type);
+        }
+        if (needs_x) {
+            bufs[sx] = tensor_buffer(dev, e_small, w->type);
+            fill_random(bufs[sx], e_small, w->type, -1, 1, 5);
+        }
+        bufs[sbins] = tensor_buffer(dev, e_bins, w->type);
+        bufs[srois] = tensor_buffer(dev, 4 * (uint64_t)w->rois, w->type);
+        CHECK(dmlvk_buffer_create(dev, 4 * (uint64_t)w->rois, &bufs[sbatch]));
+        if (!forward)
+            fill_random(bufs[sbins], e_bins, w->type, -1, 1, 4);
         float *boxes = malloc(16 * (size_t)w->rois);
         uint32_t *batch = malloc(4 * (size_t)w->rois);
         roi_boxes(w, boxes, batch);
@@ -486,15 +571,22 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
             uint16_t *h = malloc(8 * (size_t)w->rois);
             for (uint32_t i = 0; i < 4 * w->rois; i++)
                 h[i] = to16(type, boxes[i]);
-            CHECK(dmlvk_buffer_write(bufs[2], 0, h, 8 * (uint64_t)w->rois));
+            CHECK(dmlvk_buffer_write(bufs[srois], 0, h, 8 * (uint64_t)w->rois));
             free(h);
         } else {
-            CHECK(dmlvk_buffer_write(bufs[2], 0, boxes, 16 * (uint64_t)w->rois));
+            CHECK(dmlvk_buffer_write(bufs[srois], 0, boxes, 16 * (uint64_t)w->rois));
         }
-        CHECK(dmlvk_buffer_write(bufs[3], 0, batch, 4 * (uint64_t)w->rois));
+        CHECK(dmlvk_buffer_write(bufs[sbatch], 0, batch, 4 * (uint64_t)w->rois));
         free(boxes);
         free(batch);
-        res->bytes = (double)(e_bins + e_small + 4 * (uint64_t)w->rois) * es + 4.0 * w->rois;
+        /* The floor: every tensor once, but X under the forward pass, which reads only what the
+         * regions cover (a lower bound there). */
+        double regions = 4.0 * w->rois * es + 4.0 * w->rois;
+        if (forward)
+            res->bytes = (double)e_bins * es + regions;
+        else
+            res->bytes = (double)(e_bins + e_small) * es + regions + (needs_x ? (double)e_small * es : 0) +
+                         (w->roi_grad ? 4.0 * w->rois * es : 0);
         break;
     }
     }
@@ -537,8 +629,93 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
         dmlvk_buffer_destroy(bufs[i]);
 }
 
+/* The sweep (issue 15): shapes a user's models would use, forward and backward, layouts, odd and
+ * non-integer scales, small and large problems, ROI configurations torchvision supports and not.
+ * Types past float32 only where a device has 16-bit storage. tools/bench_torch.py times PyTorch on
+ * the parameters dmlvk-bench prints for each. */
+static int add_sweep(struct workload *w, int n, bool f16_ok, bool det_ok)
+{
+    const dmlvk_tensor_data_type F32 = DMLVK_TENSOR_DATA_TYPE_FLOAT32, F16 = DMLVK_TENSOR_DATA_TYPE_FLOAT16,
+                                 BF16 = DMLVK_TENSOR_DATA_TYPE_BFLOAT16;
+    const struct workload list[] = {
+        /* resample backward: {n, c, h, w} the smaller side, {oh, ow} the larger */
+        { "bilinear_grad_nhwc_2x", BILINEAR_GRAD, F32, .n = 16, .c = 256, .h = 64, .w = 64, .oh = 128, .ow = 128, .channels_last = 1 },
+        { "bilinear_grad_nhwc_2x", BILINEAR_GRAD, F16, .n = 16, .c = 256, .h = 64, .w = 64, .oh = 128, .ow = 128, .channels_last = 1 },
+        { "bilinear_grad_nhwc_2x", BILINEAR_GRAD, BF16, .n = 16, .c = 256, .h = 64, .w = 64, .oh = 128, .ow = 128, .channels_last = 1 },
+        { "nearest_grad_nhwc_2x", NEAREST_GRAD, F32, .n = 16, .c = 256, .h = 64, .w = 64, .oh = 128, .ow = 128, .channels_last = 1 },
+        { "nearest_grad_nhwc_2x", NEAREST_GRAD, F16, .n = 16, .c = 256, .h = 64, .w = 64, .oh = 128, .ow = 128, .channels_last = 1 },
+        { "bilinear_grad_odd", BILINEAR_GRAD, F32, .n = 4, .c = 64, .h = 97, .w = 131, .oh = 200, .ow = 260 },
+        { "bilinear_grad_odd", BILINEAR_GRAD, F16, .n = 4, .c = 64, .h = 97, .w = 131, .oh = 200, .ow = 260 },
+        { "bilinear_grad_nhwc_odd", BILINEAR_GRAD, F32, .n = 4, .c = 64, .h = 97, .w = 131, .oh = 200, .ow = 260, .channels_last = 1 },
+        { "bilinear_grad_4x", BILINEAR_GRAD, F32, .n = 8, .c = 64, .h = 64, .w = 64, .oh = 256, .ow = 256 },
+        { "bilinear_grad_2x3x", BILINEAR_GRAD, F32, .n = 8, .c = 64, .h = 64, .w = 64, .oh = 128, .ow = 192 },
+        { "nearest_grad_1.5x", NEAREST_GRAD, F16, .n = 8, .c = 128, .h = 96, .w = 96, .oh = 144, .ow = 144 },
+        { "bilinear_grad_small", BILINEAR_GRAD, F32, .n = 1, .c = 32, .h = 32, .w = 32, .oh = 64, .ow = 64 },
+        { "bilinear_grad_small", BILINEAR_GRAD, F16, .n = 1, .c = 32, .h = 32, .w = 32, .oh = 64, .ow = 64 },
+        { "linear1d_grad_2x", BILINEAR_GRAD, F32, .n = 16, .c = 256, .h = 1, .w = 4096, .oh = 1, .ow = 8192, .dims = 3 },
+        /* resample forward */
+        { "bilinear_2x", BILINEAR, F32, .n = 32, .c = 64, .h = 128, .w = 128, .oh = 256, .ow = 256 },
+        { "bilinear_2x", BILINEAR, F16, .n = 32, .c = 64, .h = 128, .w = 128, .oh = 256, .ow = 256 },
+        { "bilinear_2x", BILINEAR, BF16, .n = 32, .c = 64, .h = 128, .w = 128, .oh = 256, .ow = 256 },
+        { "nearest_2x", NEAREST, F32, .n = 32, .c = 64, .h = 128, .w = 128, .oh = 256, .ow = 256 },
+        { "nearest_2x", NEAREST, F16, .n = 32, .c = 64, .h = 128, .w = 128, .oh = 256, .ow = 256 },
+        { "bilinear_nhwc_2x", BILINEAR, F32, .n = 16, .c = 256, .h = 64, .w = 64, .oh = 128, .ow = 128, .channels_last = 1 },
+        { "bilinear_nhwc_2x", BILINEAR, F16, .n = 16, .c = 256, .h = 64, .w = 64, .oh = 128, .ow = 128, .channels_last = 1 },
+        { "nearest_nhwc_2x", NEAREST, F16, .n = 16, .c = 256, .h = 64, .w = 64, .oh = 128, .ow = 128, .channels_last = 1 },
+        { "bilinear_odd", BILINEAR, F32, .n = 4, .c = 64, .h = 97, .w = 131, .oh = 200, .ow = 260 },
+        { "linear1d_2x", BILINEAR, F32, .n = 16, .c = 256, .h = 1, .w = 4096, .oh = 1, .ow = 8192, .dims = 3 },
+        /* ROI align backward (AVERAGE unless named) and forward; regions drawn like the presets' */
+        { "roi_align_grad_14x14_unaligned_small_map", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 50, .w = 76, .oh = 14, .ow = 14, .rois = 256, .samples = 2, .spatial_scale = 0.0625f, .aligned_false = 1 },
+        { "roi_align_grad_14x14_unaligned_small_map", ROI_ALIGN_GRAD, F16, .n = 2, .c = 256, .h = 50, .w = 76, .oh = 14, .ow = 14, .rois = 256, .samples = 2, .spatial_scale = 0.0625f, .aligned_false = 1 },
+        { "roi_align_grad_7x7_4096_regions", ROI_ALIGN_GRAD, F32, .n = 8, .c = 256, .h = 64, .w = 64, .oh = 7, .ow = 7, .rois = 4096, .samples = 2, .spatial_scale = 0.125f },
+        { "roi_align_grad_7x7_4096_regions", ROI_ALIGN_GRAD, F16, .n = 8, .c = 256, .h = 64, .w = 64, .oh = 7, .ow = 7, .rois = 4096, .samples = 2, .spatial_scale = 0.125f },
+        { "roi_align_grad_7x7_4096_regions", ROI_ALIGN_GRAD, BF16, .n = 8, .c = 256, .h = 64, .w = 64, .oh = 7, .ow = 7, .rois = 4096, .samples = 2, .spatial_scale = 0.125f },
+        { "roi_align_grad_7x7_64_regions_tiny_map", ROI_ALIGN_GRAD, F32, .n = 1, .c = 256, .h = 25, .w = 38, .oh = 7, .ow = 7, .rois = 64, .samples = 2, .spatial_scale = 0.03125f },
+        { "roi_align_grad_7x7_adaptive_mid_map", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 7, .ow = 7, .rois = 512, .samples = 0, .spatial_scale = 0.125f },
+        { "roi_align_grad_max_7x7", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.125f, .maximum = 1 },
+        { "roi_align_grad_max_7x7_det", ROI_ALIGN_GRAD, F32, .deterministic = 1, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.125f, .maximum = 1 },
+        { "roi_align_grad_avg_7x7_same_shape", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.125f },
+        { "roi_align_grad_7x7_with_roi_gradient", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.125f, .roi_grad = 1 },
+        { "roi_align1_7x7", ROI_ALIGN1, F32, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f },
+        { "roi_align1_7x7", ROI_ALIGN1, F16, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f },
+        { "roi_align1_7x7", ROI_ALIGN1, BF16, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f },
+        { "roi_align1_14x14_4096_regions", ROI_ALIGN1, F32, .n = 8, .c = 256, .h = 64, .w = 64, .oh = 14, .ow = 14, .rois = 4096, .samples = 2, .spatial_scale = 0.125f },
+        { "roi_align1_max_7x7", ROI_ALIGN1, F32, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f, .maximum = 1 },
+        /* ReLU forward */
+        { "relu", RELU, F32, .n = 1u << 28 },
+        { "relu", RELU, F16, .n = 1u << 28 },
+        { "relu", RELU, BF16, .n = 1u << 28 },
+    };
+    for (size_t i = 0; i < sizeof(list) / sizeof(list[0]); i++) {
+        struct workload x = list[i];
+        if ((x.type != F32 && !f16_ok) || (x.deterministic && !det_ok))
+            continue;
+        snprintf(x.name, sizeof(x.name), "%.50s_%s", list[i].name, x.type == BF16 ? "bf16" : x.type == F16 ? "f16" : "f32");
+        w[n++] = x;
+    }
+    return n;
+}
+
+/* One result with the workload's parameters, from which tools/bench_torch.py builds PyTorch's. */
+static void print_json_result(const struct workload *w, const struct result *r, double gbps, double ceiling, bool more)
+{
+    const char *type = "?";
+    dmlvk_enum_get_name(DMLVK_ENUM_TENSOR_DATA_TYPE, (uint32_t)w->type, &type);
+    printf("  {\"name\": \"%s\", \"ms\": %.5f, \"bytes\": %.0f, \"gbps\": %.1f, \"fraction_of_copy\": %.3f, "
+           "\"create_cold_ms\": %.2f, \"create_cached_ms\": %.2f,\n   \"params\": {\"kind\": \"%s\", \"type\": \"%s\", "
+           "\"n\": %u, \"c\": %u, \"h\": %u, \"w\": %u, \"oh\": %u, \"ow\": %u, \"dims\": %u, \"channels_last\": %d, "
+           "\"rois\": %u, \"samples\": %u, \"spatial_scale\": %.9g, \"huge\": %d, \"maximum\": %d, \"roi_grad\": %d, "
+           "\"aligned\": %d, \"deterministic\": %d}}%s\n",
+           w->name, r->ms, r->bytes, gbps, gbps / ceiling, r->create_cold_ms, r->create_cached_ms, kind_names[w->kind],
+           type, w->n, w->c, w->h, w->w, w->oh, w->ow,
+           w->dims ? w->dims : 4, w->channels_last, w->rois, w->samples, w->spatial_scale, w->huge, w->maximum,
+           w->roi_grad, !w->aligned_false, w->deterministic, more ? "," : "");
+}
+
 static int add_preset(struct workload *w, int n, const char *preset, bool f16_ok, bool det_ok)
 {
+    if (!strcmp(preset, "sweep"))
+        return add_sweep(w, n, f16_ok, det_ok);
     bool small = !strcmp(preset, "small");
     const char *types[3] = { "f32", "f16", "bf16" };
     const dmlvk_tensor_data_type type_of[3] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
@@ -585,10 +762,11 @@ static int add_preset(struct workload *w, int n, const char *preset, bool f16_ok
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: dmlvk-bench [--preset gpu|small] [--device N|NAME] [--iterations N] [--warmup N] [--json]\n"
+    fprintf(f, "usage: dmlvk-bench [--preset gpu|small|sweep] [--device N|NAME] [--iterations N] [--warmup N] [--json]\n"
                "                   [--only SUBSTRING] [--repeat N] [--addresses]\n"
                "Times dmlvk's backward operators with Vulkan timestamps next to a compute-shader copy of the same\n"
-               "device. gpu: the workloads of BENCHMARKS.md; small: the same kinds, sized for a CPU device.\n");
+               "device. gpu: the workloads of BENCHMARKS.md; small: the same kinds, sized for a CPU device; sweep:\n"
+               "more layouts, shapes, types and ROI configurations, forward and backward (issue 15).\n");
 }
 
 int main(int argc, char **argv)
@@ -619,7 +797,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (o.iterations < 1 || o.warmup < 0 || o.repeat < 1 || (strcmp(o.preset, "gpu") && strcmp(o.preset, "small"))) {
+    if (o.iterations < 1 || o.warmup < 0 || o.repeat < 1 || (strcmp(o.preset, "gpu") && strcmp(o.preset, "small") && strcmp(o.preset, "sweep"))) {
         usage(stderr);
         return 2;
     }
@@ -634,13 +812,13 @@ int main(int argc, char **argv)
 
     bool small = !strcmp(o.preset, "small");
     double ceiling = copy_ceiling(&v, dev, small ? (UINT64_C(64) << 20) : (UINT64_C(1) << 30), &o);
-    struct workload w[64];
+    struct workload w[128];
     int all = add_preset(w, 0, o.preset, v.req.vulkan11.storageBuffer16BitAccess,
                          v.req.vulkan12.shaderBufferInt64Atomics), n = 0;
     /* --only keeps the workloads whose name contains it; --repeat runs each several times. */
-    struct workload picked[64 * 8];
+    struct workload picked[128 * 8];
     for (int i = 0; i < all; i++)
-        for (int r = 0; r < o.repeat && (!o.only || strstr(w[i].name, o.only)) && n < 64 * 8; r++)
+        for (int r = 0; r < o.repeat && (!o.only || strstr(w[i].name, o.only)) && n < 128 * 8; r++)
             picked[n++] = w[i];
     if (o.json)
         printf("{\"device\": \"%s\", \"driver_version\": %u, \"copy_gbps\": %.1f, \"results\": [\n", info.name,
@@ -654,10 +832,7 @@ int main(int argc, char **argv)
         run_workload(&v, dev, &picked[i], &o, cache_dir, &r);
         double gbps = r.bytes / (r.ms * 1e6);
         if (o.json)
-            printf("  {\"name\": \"%s\", \"ms\": %.5f, \"bytes\": %.0f, \"gbps\": %.1f, \"fraction_of_copy\": %.3f, "
-                   "\"create_cold_ms\": %.2f, \"create_cached_ms\": %.2f}%s\n",
-                   picked[i].name, r.ms, r.bytes, gbps, gbps / ceiling, r.create_cold_ms, r.create_cached_ms,
-                   i + 1 < n ? "," : "");
+            print_json_result(&picked[i], &r, gbps, ceiling, i + 1 < n);
         else
             printf("%-28s %10.4f %10.1f %8.1f%% %10.2fms %10.2fms\n", picked[i].name, r.ms, gbps, 100 * gbps / ceiling,
                    r.create_cold_ms, r.create_cached_ms);
