@@ -271,10 +271,21 @@ Place place_sample(Axis a, uvec2 s)
     return place(a, big_value());
 }
 
-bool outside(Axis a, Place p)
+// p < -1 and p > size: out of bounds on either side.
+bool below(Place p)
+{
+    return p.q < -2;
+}
+
+bool above(Axis a, Place p)
 {
     int top = 2 * int(a.size);
-    return p.q < -2 || p.q > top || (p.q == top && !p.exact);
+    return p.q > top || (p.q == top && !p.exact);
+}
+
+bool outside(Axis a, Place p)
+{
+    return below(p) || above(a, p);
 }
 
 // Whether sample s lies at or past the far edge of the bounds in the axis' direction (past
@@ -282,11 +293,9 @@ bool outside(Axis a, Place p)
 bool past(Axis a, uvec2 s, bool first)
 {
     Place p = place_sample(a, s);
-    int top = 2 * int(a.size);
-    bool below = p.q < -2, above = p.q > top || (p.q == top && !p.exact);
     if (a.dir >= 0)
-        return first ? !below : above;
-    return first ? !above : below;
+        return first ? !below(p) : above(a, p);
+    return first ? !above(a, p) : below(p);
 }
 
 // The first s in [0, count] for which past() holds (it is monotone): from an estimate, galloping
