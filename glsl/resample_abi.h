@@ -22,6 +22,10 @@ DMLVK_PARAMS_BEGIN(resample_params)
     DMLVK_U32 range_offset[RESAMPLE_AXES];
     DMLVK_U32 block_table[2];               /* block gather, axes 2 and 3: from the block's start */
     DMLVK_U32 block_magic[3];               /* div_by's m for the blocks per row, per column, out_sizes[1] */
+    /* The written tensor's axes from the fastest-moving in invocation order (its strides
+     * ascending), the padding axes last: neighbouring invocations write neighbouring elements in
+     * every layout (NCHW, NHWC, ...). */
+    DMLVK_U32 walk[RESAMPLE_AXES];
     DMLVK_U32 table[];
 DMLVK_PARAMS_END(resample_params)
 

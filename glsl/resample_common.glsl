@@ -10,7 +10,7 @@ uint written_index(uint e, out uint idx[4])
 {
     uint off = 0u;
     for (uint k = 0u; k < 4u; k++) {
-        uint d = 3u - k;
+        uint d = pc.p.walk[k];
         if (k + 1u < DIMS) {
             uint s = pc.p.out_sizes[d];
             uint q = e / s;

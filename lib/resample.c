@@ -437,6 +437,11 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
             return DMLVK_OK;
     if (axes[2].big > INT32_MAX || axes[3].big > INT32_MAX) /* the shader's window indices are signed */
         return DMLVK_OK;
+    /* Its blocks run along the last axis: where another axis of the written tensor moves faster in
+     * memory (channels-last), the general gather, walking that axis, keeps neighbours together. */
+    for (uint32_t d = 0; d < AXES - 1; d++)
+        if (hdr->out_sizes[d] > 1 && hdr->out_strides[d] < hdr->out_strides[AXES - 1])
+            return DMLVK_OK;
     struct block_axis ba[2];
     for (uint32_t a = 0; a < 2; a++)
         ba[a] = (struct block_axis){ .map = table(plan, table_at, hdr->map_offset[2 + a]),
@@ -542,6 +547,15 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         hdr.out_strides[d] = d < pad ? 0 : written->strides[d - pad];
         hdr.in_strides[d] = d < pad ? 0 : read->strides[d - pad];
     }
+    /* Invocation order: the written axes by stride, ascending (ties: the later axis first). */
+    for (uint32_t k = 0; k < AXES; k++)
+        hdr.walk[k] = AXES - 1 - k;
+    for (uint32_t k = 1; k < AXES - pad; k++)
+        for (uint32_t j = k; j > 0 && hdr.out_strides[hdr.walk[j]] < hdr.out_strides[hdr.walk[j - 1]]; j--) {
+            uint32_t t = hdr.walk[j];
+            hdr.walk[j] = hdr.walk[j - 1];
+            hdr.walk[j - 1] = t;
+        }
     uint32_t header_at = dmlvk_params_reserve(plan, sizeof(hdr) / 4);
     uint32_t table_at = plan->params_size;
     uint32_t tables = dmlvk_params_reserve(plan, (uint32_t)table_words);
