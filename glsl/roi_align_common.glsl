@@ -46,6 +46,12 @@ uvec2 bin_window(uvec4 w, uint n, uint bin)
     return uvec2(first, max(first, end));
 }
 
+// The samples in a window of n samples per bin: its entries in the table.
+uint window_samples(uvec4 w, uint n)
+{
+    return (w.z - w.x) * n + w.w - w.y;
+}
+
 uvec2 bin_rows(Region g, uint oy)
 {
     return bin_window(g.wy, g.ny, oy);

@@ -43,7 +43,7 @@ void list_taps(uint a, Region g)
 {
     uvec4 w = a == 0u ? g.wy : g.wx;
     uint per_bin = a == 0u ? g.ny : g.nx, count = 0u;
-    uint samples = (w.z - w.x) * per_bin + w.w - w.y;  // the window's
+    uint samples = window_samples(w, per_bin);
     bool fits = samples <= 4u * TAPS_MAX;   // past that, listing alone would take a long single-thread loop
     uint bin = w.x, j = w.y;
     for (uint e = 0u; e < samples && fits; e++) {

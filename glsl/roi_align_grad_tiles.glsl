@@ -62,7 +62,7 @@ Samples axis_samples(uint a, Region g)
     uvec4 w = rows ? g.wy : g.wx;
     x.per = rows ? g.ny : g.nx;
     x.size = rows ? pc.p.in_h : pc.p.in_w;
-    x.count = (w.z - w.x) * x.per + w.w - w.y;
+    x.count = window_samples(w, x.per);
     x.base = rows ? y_entry_index(g, 0u) : x_entry_index(g, 0u);
     x.first_bin = w.x;
     x.first_j = w.y;
