@@ -164,9 +164,9 @@ bool dmlvk_roi_align_geometry(const struct dmlvk_op_context *ctx, const struct r
 
 void dmlvk_roi_align_place_tables(const struct roi_shape *s, struct dmlvk_op_plan *plan)
 {
-    uint64_t base = (plan->scratch_bytes + 15) / 16;
-    if (s->params_at == UINT32_MAX)
+    if (s->params_at == UINT32_MAX) /* the append failed: creation reports it */
         return;
+    uint64_t base = (plan->scratch_bytes + 15) / 16;
     struct roi_align_params *p = (struct roi_align_params *)(plan->params + s->params_at);
     p->table_base = (uint32_t)base;
     plan->scratch_bytes = 16 * (base + (ROI_RECORD_VEC4 + s->table_x + s->table_y) * s->num_rois);

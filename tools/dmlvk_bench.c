@@ -493,36 +493,33 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
         break;
     case NEAREST:
     case BILINEAR:
-        RESAMPLE_TENSOR(0, r_small, st_small);
-        RESAMPLE_TENSOR(1, r_big, st_big);
-        CHECK(dmlvk_resample_fields_from_convention(w->kind == NEAREST ? DMLVK_RESAMPLE_CONVENTION_PYTORCH_NEAREST
-                                                                       : DMLVK_RESAMPLE_CONVENTION_HALF_PIXEL_LINEAR,
-                                                    dims, r_small, r_big, NULL, &rf));
-        rs2 = (dmlvk_resample2_operator_desc){ &t[0], &t[1] };
-        CHECK(dmlvk_resample2_desc_set_fields(&rs2, &rf));
-        od = (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE2, &rs2 };
-        b.count = 2;
-        bufs[0] = tensor_buffer(dev, e_small, w->type);
-        bufs[1] = tensor_buffer(dev, e_big, w->type);
-        fill_random(bufs[0], e_small, w->type, -1, 1, 3);
-        res->bytes = (double)(e_big + e_small) * es;
-        break;
     case NEAREST_GRAD:
-    case BILINEAR_GRAD:
-        RESAMPLE_TENSOR(0, r_big, st_big);
-        RESAMPLE_TENSOR(1, r_small, st_small);
-        CHECK(dmlvk_resample_fields_from_convention(w->kind == NEAREST_GRAD ? DMLVK_RESAMPLE_CONVENTION_PYTORCH_NEAREST
-                                                                            : DMLVK_RESAMPLE_CONVENTION_HALF_PIXEL_LINEAR,
+    case BILINEAR_GRAD: {
+        /* Slot 0 is read, slot 1 written: the smaller side forward, the larger one backward. */
+        bool backward = w->kind == NEAREST_GRAD || w->kind == BILINEAR_GRAD;
+        bool nearest = w->kind == NEAREST || w->kind == NEAREST_GRAD;
+        RESAMPLE_TENSOR(0, backward ? r_big : r_small, backward ? st_big : st_small);
+        RESAMPLE_TENSOR(1, backward ? r_small : r_big, backward ? st_small : st_big);
+        CHECK(dmlvk_resample_fields_from_convention(nearest ? DMLVK_RESAMPLE_CONVENTION_PYTORCH_NEAREST
+                                                            : DMLVK_RESAMPLE_CONVENTION_HALF_PIXEL_LINEAR,
                                                     dims, r_small, r_big, NULL, &rf));
-        rs = (dmlvk_resample_grad1_operator_desc){ &t[0], &t[1] };
-        CHECK(dmlvk_resample_grad1_desc_set_fields(&rs, &rf));
-        od = (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE_GRAD1, &rs };
+        if (backward) {
+            rs = (dmlvk_resample_grad1_operator_desc){ &t[0], &t[1] };
+            CHECK(dmlvk_resample_grad1_desc_set_fields(&rs, &rf));
+            od = (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE_GRAD1, &rs };
+        } else {
+            rs2 = (dmlvk_resample2_operator_desc){ &t[0], &t[1] };
+            CHECK(dmlvk_resample2_desc_set_fields(&rs2, &rf));
+            od = (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE2, &rs2 };
+        }
+        uint64_t e_read = backward ? e_big : e_small;
         b.count = 2;
-        bufs[0] = tensor_buffer(dev, e_big, w->type);
-        bufs[1] = tensor_buffer(dev, e_small, w->type);
-        fill_random(bufs[0], e_big, w->type, -1, 1, 3);
+        bufs[0] = tensor_buffer(dev, e_read, w->type);
+        bufs[1] = tensor_buffer(dev, backward ? e_small : e_big, w->type);
+        fill_random(bufs[0], e_read, w->type, -1, 1, 3);
         res->bytes = (double)(e_big + e_small) * es;
         break;
+    }
     case ROI_ALIGN1:
     case ROI_ALIGN_GRAD: {
         /* Slots as ROI_ALIGN_GRAD binds them: X, dY, regions, batch indices, dX, ROI gradient;
