@@ -22,10 +22,9 @@ DMLVK_PARAMS_BEGIN(resample_params)
     DMLVK_U32 range_offset[RESAMPLE_AXES];
     DMLVK_U32 block_table[2];               /* block gather, axes 2 and 3: from the block's start */
     DMLVK_U32 block_magic[3];               /* div_by's m for the blocks per row, per column, out_sizes[1] */
-    /* The written tensor's axes from the fastest-moving in invocation order (its strides
-     * ascending), the padding axes last: neighbouring invocations write neighbouring elements in
-     * every layout (NCHW, NHWC, ...). */
-    DMLVK_U32 walk[RESAMPLE_AXES];
+    /* div_by's m for the sizes that written_index divides by, in RESAMPLE_SPEC_WALK's order
+     * (1 where the invocations are too many for div_by: a plain division). */
+    DMLVK_U32 walk_magic[RESAMPLE_AXES];
     DMLVK_U32 table[];
 DMLVK_PARAMS_END(resample_params)
 
@@ -47,6 +46,17 @@ DMLVK_PARAMS_END(resample_params)
 #define RESAMPLE_SPEC_X_TAPS_HI 13
 #define RESAMPLE_SPEC_Y_TAPS_LO 14
 #define RESAMPLE_SPEC_Y_TAPS_HI 15
+/* The written tensor's axes from the fastest-moving in invocation order (its strides ascending),
+ * the padding axes last, two bits each from the lowest: neighbouring invocations write
+ * neighbouring elements in every layout (NCHW, NHWC, ...). */
+#define RESAMPLE_SPEC_WALK 16
+/* Each invocation of the general loops writes this many neighbouring elements along the walk's
+ * first axis (1 or RESAMPLE_MAX_LANES); VECTOR_LOADS and VECTOR_STORES say there whether the
+ * lanes may be one load per tap and one store. */
+#define RESAMPLE_SPEC_LANES 17
+/* Axes that map every index to itself with one tap, a bit per axis: no table reads there. */
+#define RESAMPLE_SPEC_IDENTITY 18
+#define RESAMPLE_MAX_LANES 4u
 
 /* The block gather's limits: outputs per block, window columns and rows. A block's taps are
  * masks of 64 bits: MAX_WINDOW * MAX_BLOCK_X and MAX_ROWS * MAX_BLOCK_Y entries. */

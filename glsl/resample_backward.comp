@@ -3,14 +3,13 @@
 // RESAMPLE_GRAD and RESAMPLE_GRAD1 (lib/resample_grad.c, lib/resample_grad1.c) as a gather: each
 // OutputGradient element walks, per axis, the contiguous range of InputGradient indices whose
 // taps reach it, and sums in a fixed order.
-#extension GL_EXT_control_flow_attributes : require
 #include "common.glsl"
 #include "resample_common.glsl"
 
 // The weight with which larger-side index o reaches smaller-side index i on axis d.
 float tap_weight(uint d, uint o, uint i)
 {
-    if (!LINEAR)
+    if (!LINEAR || identity_axis(d))
         return 1.0;
     uint m = pc.p.map_offset[d] + 2u * o;
     uint k = pc.p.table[m];
@@ -26,10 +25,8 @@ layout(constant_id = RESAMPLE_SPEC_ROWS) const uint ROWS = 0;
 layout(constant_id = RESAMPLE_SPEC_CHUNKS) const uint CHUNKS = 1;
 layout(constant_id = RESAMPLE_SPEC_BLOCK_Y) const uint BLOCK_Y = 1;
 layout(constant_id = RESAMPLE_SPEC_BLOCK_X) const uint BLOCK_X = 1;
-// Window chunks are aligned on packed rows: one load each.
-layout(constant_id = RESAMPLE_SPEC_VECTOR_LOADS) const bool VECTOR_LOADS = false;
-// BLOCK_X is 4 on a packed, aligned last axis: each block row leaves as one 4-element store.
-layout(constant_id = RESAMPLE_SPEC_VECTOR_STORES) const bool VECTOR_STORES = false;
+// VECTOR_LOADS: window chunks are aligned on packed rows, one load each. VECTOR_STORES: BLOCK_X
+// is 4 on a packed, aligned last axis, each block row leaves as one 4-element store.
 // Each row's sums are checked for Inf/NaN as they come (else the block's results, once).
 layout(constant_id = RESAMPLE_SPEC_ROW_CHECKS) const bool ROW_CHECKS = false;
 // Column blocks start this many outputs early (the first one partly outside the tensor), where
@@ -217,13 +214,24 @@ void main()
     }
     uint i[4];
     uint out_off = written_index(e, i);
+    // Lanes run along an identity axis (lib/resample.c): one tap there, the same for every lane,
+    // which the nest below counts as one tap at 0.
+    uint la = lane_axis(), inside = lanes_inside(i);
     uint lo[4], hi[4];
-    for (uint d = 0u; d < 4u; d++) {
-        uint r = pc.p.range_offset[d] + 2u * i[d];
-        lo[d] = pc.p.table[r];
-        hi[d] = pc.p.table[r + 1u];
+    [[unroll]] for (uint d = 0u; d < 4u; d++) {
+        if (identity_axis(d)) {
+            lo[d] = d == la && LANES > 1u ? 0u : i[d];
+            hi[d] = lo[d] + 1u;
+        } else {
+            uint r = pc.p.range_offset[d] + 2u * i[d];
+            lo[d] = pc.p.table[r];
+            hi[d] = pc.p.table[r + 1u];
+        }
     }
-    float acc = 0.0;
+    bool vector = LANES == 4u && VECTOR_LOADS && chunk_aligned(pc.src, 4u);
+    float acc[MAX_LANES];
+    [[unroll]] for (uint l = 0u; l < MAX_LANES; l++)
+        acc[l] = 0.0;
     for (uint a = lo[0]; a < hi[0]; a++) {
         float wa = tap_weight(0u, a, i[0]);
         uint oa = a * pc.p.in_strides[0];
@@ -236,10 +244,13 @@ void main()
                 for (uint t = lo[3]; t < hi[3]; t++) {
                     float wt = wc * tap_weight(3u, t, i[3]);
                     uint ot = oc + t * pc.p.in_strides[3];
-                    acc += LINEAR ? wt * load(pc.src, ot) : load(pc.src, ot);
+                    if (LANES > 1u)
+                        add_lanes(vector, ot + i[la] * pc.p.in_strides[la], i[la], wt, acc);
+                    else
+                        acc[0] += LINEAR ? wt * load(pc.src, ot) : load(pc.src, ot);
                 }
             }
         }
     }
-    store(pc.dst, out_off, acc);
+    store_lanes(out_off, inside, acc);
 }

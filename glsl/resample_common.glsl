@@ -1,27 +1,93 @@
 // Shared by the resample shaders: the parameter block written by lib/resample.c (resample_abi.h).
+#extension GL_EXT_control_flow_attributes : require
 #include "resample_abi.h"
 layout(constant_id = RESAMPLE_SPEC_LINEAR) const bool LINEAR = false;
 layout(constant_id = RESAMPLE_SPEC_DIMS) const uint DIMS = 4;   // the real axes are the last DIMS of 4
+layout(constant_id = RESAMPLE_SPEC_WALK) const uint WALK = 0x1bu; // axes 3, 2, 1, 0
+layout(constant_id = RESAMPLE_SPEC_LANES) const uint LANES = 1;
+layout(constant_id = RESAMPLE_SPEC_IDENTITY) const uint IDENTITY = 0;
+layout(constant_id = RESAMPLE_SPEC_VECTOR_LOADS) const bool VECTOR_LOADS = false;
+layout(constant_id = RESAMPLE_SPEC_VECTOR_STORES) const bool VECTOR_STORES = false;
 
 DMLVK_PUSH(resample_push, RESAMPLE_PUSH)
 
-// The written element's index per axis, and its offset.
+const uint MAX_LANES = RESAMPLE_MAX_LANES;
+
+// The k-th axis of the walk. Constant once specialized, as are the loops over it: an array
+// indexed by a value the compiler cannot fold would live in slow local memory.
+uint walk_axis(uint k)
+{
+    return (WALK >> (2u * k)) & 3u;
+}
+
+uint lane_axis()
+{
+    return walk_axis(0u);
+}
+
+bool identity_axis(uint d)
+{
+    return ((IDENTITY >> d) & 1u) != 0u;
+}
+
+// The written element's index per axis (on the lane axis: the first lane's), and its offset.
 uint written_index(uint e, out uint idx[4])
 {
-    uint off = 0u;
-    for (uint k = 0u; k < 4u; k++) {
-        uint d = pc.p.walk[k];
+    uint v[4];
+    [[unroll]] for (uint k = 0u; k < 4u; k++) {
+        uint d = walk_axis(k);
+        uint s = k == 0u ? (pc.p.out_sizes[d] + LANES - 1u) / LANES : pc.p.out_sizes[d];
         if (k + 1u < DIMS) {
-            uint s = pc.p.out_sizes[d];
-            uint q = e / s;
-            idx[d] = e - q * s;
+            uint m = pc.p.walk_magic[k];
+            uint q = m == 1u ? e / s : div_by(e, s, m);
+            v[k] = e - q * s;
             e = q;
-        } else if (k < DIMS) {
-            idx[d] = e;
         } else {
-            idx[d] = 0u;
+            v[k] = k < DIMS ? e : 0u;
+            e = 0u;
         }
+    }
+    v[0] *= LANES;
+    uint off = 0u;
+    [[unroll]] for (uint d = 0u; d < 4u; d++) {
+        idx[d] = d == walk_axis(0u) ? v[0] : d == walk_axis(1u) ? v[1] : d == walk_axis(2u) ? v[2] : v[3];
         off += idx[d] * pc.p.out_strides[d];
     }
     return off;
+}
+
+// How many of the invocation's lanes are inside the written tensor.
+uint lanes_inside(uint idx[4])
+{
+    return min(LANES, pc.p.out_sizes[lane_axis()] - idx[lane_axis()]);
+}
+
+// Stores the lanes: one store where the host found the written tensor's rows whole and the
+// address allows it.
+void store_lanes(uint off, uint inside, float acc[MAX_LANES])
+{
+    if (LANES == 4u && VECTOR_STORES && vec4_aligned(pc.dst)) {
+        store4(pc.dst, off >> 2, vec4(acc[0], acc[1], acc[2], acc[3]));
+        return;
+    }
+    [[unroll]] for (uint l = 0u; l < LANES; l++)
+        if (l < inside)
+            store(pc.dst, off + l * pc.p.out_strides[lane_axis()], acc[l]);
+}
+
+// Adds w times the read tensor's LANES neighbours along an identity lane axis from offset `at`
+// (the first lane's) into acc; lanes past the edge read the last element and are not stored.
+void add_lanes(bool vector, uint at, uint first, float w, inout float acc[MAX_LANES])
+{
+    uint d = lane_axis();
+    if (vector) {
+        vec4 v = load4(pc.src, at >> 2);
+        [[unroll]] for (uint l = 0u; l < 4u; l++)
+            acc[l] += LINEAR ? w * v[l] : v[l];
+    } else {
+        [[unroll]] for (uint l = 0u; l < LANES; l++) {
+            float v = load(pc.src, at + (min(first + l, pc.p.in_sizes[d] - 1u) - first) * pc.p.in_strides[d]);
+            acc[l] += LINEAR ? w * v : v;
+        }
+    }
 }

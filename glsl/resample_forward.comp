@@ -1,9 +1,25 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
 // RESAMPLE1 and RESAMPLE2 (lib/resample1.c, lib/resample2.c): each output element sums its taps,
-// 1 or 2 per axis.
+// 1 or 2 per axis. An invocation writes LANES neighbouring elements along the written tensor's
+// fastest axis, sharing the other axes' taps.
 #include "common.glsl"
 #include "resample_common.glsl"
+
+// The input indices that larger-side index o of axis d taps, and the weight of the second.
+void axis_taps(uint d, uint o, out uint i0, out uint i1, out float w)
+{
+    if (identity_axis(d)) {
+        i0 = o;
+        i1 = o;
+        w = 0.0;
+        return;
+    }
+    uint m = pc.p.map_offset[d] + 2u * o;
+    i0 = pc.p.table[m];
+    w = LINEAR ? uintBitsToFloat(pc.p.table[m + 1u]) : 0.0;
+    i1 = min(i0 + 1u, pc.p.in_sizes[d] - 1u);
+}
 
 void main()
 {
@@ -12,17 +28,31 @@ void main()
         return;
     uint o[4];
     uint out_off = written_index(e, o);
+    uint la = lane_axis(), inside = lanes_inside(o);
+    // The lane axis's taps per lane; in the nest below it counts as one tap of weight 1 at 0.
     uint i0[4], i1[4];
     float w[4];
-    for (uint d = 0u; d < 4u; d++) {
-        uint m = pc.p.map_offset[d] + 2u * o[d];
-        i0[d] = pc.p.table[m];
-        w[d] = LINEAR ? uintBitsToFloat(pc.p.table[m + 1u]) : 0.0;
-        i1[d] = min(i0[d] + 1u, pc.p.in_sizes[d] - 1u);
+    [[unroll]] for (uint d = 0u; d < 4u; d++) {
+        if (d == la) {
+            i0[d] = 0u;
+            i1[d] = 0u;
+            w[d] = 0.0;
+        } else {
+            axis_taps(d, o[d], i0[d], i1[d], w[d]);
+        }
     }
+    uint l0[MAX_LANES], l1[MAX_LANES];
+    float lw[MAX_LANES];
+    [[unroll]] for (uint l = 0u; l < LANES; l++)
+        axis_taps(la, min(o[la] + l, pc.p.out_sizes[la] - 1u), l0[l], l1[l], lw[l]);
+    bool vector = LANES == 4u && VECTOR_LOADS && chunk_aligned(pc.src, 4u);
+    uint ls = pc.p.in_strides[la];
+
     // A tap of weight 0 is not read: the sum is the same in real arithmetic, and a non-finite
     // neighbour must not leak through a zero weight.
-    float acc = 0.0;
+    float acc[MAX_LANES];
+    [[unroll]] for (uint l = 0u; l < MAX_LANES; l++)
+        acc[l] = 0.0;
     for (uint a = 0u; a < (w[0] > 0.0 ? 2u : 1u); a++) {
         float wa = a == 0u ? 1.0 - w[0] : w[0];
         uint oa = (a == 0u ? i0[0] : i1[0]) * pc.p.in_strides[0];
@@ -35,10 +65,23 @@ void main()
                 for (uint t = 0u; t < (w[3] > 0.0 ? 2u : 1u); t++) {
                     float wt = wc * (t == 0u ? 1.0 - w[3] : w[3]);
                     uint ot = oc + (t == 0u ? i0[3] : i1[3]) * pc.p.in_strides[3];
-                    acc += LINEAR ? wt * load(pc.src, ot) : load(pc.src, ot);
+                    if (identity_axis(la)) {
+                        add_lanes(vector, ot + o[la] * ls, o[la], wt, acc);
+                        continue;
+                    }
+                    [[unroll]] for (uint l = 0u; l < LANES; l++) {
+                        float v = load(pc.src, ot + l0[l] * ls);
+                        if (!LINEAR) {
+                            acc[l] += v;
+                        } else {
+                            acc[l] += wt * (1.0 - lw[l]) * v;
+                            if (lw[l] > 0.0)
+                                acc[l] += wt * lw[l] * load(pc.src, ot + l1[l] * ls);
+                        }
+                    }
                 }
             }
         }
     }
-    store(pc.dst, out_off, acc);
+    store_lanes(out_off, inside, acc);
 }

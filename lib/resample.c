@@ -474,6 +474,38 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
     return DMLVK_OK;
 }
 
+/* Whether a tensor (4 padded axes) is rows of whole 4-element groups along `axis`, every row
+ * starting on a group. */
+static bool rows_of_four(const uint32_t *sizes, const uint32_t *strides, uint32_t axis)
+{
+    if (strides[axis] != 1 || sizes[axis] % 4 != 0)
+        return false;
+    for (uint32_t d = 0; d < AXES; d++)
+        if (d != axis && sizes[d] > 1 && strides[d] % 4 != 0)
+            return false;
+    return true;
+}
+
+/* The general loops' lanes (RESAMPLE_SPEC_LANES): RESAMPLE_MAX_LANES neighbouring elements of the
+ * walk's first axis per invocation where that axis is long enough to waste few of them (the
+ * backward loops only where the axis is an identity: their ranges would differ per lane). */
+struct lanes {
+    uint32_t lanes;
+    bool vector_loads, vector_stores;
+};
+
+static struct lanes plan_lanes(const struct resample_params *hdr, uint32_t axis, bool identity, bool backward)
+{
+    struct lanes l = { 1, false, false };
+    uint32_t n = hdr->out_sizes[axis];
+    if ((backward && !identity) || (n % RESAMPLE_MAX_LANES != 0 && n < 4 * RESAMPLE_MAX_LANES))
+        return l;
+    l.lanes = RESAMPLE_MAX_LANES;
+    l.vector_loads = identity && rows_of_four(hdr->in_sizes, hdr->in_strides, axis);
+    l.vector_stores = rows_of_four(hdr->out_sizes, hdr->out_strides, axis);
+    return l;
+}
+
 static dmlvk_status check_array(const char *op, const char *name, const float *v, uint32_t n, bool scale)
 {
     if (!v)
@@ -548,13 +580,14 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         hdr.in_strides[d] = d < pad ? 0 : read->strides[d - pad];
     }
     /* Invocation order: the written axes by stride, ascending (ties: the later axis first). */
+    uint32_t walk[AXES];
     for (uint32_t k = 0; k < AXES; k++)
-        hdr.walk[k] = AXES - 1 - k;
+        walk[k] = AXES - 1 - k;
     for (uint32_t k = 1; k < AXES - pad; k++)
-        for (uint32_t j = k; j > 0 && hdr.out_strides[hdr.walk[j]] < hdr.out_strides[hdr.walk[j - 1]]; j--) {
-            uint32_t t = hdr.walk[j];
-            hdr.walk[j] = hdr.walk[j - 1];
-            hdr.walk[j - 1] = t;
+        for (uint32_t j = k; j > 0 && hdr.out_strides[walk[j]] < hdr.out_strides[walk[j - 1]]; j--) {
+            uint32_t t = walk[j];
+            walk[j] = walk[j - 1];
+            walk[j - 1] = t;
         }
     uint32_t header_at = dmlvk_params_reserve(plan, sizeof(hdr) / 4);
     uint32_t table_at = plan->params_size;
@@ -578,11 +611,25 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
     if (f->backward && plan_block_gather(plan, axes, f->mode == DMLVK_INTERPOLATION_MODE_LINEAR, table_at, &hdr, read,
                                           written, &shape) != DMLVK_OK)
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the coordinate tables", op);
-    uint64_t invocations = written->elements;
+    uint32_t identity = 0;
+    for (uint32_t d = 0; d < AXES; d++)
+        if (identity_axis(&axes[d], table(plan, table_at, hdr.map_offset[d])))
+            identity |= UINT32_C(1) << d;
+    struct lanes lanes = { 1, false, false };
+    if (!shape.rows)
+        lanes = plan_lanes(&hdr, walk[0], (identity >> walk[0] & 1) != 0, f->backward);
+    uint64_t invocations = written->elements / hdr.out_sizes[walk[0]] *
+                           ((hdr.out_sizes[walk[0]] + lanes.lanes - 1) / lanes.lanes);
     if (shape.rows)
         invocations = (uint64_t)axes[0].small * axes[1].small * ((axes[2].small + shape.block_y - 1) / shape.block_y) *
                       ((axes[3].small + shape.x_phase + shape.block_x - 1) / shape.block_x);
     hdr.count = (uint32_t)invocations;
+    uint32_t walk_bits = 0;
+    for (uint32_t k = 0; k < AXES; k++) {
+        uint32_t size = k == 0 ? (hdr.out_sizes[walk[0]] + lanes.lanes - 1) / lanes.lanes : hdr.out_sizes[walk[k]];
+        hdr.walk_magic[k] = invocations >= UINT32_C(1) << 31 ? 1 : division_magic(size);
+        walk_bits |= walk[k] << (2 * k);
+    }
     memcpy(plan->params + header_at, &hdr, sizeof(hdr));
 
     enum dmlvk_shader shader = f->backward ? DMLVK_SHADER_RESAMPLE_BACKWARD : DMLVK_SHADER_RESAMPLE_FORWARD;
@@ -601,8 +648,8 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         { RESAMPLE_SPEC_CHUNKS, shape.chunks },
         { RESAMPLE_SPEC_BLOCK_Y, shape.block_y },
         { RESAMPLE_SPEC_BLOCK_X, shape.block_x },
-        { RESAMPLE_SPEC_VECTOR_LOADS, shape.vector_loads },
-        { RESAMPLE_SPEC_VECTOR_STORES, shape.vector_stores },
+        { RESAMPLE_SPEC_VECTOR_LOADS, shape.rows ? shape.vector_loads : lanes.vector_loads },
+        { RESAMPLE_SPEC_VECTOR_STORES, shape.rows ? shape.vector_stores : lanes.vector_stores },
         /* Where the block gather looks for Inf/NaN (BENCHMARKS.md note 24, H100): float16 blocks are
          * bound by instructions and check once per block; float32 blocks check each row. */
         { RESAMPLE_SPEC_ROW_CHECKS, in.type == DMLVK_TENSOR_DATA_TYPE_FLOAT32 },
@@ -612,9 +659,12 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         { RESAMPLE_SPEC_X_TAPS_HI, shape.rows ? (uint32_t)(shape.x.taps >> 32) : UINT32_MAX },
         { RESAMPLE_SPEC_Y_TAPS_LO, shape.rows ? (uint32_t)shape.y.taps : UINT32_MAX },
         { RESAMPLE_SPEC_Y_TAPS_HI, shape.rows ? (uint32_t)(shape.y.taps >> 32) : UINT32_MAX },
+        { RESAMPLE_SPEC_WALK, walk_bits },
+        { RESAMPLE_SPEC_LANES, lanes.lanes },
+        { RESAMPLE_SPEC_IDENTITY, identity },
     };
-    /* The forward shader declares only the first two. */
-    for (size_t i = 0; i < (f->backward ? DMLVK_ARRAY_SIZE(spec) : 2); i++)
+    /* The forward shader declares no block gather constants: they keep their defaults there. */
+    for (size_t i = 0; i < DMLVK_ARRAY_SIZE(spec); i++)
         dmlvk_dispatch_spec(plan, dp, spec[i].id, spec[i].value);
     return DMLVK_OK;
 }

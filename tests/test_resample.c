@@ -352,6 +352,162 @@ static void test_block_gather_inf(void **state)
     }
 }
 
+/* The float64 reference of case c in either direction. */
+static void reference_case(const struct resample_case *c, bool backward, const double *src, double *want, double *mag)
+{
+    struct ref_resample r = { .dims = c->dims, .linear = c->mode == DMLVK_INTERPOLATION_MODE_LINEAR,
+                              .rounding = c->rounding == DMLVK_AXIS_DIRECTION_DECREASING ? REF_ROUND_FLOOR : REF_ROUND_CEIL };
+    memcpy(r.small_sizes, c->small, sizeof(r.small_sizes));
+    memcpy(r.big_sizes, c->big, sizeof(r.big_sizes));
+    memcpy(r.scales, c->scales, sizeof(r.scales));
+    memcpy(r.input_offsets, c->in_off, sizeof(r.input_offsets));
+    memcpy(r.output_offsets, c->out_off, sizeof(r.output_offsets));
+    if (backward)
+        ref_resample_backward(&r, src, want, mag);
+    else
+        ref_resample_forward(&r, src, want, mag);
+}
+
+/* Strides of a tensor whose axes lie in memory in `order` (slowest first), each row padded by
+ * `pad` elements; returns the elements the memory spans. */
+static uint32_t layout_strides(uint32_t dims, const uint32_t *sizes, const uint32_t *order, uint32_t pad, uint32_t *strides)
+{
+    uint32_t s = 1;
+    for (uint32_t k = dims; k-- > 0;) {
+        strides[order[k]] = s;
+        s = s * sizes[order[k]] + (k + 1 == dims ? pad : 0);
+    }
+    return s;
+}
+
+/* Memory offset of logical (row-major) element i. */
+static uint32_t element_offset(uint32_t dims, const uint32_t *sizes, const uint32_t *strides, uint32_t i)
+{
+    uint32_t off = 0;
+    for (uint32_t d = dims; d-- > 0;) {
+        off += i % sizes[d] * strides[d];
+        i /= sizes[d];
+    }
+    return off;
+}
+
+static uint16_t to_bits16(dmlvk_tensor_data_type type, float v)
+{
+    return type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? half_from_float(v) : bfloat16_from_float(v);
+}
+
+static float from_bits16(dmlvk_tensor_data_type type, uint16_t v)
+{
+    return type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? half_to_float(v) : bfloat16_to_float(v);
+}
+
+/*
+ * Every layout whose strides are a permutation of packed strides (NCHW, NHWC, ...), some with
+ * padded rows, against the float64 reference: the general loops' lanes along whatever axis moves
+ * fastest in the written tensor, with and without whole 4-element rows and vector alignment, in
+ * both directions, every type and mode. Elements between rows must stay untouched.
+ */
+static void test_layouts(void **state)
+{
+    (void)state;
+    static const dmlvk_tensor_data_type types[] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
+                                                    DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
+    static const uint32_t lane_sizes[] = { 4, 8, 12, 16, 17, 19, 33, 3 };
+    static const float scales[] = { 2, 1.5f, 0.5f, 3, 0.75f };
+    for (int k = 0; k < 120; k++) {
+        struct resample_case c = { .dims = 2 + (uint32_t)k % 3 };
+        bool backward = (k / 3) % 2;
+        dmlvk_tensor_data_type type = types[(k / 6) % 3];
+        uint64_t offset = (k / 18) % 3 == 2 ? 4 : 0;
+        c.mode = (dmlvk_interpolation_mode)(splitmix64_next(&rng_state) % 2);
+        c.rounding = (dmlvk_axis_direction)(splitmix64_next(&rng_state) % 2);
+        /* The channel-like axis (an identity: scale 1, no offsets) or a scaled one moves fastest. */
+        uint32_t fast = (uint32_t)(splitmix64_next(&rng_state) % c.dims);
+        bool fast_identity = splitmix64_next(&rng_state) % 3 != 0;
+        for (uint32_t d = 0; d < c.dims; d++) {
+            bool id = d == fast ? fast_identity : splitmix64_next(&rng_state) % 3 == 0;
+            c.small[d] = d == fast ? lane_sizes[splitmix64_next(&rng_state) % 8] : 1 + (uint32_t)(splitmix64_next(&rng_state) % 7);
+            c.scales[d] = id ? 1 : scales[splitmix64_next(&rng_state) % 5];
+            c.big[d] = id ? c.small[d] : (uint32_t)fmax(1, floor(c.small[d] * c.scales[d] + uniform(-1, 1)));
+            c.in_off[d] = id ? 0 : (splitmix64_next(&rng_state) % 2 ? 0.5f : (float)uniform(-1, 1));
+            c.out_off[d] = id ? 0 : -c.in_off[d];
+        }
+        /* Both tensors: `fast` last in memory, the other axes in a random order. */
+        uint32_t order[2][4], strides[2][4], span[2];
+        const uint32_t *sizes[2] = { backward ? c.big : c.small, backward ? c.small : c.big };
+        for (int t = 0; t < 2; t++) {
+            uint32_t n = 0;
+            for (uint32_t d = 0; d < c.dims; d++)
+                if (d != fast)
+                    order[t][n++] = d;
+            for (uint32_t j = n; j > 1; j--) {
+                uint32_t r = (uint32_t)(splitmix64_next(&rng_state) % j), tmp = order[t][j - 1];
+                order[t][j - 1] = order[t][r];
+                order[t][r] = tmp;
+            }
+            order[t][n] = fast;
+            uint32_t pad = (k / 9) % 2 ? (uint32_t)(splitmix64_next(&rng_state) % 2) * 4 + (k % 2) : 0;
+            span[t] = layout_strides(c.dims, sizes[t], order[t], pad, strides[t]);
+        }
+        uint32_t ns = count(c.dims, sizes[0]), nd = count(c.dims, sizes[1]);
+        double *x = malloc(ns * 8), *want = malloc(nd * 8), *mag = malloc(nd * 8);
+        void *mem[2] = { calloc(span[0], 4), calloc(span[1], 4) };
+        bool wide = type == DMLVK_TENSOR_DATA_TYPE_FLOAT32;
+        const uint32_t sentinel = 0x7fc01234u; /* a NaN no result can be */
+        for (uint32_t i = 0; i < span[1]; i++) {
+            if (wide)
+                memcpy((uint32_t *)mem[1] + i, &sentinel, 4);
+            else
+                ((uint16_t *)mem[1])[i] = (uint16_t)0x7e55;
+        }
+        for (uint32_t i = 0; i < ns; i++) {
+            float v = (float)uniform(-1, 1);
+            uint32_t at = element_offset(c.dims, sizes[0], strides[0], i);
+            if (wide) {
+                ((float *)mem[0])[at] = v;
+            } else {
+                ((uint16_t *)mem[0])[at] = to_bits16(type, v);
+                v = from_bits16(type, ((uint16_t *)mem[0])[at]);
+            }
+            x[i] = v;
+        }
+        reference_case(&c, backward, x, want, mag);
+
+        dmlvk_tensor_desc desc[2];
+        for (int t = 0; t < 2; t++)
+            desc[t] = (dmlvk_tensor_desc){ .DataType = type, .DimensionCount = c.dims, .Sizes = sizes[t],
+                                           .Strides = strides[t], .TotalTensorSizeInBytes = ((uint64_t)span[t] * (wide ? 4 : 2) + 3) & ~UINT64_C(3) };
+        dmlvk_resample2_operator_desc fwd = { &desc[0], &desc[1], c.mode, c.rounding, c.dims, c.scales, c.in_off, c.out_off };
+        dmlvk_resample_grad1_operator_desc bwd = { &desc[0], &desc[1], c.mode, c.rounding, c.dims, c.scales, c.in_off, c.out_off };
+        dmlvk_operator_desc od = backward ? (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE_GRAD1, &bwd }
+                                          : (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE2, &fwd };
+        const dmlvk_tensor_desc *descs[2] = { &desc[0], &desc[1] };
+        if (gpu_run_at(dev, &od, NULL, descs, mem, 2, offset) != DMLVK_OK)
+            fail_msg("%s", dmlvk_last_error());
+
+        double tol = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? 2e-3 : type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16 ? 1.6e-2 : 2e-6;
+        bool *written = calloc(span[1], 1);
+        for (uint32_t i = 0; i < nd; i++) {
+            uint32_t at = element_offset(c.dims, sizes[1], strides[1], i);
+            written[at] = true;
+            float got = wide ? ((float *)mem[1])[at] : from_bits16(type, ((uint16_t *)mem[1])[at]);
+            if (!(fabs(got - want[i]) <= tol * (mag[i] + 1e-3)))
+                fail_msg("case %d (%s, dims %u, fast axis %u, sizes %u/%u, offset %u), element %u: %.7g, reference %.7g", k,
+                         backward ? "backward" : "forward", c.dims, fast, c.small[fast], c.big[fast], (unsigned)offset, i,
+                         got, want[i]);
+        }
+        for (uint32_t i = 0; i < span[1]; i++)
+            if (!written[i] && (wide ? memcmp((uint32_t *)mem[1] + i, &sentinel, 4) : ((uint16_t *)mem[1])[i] != 0x7e55))
+                fail_msg("case %d: element %u between rows was written", k, i);
+        free(written);
+        free(x);
+        free(want);
+        free(mag);
+        free(mem[0]);
+        free(mem[1]);
+    }
+}
+
 /* Float16 results rounded by the device's conversion (where it can be asked for nearest-even, as
  * lavapipe can) and by the shaders' own code are the same bits: sums that land on ties, in the
  * subnormal range and past 65504, through the block gather, the general loops and the forward. */
@@ -411,6 +567,7 @@ int main(void)
         cmocka_unit_test(test_block_gather),
         cmocka_unit_test(test_block_gather_inf),
         cmocka_unit_test(test_float16_rounding),
+        cmocka_unit_test(test_layouts),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
