@@ -305,6 +305,38 @@ static void expect_close(const char *what, const double *got, const double *want
             fail_msg("%s[%llu]: %.9g, reference %.9g", what, (unsigned long long)i, got[i], want[i]);
 }
 
+/* ROI_ALIGN1 reduces a bin for up to 8 channels per invocation: channel counts below, at and past
+ * a whole number of those groups, every mode and type, against the reference. */
+static void test_forward_channels(void **state)
+{
+    (void)state;
+    const uint32_t channels[] = { 9, 13, 16, 3, 8, 21 };
+    for (int iter = 0; iter < 24; iter++) {
+        dmlvk_tensor_data_type type = float_types[iter % 3];
+        struct problem p;
+        random_problem(&p, iter % 2 == 0, iter % 4 >= 2, iter % 5 == 0);
+        free_problem(&p);
+        p.q.channels = channels[iter % 6];
+        p.q.oob_value = iter % 3 == 1 ? -0.25 : 0;
+        alloc_problem(&p);
+        for (uint64_t i = 0; i < p.nx; i++)
+            p.x[i] = uniform(-1, 1);
+        round_to_type(p.x, p.nx, type);
+        round_to_type(p.rois, 4 * p.q.num_rois, type);
+        double *want = malloc(p.ny * sizeof(double)), *got = malloc(p.ny * sizeof(double));
+        double *mag = malloc(p.ny * sizeof(double));
+        ref_roi_forward(&p.q, p.x, want);
+        for (uint64_t i = 0; i < p.ny; i++)
+            mag[i] = 1;
+        gpu_forward_typed(&p, type, got);
+        expect_close("ROI_ALIGN1", got, want, mag, p.ny, type_tolerance(type));
+        free(want);
+        free(got);
+        free(mag);
+        free_problem(&p);
+    }
+}
+
 /* Float atomics, the compare-and-swap fallback and the deterministic mode all match the reference;
  * the deterministic mode is bitwise identical run to run. AVERAGE scatters only where the
  * workgroup size makes no whole gather tiles (48 here); the default size gathers. */
@@ -718,7 +750,7 @@ static void test_exact_geometry(void **state)
         q->channels = 1 + below(2);
         q->height = 1 + below(8);
         q->width = 1 + below(8);
-        q->num_rois = 24 + below(MAX_ROIS - 23);
+        q->num_rois = 24 + (uint32_t)(iter * 7) % (MAX_ROIS - 23); /* 5000 and more in all, whatever the seed */
         q->out_h = 1 + below(4);
         q->out_w = 1 + below(4);
         q->linear = below(2);
@@ -814,6 +846,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_roi_gradient_finite_differences),
         cmocka_unit_test(test_adjoint),
+        cmocka_unit_test(test_forward_channels),
         cmocka_unit_test(test_scatter_paths),
         cmocka_unit_test(test_region_scatter_limits),
         cmocka_unit_test(test_tile_gather),
