@@ -11,8 +11,6 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer Scratch { u
 
 #include "roi_align_common.glsl"
 
-layout(constant_id = ROI_SPEC_LANE_CHANNELS) const uint LANE_CHANNELS = 1;
-
 void main()
 {
     // (region, channel group, bin row, bin column), the column fastest: neighbouring invocations

@@ -375,7 +375,8 @@ static void test_scatter_paths(void **state)
 /* The gather by tiles (AVERAGE): maps of several partial 8 x 8 tiles, regions over many tiles and
  * tiny ones whose lines more than 3 bins reach (sampled one by one), regions of another batch or
  * none, more regions than a workgroup scans at once, channels padded to 16 and split over
- * workgroups, both types, every mode bitwise alike, workgroups of 256, 512, 32 and 16 invocations. */
+ * workgroups (16 per workgroup on the small maps, 128 on the 64x200 one), every type, every mode
+ * bitwise alike, workgroups of 256, 512, 32 and 16 invocations. */
 static void test_tile_gather(void **state)
 {
     (void)state;
@@ -387,7 +388,7 @@ static void test_tile_gather(void **state)
         struct ref_roi *q = &p.q;
         bool many_channels = iter == 6;
         *q = (struct ref_roi){ .batch = 2, .channels = many_channels ? 130 : 5 + 7 * (uint32_t)(iter % 3),
-                               .height = many_channels ? 9 : 19, .width = many_channels ? 10 : 45,
+                               .height = many_channels ? 64 : 19, .width = many_channels ? 200 : 45,
                                .num_rois = many_channels ? 6 : MAX_ROIS, .out_h = 2 + below(5), .out_w = 2 + below(6),
                                .linear = iter % 4 != 2, .align_corners = iter % 4 == 3, .spatial_x = 0.5,
                                .spatial_y = 0.5, .input_offset = 0.5, .output_offset = -0.5,
