@@ -177,6 +177,27 @@ void store4(Tensor t, uint q, vec4 f)
                                 f32_to_16_bits(f.z) | (f32_to_16_bits(f.w) << 16));
 #endif
 }
+
+// Elements 8q .. 8q+7 (16-byte aligned): one 16-byte access.
+void load8(Tensor t, uint q, out vec4 lo, out vec4 hi)
+{
+    uvec4 w = TensorVec4(t).v[q];
+    lo = vec4(unpack16x2(w.x), unpack16x2(w.y));
+    hi = vec4(unpack16x2(w.z), unpack16x2(w.w));
+}
+
+void store8(Tensor t, uint q, vec4 lo, vec4 hi)
+{
+#if DMLVK_RTE16
+    TensorHalf4(t).v[2u * q] = f16vec4(lo);
+    TensorHalf4(t).v[2u * q + 1u] = f16vec4(hi);
+#else
+    TensorVec4(t).v[q] = uvec4(f32_to_16_bits(lo.x) | (f32_to_16_bits(lo.y) << 16),
+                               f32_to_16_bits(lo.z) | (f32_to_16_bits(lo.w) << 16),
+                               f32_to_16_bits(hi.x) | (f32_to_16_bits(hi.y) << 16),
+                               f32_to_16_bits(hi.z) | (f32_to_16_bits(hi.w) << 16));
+#endif
+}
 #else
 void store(Tensor t, uint i, float f)
 {
@@ -206,6 +227,18 @@ vec2 load2(Tensor t, uint q)
 void store4(Tensor t, uint q, vec4 f)
 {
     TensorVec4(t).v[q] = floatBitsToUint(f);
+}
+
+void load8(Tensor t, uint q, out vec4 lo, out vec4 hi)
+{
+    lo = load4(t, 2u * q);
+    hi = load4(t, 2u * q + 1u);
+}
+
+void store8(Tensor t, uint q, vec4 lo, vec4 hi)
+{
+    store4(t, 2u * q, lo);
+    store4(t, 2u * q + 1u, hi);
 }
 #endif
 

@@ -51,12 +51,12 @@ DMLVK_PARAMS_END(resample_params)
  * neighbouring elements in every layout (NCHW, NHWC, ...). */
 #define RESAMPLE_SPEC_WALK 16
 /* Each invocation of the general loops writes this many neighbouring elements along the walk's
- * first axis (1 or RESAMPLE_MAX_LANES); VECTOR_LOADS and VECTOR_STORES say there whether the
- * lanes may be one load per tap and one store. */
+ * first axis (1, 4 or RESAMPLE_MAX_LANES: 16 bytes of float32 or of a 16-bit type); VECTOR_LOADS
+ * and VECTOR_STORES say there whether the lanes may be one load per tap and one store. */
 #define RESAMPLE_SPEC_LANES 17
 /* Axes that map every index to itself with one tap, a bit per axis: no table reads there. */
 #define RESAMPLE_SPEC_IDENTITY 18
-#define RESAMPLE_MAX_LANES 4u
+#define RESAMPLE_MAX_LANES 8u
 
 /* The block gather's limits: outputs per block, window columns and rows. A block's taps are
  * masks of 64 bits: MAX_WINDOW * MAX_BLOCK_X and MAX_ROWS * MAX_BLOCK_Y entries. */

@@ -228,7 +228,7 @@ void main()
             hi[d] = pc.p.table[r + 1u];
         }
     }
-    bool vector = LANES == 4u && VECTOR_LOADS && chunk_aligned(pc.src, 4u);
+    bool vector = LANES > 1u && VECTOR_LOADS && chunk_aligned(pc.src, LANES);
     float acc[MAX_LANES];
     [[unroll]] for (uint l = 0u; l < MAX_LANES; l++)
         acc[l] = 0.0;

@@ -66,8 +66,11 @@ uint lanes_inside(uint idx[4])
 // address allows it.
 void store_lanes(uint off, uint inside, float acc[MAX_LANES])
 {
-    if (LANES == 4u && VECTOR_STORES && vec4_aligned(pc.dst)) {
-        store4(pc.dst, off >> 2, vec4(acc[0], acc[1], acc[2], acc[3]));
+    if (LANES > 1u && VECTOR_STORES && chunk_aligned(pc.dst, LANES)) {
+        if (LANES == 8u)
+            store8(pc.dst, off >> 3, vec4(acc[0], acc[1], acc[2], acc[3]), vec4(acc[4], acc[5], acc[6], acc[7]));
+        else
+            store4(pc.dst, off >> 2, vec4(acc[0], acc[1], acc[2], acc[3]));
         return;
     }
     [[unroll]] for (uint l = 0u; l < LANES; l++)
@@ -81,9 +84,13 @@ void add_lanes(bool vector, uint at, uint first, float w, inout float acc[MAX_LA
 {
     uint d = lane_axis();
     if (vector) {
-        vec4 v = load4(pc.src, at >> 2);
-        [[unroll]] for (uint l = 0u; l < 4u; l++)
-            acc[l] += LINEAR ? w * v[l] : v[l];
+        vec4 v[2];
+        if (LANES == 8u)
+            load8(pc.src, at >> 3, v[0], v[1]);
+        else
+            v[0] = load4(pc.src, at >> 2);
+        [[unroll]] for (uint l = 0u; l < LANES; l++)
+            acc[l] += LINEAR ? w * v[l >> 2][l & 3u] : v[l >> 2][l & 3u];
     } else {
         [[unroll]] for (uint l = 0u; l < LANES; l++) {
             float v = load(pc.src, at + (min(first + l, pc.p.in_sizes[d] - 1u) - first) * pc.p.in_strides[d]);

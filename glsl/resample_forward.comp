@@ -45,7 +45,7 @@ void main()
     float lw[MAX_LANES];
     [[unroll]] for (uint l = 0u; l < LANES; l++)
         axis_taps(la, min(o[la] + l, pc.p.out_sizes[la] - 1u), l0[l], l1[l], lw[l]);
-    bool vector = LANES == 4u && VECTOR_LOADS && chunk_aligned(pc.src, 4u);
+    bool vector = LANES > 1u && VECTOR_LOADS && chunk_aligned(pc.src, LANES);
     uint ls = pc.p.in_strides[la];
 
     // A tap of weight 0 is not read: the sum is the same in real arithmetic, and a non-finite

@@ -474,35 +474,37 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
     return DMLVK_OK;
 }
 
-/* Whether a tensor (4 padded axes) is rows of whole 4-element groups along `axis`, every row
+/* Whether a tensor (4 padded axes) is rows of whole n-element groups along `axis`, every row
  * starting on a group. */
-static bool rows_of_four(const uint32_t *sizes, const uint32_t *strides, uint32_t axis)
+static bool rows_of(const uint32_t *sizes, const uint32_t *strides, uint32_t axis, uint32_t n)
 {
-    if (strides[axis] != 1 || sizes[axis] % 4 != 0)
+    if (strides[axis] != 1 || sizes[axis] % n != 0)
         return false;
     for (uint32_t d = 0; d < AXES; d++)
-        if (d != axis && sizes[d] > 1 && strides[d] % 4 != 0)
+        if (d != axis && sizes[d] > 1 && strides[d] % n != 0)
             return false;
     return true;
 }
 
-/* The general loops' lanes (RESAMPLE_SPEC_LANES): RESAMPLE_MAX_LANES neighbouring elements of the
- * walk's first axis per invocation where that axis is long enough to waste few of them (the
- * backward loops only where the axis is an identity: their ranges would differ per lane). */
+/* The general loops' lanes (RESAMPLE_SPEC_LANES): 16 bytes' worth of neighbouring elements of the
+ * walk's first axis per invocation (4 of float32, 8 of a 16-bit type) where that axis is long
+ * enough to waste few of them (the backward loops only where the axis is an identity: their
+ * ranges would differ per lane). */
 struct lanes {
     uint32_t lanes;
     bool vector_loads, vector_stores;
 };
 
-static struct lanes plan_lanes(const struct resample_params *hdr, uint32_t axis, bool identity, bool backward)
+static struct lanes plan_lanes(const struct resample_params *hdr, uint32_t axis, bool identity, bool backward,
+                               bool storage16)
 {
     struct lanes l = { 1, false, false };
-    uint32_t n = hdr->out_sizes[axis];
-    if ((backward && !identity) || (n % RESAMPLE_MAX_LANES != 0 && n < 4 * RESAMPLE_MAX_LANES))
+    uint32_t n = hdr->out_sizes[axis], lanes = storage16 ? 8 : 4;
+    if ((backward && !identity) || (n % lanes != 0 && n < 4 * lanes))
         return l;
-    l.lanes = RESAMPLE_MAX_LANES;
-    l.vector_loads = identity && rows_of_four(hdr->in_sizes, hdr->in_strides, axis);
-    l.vector_stores = rows_of_four(hdr->out_sizes, hdr->out_strides, axis);
+    l.lanes = lanes;
+    l.vector_loads = identity && rows_of(hdr->in_sizes, hdr->in_strides, axis, lanes);
+    l.vector_stores = rows_of(hdr->out_sizes, hdr->out_strides, axis, lanes);
     return l;
 }
 
@@ -617,7 +619,7 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
             identity |= UINT32_C(1) << d;
     struct lanes lanes = { 1, false, false };
     if (!shape.rows)
-        lanes = plan_lanes(&hdr, walk[0], (identity >> walk[0] & 1) != 0, f->backward);
+        lanes = plan_lanes(&hdr, walk[0], (identity >> walk[0] & 1) != 0, f->backward, DMLVK_IS_16BIT_FLOAT(in.type));
     uint64_t invocations = written->elements / hdr.out_sizes[walk[0]] *
                            ((hdr.out_sizes[walk[0]] + lanes.lanes - 1) / lanes.lanes);
     if (shape.rows)
