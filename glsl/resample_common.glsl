@@ -13,8 +13,9 @@ DMLVK_PUSH(resample_push, RESAMPLE_PUSH)
 
 const uint MAX_LANES = RESAMPLE_MAX_LANES;
 
-// The k-th axis of the walk. Constant once specialized, as are the loops over it: an array
-// indexed by a value the compiler cannot fold would live in slow local memory.
+// The k-th axis of the walk. Constant once specialized. Loops over lanes run to MAX_LANES, a
+// constant, so that they unroll before specialization: an array indexed by a value the compiler
+// cannot fold would live in slow local memory.
 uint walk_axis(uint k)
 {
     return (WALK >> (2u * k)) & 3u;
@@ -73,7 +74,7 @@ void store_lanes(uint off, uint inside, float acc[MAX_LANES])
             store4(pc.dst, off >> 2, vec4(acc[0], acc[1], acc[2], acc[3]));
         return;
     }
-    [[unroll]] for (uint l = 0u; l < LANES; l++)
+    [[unroll]] for (uint l = 0u; l < MAX_LANES; l++)
         if (l < inside)
             store(pc.dst, off + l * pc.p.out_strides[lane_axis()], acc[l]);
 }
@@ -89,12 +90,15 @@ void add_lanes(bool vector, uint at, uint first, float w, inout float acc[MAX_LA
             load8(pc.src, at >> 3, v[0], v[1]);
         else
             v[0] = load4(pc.src, at >> 2);
-        [[unroll]] for (uint l = 0u; l < LANES; l++)
-            acc[l] += LINEAR ? w * v[l >> 2][l & 3u] : v[l >> 2][l & 3u];
+        [[unroll]] for (uint l = 0u; l < MAX_LANES; l++)
+            if (l < LANES)
+                acc[l] += LINEAR ? w * v[l >> 2][l & 3u] : v[l >> 2][l & 3u];
     } else {
-        [[unroll]] for (uint l = 0u; l < LANES; l++) {
-            float v = load(pc.src, at + (min(first + l, pc.p.in_sizes[d] - 1u) - first) * pc.p.in_strides[d]);
-            acc[l] += LINEAR ? w * v : v;
+        [[unroll]] for (uint l = 0u; l < MAX_LANES; l++) {
+            if (l < LANES) {
+                float v = load(pc.src, at + (min(first + l, pc.p.in_sizes[d] - 1u) - first) * pc.p.in_strides[d]);
+                acc[l] += LINEAR ? w * v : v;
+            }
         }
     }
 }

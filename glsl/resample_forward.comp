@@ -43,8 +43,8 @@ void main()
     }
     uint l0[MAX_LANES], l1[MAX_LANES];
     float lw[MAX_LANES];
-    [[unroll]] for (uint l = 0u; l < LANES; l++)
-        axis_taps(la, min(o[la] + l, pc.p.out_sizes[la] - 1u), l0[l], l1[l], lw[l]);
+    [[unroll]] for (uint l = 0u; l < MAX_LANES; l++)
+        axis_taps(la, min(o[la] + min(l, LANES - 1u), pc.p.out_sizes[la] - 1u), l0[l], l1[l], lw[l]);
     bool vector = LANES > 1u && VECTOR_LOADS && chunk_aligned(pc.src, LANES);
     uint ls = pc.p.in_strides[la];
 
@@ -69,14 +69,16 @@ void main()
                         add_lanes(vector, ot + o[la] * ls, o[la], wt, acc);
                         continue;
                     }
-                    [[unroll]] for (uint l = 0u; l < LANES; l++) {
-                        float v = load(pc.src, ot + l0[l] * ls);
-                        if (!LINEAR) {
-                            acc[l] += v;
-                        } else {
-                            acc[l] += wt * (1.0 - lw[l]) * v;
-                            if (lw[l] > 0.0)
-                                acc[l] += wt * lw[l] * load(pc.src, ot + l1[l] * ls);
+                    [[unroll]] for (uint l = 0u; l < MAX_LANES; l++) {
+                        if (l < LANES) {
+                            float v = load(pc.src, ot + l0[l] * ls);
+                            if (!LINEAR) {
+                                acc[l] += v;
+                            } else {
+                                acc[l] += wt * (1.0 - lw[l]) * v;
+                                if (lw[l] > 0.0)
+                                    acc[l] += wt * lw[l] * load(pc.src, ot + l1[l] * ls);
+                            }
                         }
                     }
                 }

@@ -49,8 +49,6 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_SPEC_ALIGN_CORNERS 3
 #define ROI_SPEC_TO_SCRATCH 4           /* sums go to scratch, not straight to OutputGradientTensor */
 #define ROI_SPEC_GROUP_CHANNELS 5       /* channels per workgroup (scatter by regions, gather) */
-#define ROI_SPEC_LANE_CHANNELS 6        /* ROI_ALIGN1: channels per invocation, sharing the bin's samples */
-#define ROI_MAX_LANE_CHANNELS 8u
 
 /*
  * The gather by tiles: ROI_GATHER_QUADS invocations per element, each a vec4 of channels at a

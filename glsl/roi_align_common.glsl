@@ -3,9 +3,6 @@
 layout(constant_id = ROI_SPEC_LINEAR) const bool LINEAR = true;
 layout(constant_id = ROI_SPEC_MAXIMUM) const bool MAXIMUM = false;
 layout(constant_id = ROI_SPEC_ALIGN_CORNERS) const bool ALIGN_CORNERS = false;
-// Channels an invocation takes for one bin (ROI_ALIGN1, the ROI gradient): the bin's sample
-// entries are read once for all of them.
-layout(constant_id = ROI_SPEC_LANE_CHANNELS) const uint LANE_CHANNELS = 1;
 
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer RoiTable { uvec4 v[]; };
 

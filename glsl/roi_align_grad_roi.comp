@@ -1,6 +1,5 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
-#extension GL_EXT_control_flow_attributes : require
 // ROI_ALIGN_GRAD: the ROI gradient, one workgroup per region with a fixed reduction tree.
 #include "roi_align_grad_common.glsl"
 
@@ -29,35 +28,23 @@ void main()
         g = region(r);
     vec4 sum = vec4(0.0);
     if (live && g.valid && LINEAR) {
-        // Items are (channel group, bin), the bin fastest; a group is LANE_CHANNELS channels.
-        uint bins = pc.p.out_h * pc.p.out_w, groups = (pc.p.channels + LANE_CHANNELS - 1u) / LANE_CHANNELS;
-        for (uint k = lid; k < groups * bins; k += gl_WorkGroupSize.x) {
-            uint group = k / bins, bin = k - group * bins, oy = bin / pc.p.out_w;
-            uvec4 i = uvec4(r, group * LANE_CHANNELS, oy, bin - oy * pc.p.out_w);
-            uint lanes = min(LANE_CHANNELS, pc.p.channels - i.y);
-            uint plane = g.b * pc.p.in_strides[0] + i.y * pc.p.in_strides[1], at = bin_offset(i);
+        uint items = pc.p.channels * pc.p.out_h * pc.p.out_w;
+        for (uint k = lid; k < items; k += gl_WorkGroupSize.x) {
+            uvec4 i = bin_index(r * items + k);
+            float dy = load(pc.dy, bin_offset(i));
+            uint plane = g.b * pc.p.in_strides[0] + i.y * pc.p.in_strides[1];
             if (MAXIMUM) {
-                // Each channel has its own winning sample.
-                for (uint c = 0u; c < lanes; c++) {
-                    Axis y, x;
-                    uint channel_plane = plane + c * pc.p.in_strides[1];
-                    if (max_sample(g, uvec4(i.x, i.y + c, i.z, i.w), channel_plane, y, x))
-                        sum += sample_roi_grad(channel_plane, y, x, load(pc.dy, at + c * pc.p.bin_strides[1]));
-                }
+                Axis y, x;
+                if (max_sample(g, i, plane, y, x))
+                    sum += sample_roi_grad(plane, y, x, dy);
                 continue;
             }
-            float share[ROI_MAX_LANE_CHANNELS];
-            [[unroll]] for (uint c = 0u; c < LANE_CHANNELS; c++)
-                share[c] = div_rn(load(pc.dy, at + min(c, lanes - 1u) * pc.p.bin_strides[1]), sample_count(g));
+            float share = div_rn(dy, sample_count(g));
             uvec2 rows = bin_rows(g, i.z), columns = bin_columns(g, i.w);
             for (uint iy = rows.x; iy < rows.y; iy++) {
                 Axis y = sample_y(g, i.z, iy);
-                for (uint ix = columns.x; ix < columns.y; ix++) {
-                    Axis x = sample_x(g, i.w, ix);
-                    [[unroll]] for (uint c = 0u; c < LANE_CHANNELS; c++)
-                        if (c < lanes)
-                            sum += sample_roi_grad(plane + c * pc.p.in_strides[1], y, x, share[c]);
-                }
+                for (uint ix = columns.x; ix < columns.y; ix++)
+                    sum += sample_roi_grad(plane, y, sample_x(g, i.w, ix), share);
             }
         }
     }

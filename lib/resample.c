@@ -486,10 +486,12 @@ static bool rows_of(const uint32_t *sizes, const uint32_t *strides, uint32_t axi
     return true;
 }
 
-/* The general loops' lanes (RESAMPLE_SPEC_LANES): 16 bytes' worth of neighbouring elements of the
- * walk's first axis per invocation (4 of float32, 8 of a 16-bit type) where that axis is long
- * enough to waste few of them (the backward loops only where the axis is an identity: their
- * ranges would differ per lane). */
+/* The general loops' lanes (RESAMPLE_SPEC_LANES): neighbouring elements of the walk's first axis
+ * per invocation where that axis is long enough to waste few of them: along an identity axis 16
+ * bytes' worth (4 of float32, 8 of a 16-bit type), one load per tap; along a scaled axis 4, each
+ * with its own taps (8 of float16 there: bilinear 2x 23% -> 15% of copy on an H100, BENCHMARKS.md
+ * note 33). The backward loops take lanes only along an identity axis: their ranges would differ
+ * per lane. */
 struct lanes {
     uint32_t lanes;
     bool vector_loads, vector_stores;
@@ -499,7 +501,7 @@ static struct lanes plan_lanes(const struct resample_params *hdr, uint32_t axis,
                                bool storage16)
 {
     struct lanes l = { 1, false, false };
-    uint32_t n = hdr->out_sizes[axis], lanes = storage16 ? 8 : 4;
+    uint32_t n = hdr->out_sizes[axis], lanes = storage16 && identity ? 8 : 4;
     if ((backward && !identity) || (n % lanes != 0 && n < 4 * lanes))
         return l;
     l.lanes = lanes;

@@ -1,6 +1,6 @@
-/* ROI_ALIGN1 (OPERATORS.md section 4): the sample tables (roi_align.c), then each invocation
- * reduces one bin for up to ROI_MAX_LANE_CHANNELS channels. Shaders: glsl/roi_align_geometry.comp,
- * glsl/roi_align1.comp; validation shared with ROI_ALIGN_GRAD in roi_align.c. */
+/* ROI_ALIGN1 (OPERATORS.md section 4): the sample tables (roi_align.c), then one invocation per
+ * output element. Shaders: glsl/roi_align_geometry.comp, glsl/roi_align1.comp; validation shared
+ * with ROI_ALIGN_GRAD in roi_align.c. */
 #include <stddef.h>
 
 #include "roi_align.h"
@@ -27,15 +27,11 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     s.batch_slot = 2;
     if (!dmlvk_roi_align_geometry(ctx, &f, &s, p))
         return DMLVK_ERROR_UNSUPPORTED;
-    /* Channels per invocation: the bin's sample entries are read once for all of them. */
-    uint32_t channels = s.bins.sizes[1], lanes = channels < ROI_MAX_LANE_CHANNELS ? channels : ROI_MAX_LANE_CHANNELS;
-    uint64_t invocations = s.bins.elements / channels * ((channels + lanes - 1) / lanes);
     struct dmlvk_dispatch_plan *dp =
-        dmlvk_plan_add_dispatch(p, ctx, DMLVK_SHADER_ROI_ALIGN1, DMLVK_PUSH_SLOTS(roi_align1_push), invocations);
+        dmlvk_plan_add_dispatch(p, ctx, DMLVK_SHADER_ROI_ALIGN1, DMLVK_PUSH_SLOTS(roi_align1_push), s.bins.elements);
     if (!dp)
         return DMLVK_ERROR_UNSUPPORTED;
     dmlvk_roi_align_spec(&f, p, dp);
-    dmlvk_dispatch_spec(p, dp, ROI_SPEC_LANE_CHANNELS, lanes);
     DMLVK_BIND(dp, roi_align1_push, p, DMLVK_SLOT_PARAMS);
     DMLVK_BIND(dp, roi_align1_push, x, 0);
     DMLVK_BIND(dp, roi_align1_push, rois, 1);

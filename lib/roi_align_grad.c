@@ -21,8 +21,6 @@
 #include "roi_align.h"
 
 #define NAME "ROI_ALIGN_GRAD"
-/* Workgroups of the gather by tiles that fill a large GPU (132 SMs on an H100) a few times over. */
-#define ROI_GATHER_MIN_WORKGROUPS 512
 typedef dmlvk_roi_align_grad_operator_desc desc_t;
 
 enum { B_INPUT, B_DY, B_ROIS, B_BATCH, B_GRAD, B_ROI_GRAD };
@@ -77,11 +75,6 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     const uint32_t step = ROI_GATHER_CHANNEL_STEP;
     uint32_t tile_h = pixels / tile_w;
     uint32_t channels = s->channels >= ROI_GATHER_CHANNELS_MAX ? ROI_GATHER_CHANNELS_MAX : (s->channels + step - 1) / step * step;
-    uint64_t tiles = (uint64_t)((s->in_h + tile_h - 1) / tile_h) * ((s->in_w + tile_w - 1) / tile_w);
-    /* Small maps make few tiles: fewer channels per workgroup, down to one step, until the
-     * workgroups can fill a large GPU (H100, 64 regions on 1x256x25x38: BENCHMARKS.md note 33). */
-    while (channels > step && tiles * s->batch_count * ((s->channels + channels - 1) / channels) < ROI_GATHER_MIN_WORKGROUPS)
-        channels = (channels / 2 + step - 1) / step * step;
     uint64_t stride = (s->channels + channels - 1) / channels * channels;
     uint64_t lines = (uint64_t)s->num_rois * ((uint64_t)s->in_h + s->in_w);
     uint64_t words = (uint64_t)s->num_rois * s->out_h * s->out_w * stride + ROI_LINE_WORDS * lines +
@@ -89,6 +82,7 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     if (words >= UINT64_C(1) << 32)
         return false;
     uint64_t blocks = (uint64_t)s->num_rois * ((stride + ROI_TRANSPOSE_CHANNELS - 1) / ROI_TRANSPOSE_CHANNELS);
+    uint64_t tiles = (uint64_t)((s->in_h + tile_h - 1) / tile_h) * ((s->in_w + tile_w - 1) / tile_w);
     *g = (struct gather_plan){
         .group_channels = channels,
         .scratch_bytes = 4 * words,
@@ -179,14 +173,8 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
                   stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_CONVERT, true, 0, elements, 0));
         }
     }
-    if (ok && f.roi_grad) {
-        struct dmlvk_dispatch_plan *roi =
-            stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_ROI, false, 0, (uint64_t)s.num_rois * ctx->workgroup_size, 0);
-        ok = roi != NULL;
-        if (ok)
-            dmlvk_dispatch_spec(p, roi, ROI_SPEC_LANE_CHANNELS,
-                                s.channels < ROI_MAX_LANE_CHANNELS ? s.channels : ROI_MAX_LANE_CHANNELS);
-    }
+    if (ok && f.roi_grad)
+        ok = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_ROI, false, 0, (uint64_t)s.num_rois * ctx->workgroup_size, 0) != NULL;
     if (!ok)
         return DMLVK_ERROR_UNSUPPORTED;
     dmlvk_roi_align_place_tables(&s, p);

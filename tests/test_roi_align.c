@@ -305,8 +305,8 @@ static void expect_close(const char *what, const double *got, const double *want
             fail_msg("%s[%llu]: %.9g, reference %.9g", what, (unsigned long long)i, got[i], want[i]);
 }
 
-/* ROI_ALIGN1 reduces a bin for up to 8 channels per invocation: channel counts below, at and past
- * a whole number of those groups, every mode and type, against the reference. */
+/* ROI_ALIGN1 on more channels than the other tests use (3 to 21), every mode and type, an
+ * out-of-bounds value or none, against the reference. */
 static void test_forward_channels(void **state)
 {
     (void)state;
@@ -375,8 +375,8 @@ static void test_scatter_paths(void **state)
 /* The gather by tiles (AVERAGE): maps of several partial 8 x 8 tiles, regions over many tiles and
  * tiny ones whose lines more than 3 bins reach (sampled one by one), regions of another batch or
  * none, more regions than a workgroup scans at once, channels padded to 16 and split over
- * workgroups (16 per workgroup on the small maps, 128 on the 64x200 one), every type, every mode
- * bitwise alike, workgroups of 256, 512, 32 and 16 invocations. */
+ * workgroups (130 channels on a 64x200 map: 128 per workgroup), every type, every mode bitwise
+ * alike, workgroups of 256, 512, 32 and 16 invocations. */
 static void test_tile_gather(void **state)
 {
     (void)state;
