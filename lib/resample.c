@@ -489,7 +489,7 @@ static bool rows_of(const uint32_t *sizes, const uint32_t *strides, uint32_t axi
 /* The general loops' lanes (RESAMPLE_SPEC_LANES): neighbouring elements of the walk's first axis
  * per invocation where that axis is long enough to waste few of them: along an identity axis 16
  * bytes' worth (4 of float32, 8 of a 16-bit type), one load per tap; along a scaled axis 4, each
- * with its own taps (8 of float16 there: bilinear 2x 23% -> 15% of copy on an H100, BENCHMARKS.md
+ * with its own taps (8 of float16 there: bilinear 2x 0.53 -> 0.82 ms on an H100, BENCHMARKS.md
  * note 33). The backward loops take lanes only along an identity axis: their ranges would differ
  * per lane. */
 struct lanes {
