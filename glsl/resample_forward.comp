@@ -43,8 +43,13 @@ void main()
     }
     uint l0[MAX_LANES], l1[MAX_LANES];
     float lw[MAX_LANES];
-    [[unroll]] for (uint l = 0u; l < MAX_LANES; l++)
-        axis_taps(la, min(o[la] + min(l, LANES - 1u), pc.p.out_sizes[la] - 1u), l0[l], l1[l], lw[l]);
+    [[unroll]] for (uint l = 0u; l < MAX_LANES; l++) {
+        l0[l] = 0u;
+        l1[l] = 0u;
+        lw[l] = 0.0;
+        if (l < LANES)
+            axis_taps(la, min(o[la] + l, pc.p.out_sizes[la] - 1u), l0[l], l1[l], lw[l]);
+    }
     bool vector = LANES > 1u && VECTOR_LOADS && chunk_aligned(pc.src, LANES);
     uint ls = pc.p.in_strides[la];
 
