@@ -228,7 +228,7 @@ void main()
             hi[d] = pc.p.table[r + 1u];
         }
     }
-    bool vector = LANES > 1u && VECTOR_LOADS && chunk_aligned(pc.src, LANES);
+    bool vector = lane_loads_vector();
     float acc[MAX_LANES];
     [[unroll]] for (uint l = 0u; l < MAX_LANES; l++)
         acc[l] = 0.0;

@@ -63,6 +63,12 @@ uint lanes_inside(uint idx[4])
     return min(LANES, pc.p.out_sizes[lane_axis()] - idx[lane_axis()]);
 }
 
+// Whether each tap's lanes may be one load: rows whole (the host) and the address aligned.
+bool lane_loads_vector()
+{
+    return LANES > 1u && VECTOR_LOADS && chunk_aligned(pc.src, LANES);
+}
+
 // Stores the lanes: one store where the host found the written tensor's rows whole and the
 // address allows it.
 void store_lanes(uint off, uint inside, float acc[MAX_LANES])

@@ -50,7 +50,7 @@ void main()
         if (l < LANES)
             axis_taps(la, min(o[la] + l, pc.p.out_sizes[la] - 1u), l0[l], l1[l], lw[l]);
     }
-    bool vector = LANES > 1u && VECTOR_LOADS && chunk_aligned(pc.src, LANES);
+    bool vector = lane_loads_vector();
     uint ls = pc.p.in_strides[la];
 
     // A tap of weight 0 is not read: the sum is the same in real arithmetic, and a non-finite

@@ -199,13 +199,14 @@ struct block_shape {
     struct block_layout y, x;
 };
 
-/* Packed rows of whole n-element chunks, every row starting on a chunk. */
-static bool rows_in_chunks(const struct dmlvk_tensor *t, uint32_t n)
+/* Whether a tensor (4 padded axes) is rows of whole n-element groups along `axis`, every row
+ * starting on a group. */
+static bool rows_of(const uint32_t *sizes, const uint32_t *strides, uint32_t axis, uint32_t n)
 {
-    if (t->strides[t->dims - 1] != 1 || t->sizes[t->dims - 1] % n != 0)
+    if (strides[axis] != 1 || sizes[axis] % n != 0)
         return false;
-    for (uint32_t d = 0; d + 1 < t->dims; d++)
-        if (t->strides[d] % n != 0)
+    for (uint32_t d = 0; d < AXES; d++)
+        if (d != axis && sizes[d] > 1 && strides[d] % n != 0)
             return false;
     return true;
 }
@@ -382,7 +383,7 @@ static bool place_windows(struct block_axis *ba, uint32_t phases, uint32_t chunk
  * fewer taps, then issues fewer loads: 2-element chunks let windows sit alike in every block
  * where 4-element ones cannot (bilinear 1.5x float16: 73% -> 86% of copy). */
 static bool choose_block_shape(struct block_axis y, struct block_axis x, bool linear, bool f16,
-                               const struct dmlvk_tensor *in, const struct dmlvk_tensor *out, struct block_shape *shape)
+                               const struct resample_params *hdr, struct block_shape *shape)
 {
     static const uint32_t linear_order[][2] = { { 2, 2 }, { 2, 4 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
     static const uint32_t linear_f16_order[][2] = { { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
@@ -390,7 +391,7 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
     static const uint32_t nearest_f16_order[][2] = { { 4, 4 }, { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 1 } };
     static const uint32_t chunks[] = { 4, 2 };
     const uint32_t(*order)[2] = linear ? (f16 ? linear_f16_order : linear_order) : f16 ? nearest_f16_order : nearest_order;
-    bool stores4 = rows_in_chunks(out, 4);
+    bool stores4 = rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4);
     for (size_t k = 0; k < DMLVK_ARRAY_SIZE(linear_order); k++) {
         uint32_t by = order[k][0], bx = order[k][1];
         if ((by > 1 && y.small < by) || (bx > 1 && x.small < bx))
@@ -404,7 +405,7 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
         bool found = false;
         for (size_t c = 0; c < DMLVK_ARRAY_SIZE(chunks); c++) {
             struct block_layout cols;
-            bool stores, vector = rows_in_chunks(in, chunks[c]);
+            bool stores, vector = rows_of(hdr->in_sizes, hdr->in_strides, AXES - 1, chunks[c]);
             x.block = bx;
             x.align = vector ? chunks[c] : 1;
             if (!place_windows(&x, bx, chunks[c], MAX_WINDOW, stores4, &cols, &stores))
@@ -428,8 +429,8 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
 /* Plans the block gather where axes 0 and 1 are identities and some block shape fits; otherwise
  * shape->rows stays 0 and the general loops run. */
 static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct axis *axes, bool linear,
-                                      uint32_t table_at, struct resample_params *hdr, const struct dmlvk_tensor *in,
-                                      const struct dmlvk_tensor *out, struct block_shape *shape)
+                                      uint32_t table_at, struct resample_params *hdr, bool storage16,
+                                      struct block_shape *shape)
 {
     *shape = (struct block_shape){ 0 };
     for (uint32_t d = 0; d < 2; d++)
@@ -447,7 +448,7 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
         ba[a] = (struct block_axis){ .map = table(plan, table_at, hdr->map_offset[2 + a]),
                                      .ranges = table(plan, table_at, hdr->range_offset[2 + a]),
                                      .small = axes[2 + a].small, .scale = axes[2 + a].scale };
-    if (!choose_block_shape(ba[0], ba[1], linear, DMLVK_IS_16BIT_FLOAT(in->type), in, out, shape))
+    if (!choose_block_shape(ba[0], ba[1], linear, storage16, hdr, shape))
         return DMLVK_OK;
     ba[0].block = shape->block_y;
     ba[0].align = 1;
@@ -472,18 +473,6 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
     for (uint32_t k = 0; k < 3; k++)
         hdr->block_magic[k] = division_magic(divisors[k]);
     return DMLVK_OK;
-}
-
-/* Whether a tensor (4 padded axes) is rows of whole n-element groups along `axis`, every row
- * starting on a group. */
-static bool rows_of(const uint32_t *sizes, const uint32_t *strides, uint32_t axis, uint32_t n)
-{
-    if (strides[axis] != 1 || sizes[axis] % n != 0)
-        return false;
-    for (uint32_t d = 0; d < AXES; d++)
-        if (d != axis && sizes[d] > 1 && strides[d] % n != 0)
-            return false;
-    return true;
 }
 
 /* The general loops' lanes (RESAMPLE_SPEC_LANES): neighbouring elements of the walk's first axis
@@ -612,8 +601,9 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
     }
 
     struct block_shape shape = { 0 };
-    if (f->backward && plan_block_gather(plan, axes, f->mode == DMLVK_INTERPOLATION_MODE_LINEAR, table_at, &hdr, read,
-                                          written, &shape) != DMLVK_OK)
+    bool storage16 = DMLVK_IS_16BIT_FLOAT(in.type);
+    if (f->backward && plan_block_gather(plan, axes, f->mode == DMLVK_INTERPOLATION_MODE_LINEAR, table_at, &hdr, storage16,
+                                          &shape) != DMLVK_OK)
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the coordinate tables", op);
     uint32_t identity = 0;
     for (uint32_t d = 0; d < AXES; d++)
@@ -621,7 +611,7 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
             identity |= UINT32_C(1) << d;
     struct lanes lanes = { 1, false, false };
     if (!shape.rows)
-        lanes = plan_lanes(&hdr, walk[0], (identity >> walk[0] & 1) != 0, f->backward, DMLVK_IS_16BIT_FLOAT(in.type));
+        lanes = plan_lanes(&hdr, walk[0], (identity >> walk[0] & 1) != 0, f->backward, storage16);
     uint64_t invocations = written->elements / hdr.out_sizes[walk[0]] *
                            ((hdr.out_sizes[walk[0]] + lanes.lanes - 1) / lanes.lanes);
     if (shape.rows)

@@ -48,6 +48,16 @@ static void random_case(struct resample_case *c, uint32_t dims)
     }
 }
 
+static uint16_t to_bits16(dmlvk_tensor_data_type type, float v)
+{
+    return type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? half_from_float(v) : bfloat16_from_float(v);
+}
+
+static float from_bits16(dmlvk_tensor_data_type type, uint16_t v)
+{
+    return type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? half_to_float(v) : bfloat16_to_float(v);
+}
+
 /* Runs RESAMPLE2 (forward) or RESAMPLE_GRAD1 (backward) in float32 or float16, both tensors bound
  * `offset` bytes into their buffers; params may be NULL. */
 static void run_resample_with(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type, const float *src,
@@ -60,7 +70,7 @@ static void run_resample_with(const struct resample_case *c, bool backward, dmlv
     void *sv = calloc(ns, 4), *dv = calloc(nd, 4);
     for (uint32_t i = 0; i < ns; i++) {
         if (f16 || bf16)
-            ((uint16_t *)sv)[i] = f16 ? half_from_float(src[i]) : bfloat16_from_float(src[i]);
+            ((uint16_t *)sv)[i] = to_bits16(type, src[i]);
         else
             ((float *)sv)[i] = src[i];
     }
@@ -73,7 +83,7 @@ static void run_resample_with(const struct resample_case *c, bool backward, dmlv
     if (gpu_run_at(dev, &od, params, descs, values, 2, offset) != DMLVK_OK)
         fail_msg("%s", dmlvk_last_error());
     for (uint32_t i = 0; i < nd; i++)
-        dst[i] = f16 ? half_to_float(((uint16_t *)dv)[i]) : bf16 ? bfloat16_to_float(((uint16_t *)dv)[i]) : ((float *)dv)[i];
+        dst[i] = f16 || bf16 ? from_bits16(type, ((uint16_t *)dv)[i]) : ((float *)dv)[i];
     free(sv);
     free(dv);
 }
@@ -239,17 +249,20 @@ static void test_convention_errors(void **state)
     assert_true(f.Scales[0] == 2 && f.InputPixelOffsets[0] == 0.5f && f.OutputPixelOffsets[0] == -0.5f);
 }
 
-/* The float64 reference of RESAMPLE_GRAD1 for case c (float DECREASING rounding). */
-static void reference_backward(const struct resample_case *c, const double *dy, double *want, double *mag)
+/* The float64 reference of case c in either direction. */
+static void reference_case(const struct resample_case *c, bool backward, const double *src, double *want, double *mag)
 {
     struct ref_resample r = { .dims = c->dims, .linear = c->mode == DMLVK_INTERPOLATION_MODE_LINEAR,
-                              .rounding = REF_ROUND_FLOOR };
+                              .rounding = c->rounding == DMLVK_AXIS_DIRECTION_DECREASING ? REF_ROUND_FLOOR : REF_ROUND_CEIL };
     memcpy(r.small_sizes, c->small, sizeof(r.small_sizes));
     memcpy(r.big_sizes, c->big, sizeof(r.big_sizes));
     memcpy(r.scales, c->scales, sizeof(r.scales));
     memcpy(r.input_offsets, c->in_off, sizeof(r.input_offsets));
     memcpy(r.output_offsets, c->out_off, sizeof(r.output_offsets));
-    ref_resample_backward(&r, dy, want, mag);
+    if (backward)
+        ref_resample_backward(&r, src, want, mag);
+    else
+        ref_resample_forward(&r, src, want, mag);
 }
 
 /* 4 dims, axes 2 and 3 scaled by s with half-pixel offsets (DECREASING rounding): the block
@@ -294,7 +307,7 @@ static void test_block_gather(void **state)
                 dy[i] = bfloat16_to_float(bfloat16_from_float(dy[i]));
             dyd[i] = dy[i];
         }
-        reference_backward(&c, dyd, want, mag);
+        reference_case(&c, true, dyd, want, mag);
         run_resample_with(&c, true, type, dy, dx, offset, NULL);
         /* float32 sums, one rounding on the store: half an ulp of the type, with room. */
         double tol = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? 2e-3 : type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16 ? 1.6e-2 : 2e-6;
@@ -330,7 +343,7 @@ static void test_block_gather_inf(void **state)
         dy[at] = (k / 2) % 2 ? -INFINITY : INFINITY;
         run_resample(&c, true, type, dy, dx);
         hot[at] = 1;
-        reference_backward(&c, hot, want, reached);
+        reference_case(&c, true, hot, want, reached);
         uint32_t hit = 0;
         for (uint32_t i = 0; i < ns; i++) {
             if (reached[i] > 0) {
@@ -350,22 +363,6 @@ static void test_block_gather_inf(void **state)
         free(want);
         free(reached);
     }
-}
-
-/* The float64 reference of case c in either direction. */
-static void reference_case(const struct resample_case *c, bool backward, const double *src, double *want, double *mag)
-{
-    struct ref_resample r = { .dims = c->dims, .linear = c->mode == DMLVK_INTERPOLATION_MODE_LINEAR,
-                              .rounding = c->rounding == DMLVK_AXIS_DIRECTION_DECREASING ? REF_ROUND_FLOOR : REF_ROUND_CEIL };
-    memcpy(r.small_sizes, c->small, sizeof(r.small_sizes));
-    memcpy(r.big_sizes, c->big, sizeof(r.big_sizes));
-    memcpy(r.scales, c->scales, sizeof(r.scales));
-    memcpy(r.input_offsets, c->in_off, sizeof(r.input_offsets));
-    memcpy(r.output_offsets, c->out_off, sizeof(r.output_offsets));
-    if (backward)
-        ref_resample_backward(&r, src, want, mag);
-    else
-        ref_resample_forward(&r, src, want, mag);
 }
 
 /* Strides of a tensor whose axes lie in memory in `order` (slowest first), each row padded by
@@ -389,16 +386,6 @@ static uint32_t element_offset(uint32_t dims, const uint32_t *sizes, const uint3
         i /= sizes[d];
     }
     return off;
-}
-
-static uint16_t to_bits16(dmlvk_tensor_data_type type, float v)
-{
-    return type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? half_from_float(v) : bfloat16_from_float(v);
-}
-
-static float from_bits16(dmlvk_tensor_data_type type, uint16_t v)
-{
-    return type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? half_to_float(v) : bfloat16_to_float(v);
 }
 
 /*
