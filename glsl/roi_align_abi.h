@@ -29,6 +29,8 @@ DMLVK_PARAMS_BEGIN(roi_align_params)
     DMLVK_U32 table_base;           /* the regions' sample tables in scratch, in uvec4 */
     DMLVK_U32 table_x;              /* entries each region's table holds along x, then along y */
     DMLVK_U32 table_y;
+    DMLVK_U32 roi_grad_parts;       /* workgroups per region of the ROI gradient */
+    DMLVK_U32 roi_grad_base;        /* their partial sums in scratch, in vec4, where parts > 1 */
 DMLVK_PARAMS_END(roi_align_params)
 
 /* counters: the operators' diagnostics counters (ROI_COUNTER_*), one uint each. */
@@ -49,6 +51,8 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_SPEC_ALIGN_CORNERS 3
 #define ROI_SPEC_TO_SCRATCH 4           /* sums go to scratch, not straight to OutputGradientTensor */
 #define ROI_SPEC_GROUP_CHANNELS 5       /* channels per workgroup (scatter by regions, gather) */
+#define ROI_SPEC_CHANNELS 6             /* channels per invocation (ROI_ALIGN1, the ROI gradient) */
+#define ROI_MAX_CHANNELS 8u
 
 /*
  * The gather by tiles: ROI_GATHER_QUADS invocations per element, each a vec4 of channels at a

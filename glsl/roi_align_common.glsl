@@ -3,6 +3,8 @@
 layout(constant_id = ROI_SPEC_LINEAR) const bool LINEAR = true;
 layout(constant_id = ROI_SPEC_MAXIMUM) const bool MAXIMUM = false;
 layout(constant_id = ROI_SPEC_ALIGN_CORNERS) const bool ALIGN_CORNERS = false;
+// Channels per invocation where a stage takes several (ROI_ALIGN1, the ROI gradient).
+layout(constant_id = ROI_SPEC_CHANNELS) const uint CHANNELS = 1;
 
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer RoiTable { uvec4 v[]; };
 
@@ -129,6 +131,17 @@ uvec4 bin_index(uint e)
     uint oy = e % pc.p.out_h;
     e /= pc.p.out_h;
     return uvec4(e / pc.p.channels, e % pc.p.channels, oy, ox);
+}
+
+// (r, c, oy, ox) of an index over {ChannelCount, NumROIs, OutH, OutW}: the invocations in flight
+// share channels, whose planes of the input stay in cache.
+uvec4 bin_index_channel_major(uint e)
+{
+    uint ox = e % pc.p.out_w;
+    e /= pc.p.out_w;
+    uint oy = e % pc.p.out_h;
+    e /= pc.p.out_h;
+    return uvec4(e % pc.p.num_rois, e / pc.p.num_rois, oy, ox);
 }
 
 uint bin_offset(uvec4 i)

@@ -9,7 +9,8 @@
 //                                   lists each region's weights per input row and column, for
 //   roi_align_grad_gather           one workgroup per tile of the input gradient sums the regions
 //                                   over it and stores each element once: no atomics;
-//   roi_align_grad_roi              one workgroup per region sums the ROI coordinates' derivatives.
+//   roi_align_grad_roi              workgroups per region sum the ROI coordinates' derivatives,
+//   roi_align_grad_roi_sum          and where a region has several, this adds their sums.
 // The scatter's additions (DMLVK_ATOMICS): 0 compare-and-swap, 1 VK_EXT_shader_atomic_float,
 // 2 int64 fixed point (the int64_atomics variant).
 #ifndef DMLVK_ATOMICS
@@ -163,6 +164,15 @@ void scatter_bin(Region g, uvec4 i, float fixed_scale)
         for (uint ix = columns.x; ix < columns.y; ix++)
             scatter_sample(g, i.y, y, sample_x(g, i.w, ix), share, fixed_scale);
     }
+}
+
+// Region r's ROI gradient from the sum of its samples' derivatives.
+void store_roi_grad(uint r, vec4 sum)
+{
+    vec4 t = sum * vec4(pc.p.spatial_x, pc.p.spatial_y, pc.p.spatial_x, pc.p.spatial_y);
+    uint base = r * pc.p.roi_grad_strides[0];
+    for (uint k = 0u; k < 4u; k++)
+        store(pc.roi_grad, base + k * pc.p.roi_grad_strides[1], t[k]);
 }
 
 // (b, c, y, x) of a packed index over the input's sizes.

@@ -1,6 +1,9 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
-// ROI_ALIGN_GRAD: the ROI gradient, one workgroup per region with a fixed reduction tree.
+#extension GL_EXT_control_flow_attributes : require
+// ROI_ALIGN_GRAD: the ROI gradient. roi_grad_parts workgroups per region each reduce a share of
+// the region's (channel, bin) items with a fixed tree; with more than one part (TO_SCRATCH) each
+// stores its sum to scratch and roi_align_grad_roi_sum adds them in part order: deterministic.
 #include "roi_align_grad_common.glsl"
 
 shared vec4 partial[gl_WorkGroupSize.x];
@@ -20,31 +23,42 @@ vec4 sample_roi_grad(uint plane, Axis y, Axis x, float share)
 void main()
 {
     uvec3 n = gl_NumWorkGroups;
-    uint r = (gl_WorkGroupID.z * n.y + gl_WorkGroupID.y) * n.x + gl_WorkGroupID.x;
+    uint group = (gl_WorkGroupID.z * n.y + gl_WorkGroupID.y) * n.x + gl_WorkGroupID.x;
+    // Parts slowest: the workgroups in flight share channels, whose planes stay in cache.
+    uint r = group % pc.p.num_rois, part = group / pc.p.num_rois;
     uint lid = gl_LocalInvocationID.x;
-    bool live = r < pc.p.num_rois;
+    bool live = part < pc.p.roi_grad_parts;
     Region g;
     if (live)
         g = region(r);
     vec4 sum = vec4(0.0);
     if (live && g.valid && LINEAR) {
-        uint items = pc.p.channels * pc.p.out_h * pc.p.out_w;
-        for (uint k = lid; k < items; k += gl_WorkGroupSize.x) {
-            uvec4 i = bin_index(r * items + k);
-            float dy = load(pc.dy, bin_offset(i));
+        uint bins = pc.p.out_h * pc.p.out_w, items = (pc.p.channels + CHANNELS - 1u) / CHANNELS * bins;
+        uint per = (items + pc.p.roi_grad_parts - 1u) / pc.p.roi_grad_parts;
+        uint end = min(items, (part + 1u) * per);
+        for (uint k = part * per + lid; k < end; k += gl_WorkGroupSize.x) {
+            uint bin = k % bins;
+            uvec4 i = uvec4(r, k / bins * CHANNELS, bin / pc.p.out_w, bin % pc.p.out_w);
             uint plane = g.b * pc.p.in_strides[0] + i.y * pc.p.in_strides[1];
-            if (MAXIMUM) {
+            if (MAXIMUM) {  // CHANNELS is 1: each channel has its own winner
                 Axis y, x;
                 if (max_sample(g, i, plane, y, x))
-                    sum += sample_roi_grad(plane, y, x, dy);
+                    sum += sample_roi_grad(plane, y, x, load(pc.dy, bin_offset(i)));
                 continue;
             }
-            float share = div_rn(dy, sample_count(g));
+            float share[ROI_MAX_CHANNELS];
+            [[unroll]] for (uint c = 0u; c < ROI_MAX_CHANNELS; c++)
+                share[c] = c < CHANNELS && i.y + c < pc.p.channels
+                               ? div_rn(load(pc.dy, bin_offset(i) + c * pc.p.bin_strides[1]), sample_count(g)) : 0.0;
             uvec2 rows = bin_rows(g, i.z), columns = bin_columns(g, i.w);
             for (uint iy = rows.x; iy < rows.y; iy++) {
                 Axis y = sample_y(g, i.z, iy);
-                for (uint ix = columns.x; ix < columns.y; ix++)
-                    sum += sample_roi_grad(plane, y, sample_x(g, i.w, ix), share);
+                for (uint ix = columns.x; ix < columns.y; ix++) {
+                    Axis x = sample_x(g, i.w, ix);
+                    [[unroll]] for (uint c = 0u; c < ROI_MAX_CHANNELS; c++)
+                        if (c < CHANNELS && i.y + c < pc.p.channels)
+                            sum += sample_roi_grad(plane + c * pc.p.in_strides[1], y, x, share[c]);
+                }
             }
         }
     }
@@ -56,10 +70,13 @@ void main()
             partial[lid] += partial[lid + s];
         barrier();
     }
-    if (lid == 0u && live) {
-        vec4 t = partial[0] * vec4(pc.p.spatial_x, pc.p.spatial_y, pc.p.spatial_x, pc.p.spatial_y);
-        uint base = r * pc.p.roi_grad_strides[0];
+    if (lid != 0u || !live)
+        return;
+    if (TO_SCRATCH) {
+        uint at = 4u * (pc.p.roi_grad_base + r * pc.p.roi_grad_parts + part);
         for (uint k = 0u; k < 4u; k++)
-            store(pc.roi_grad, base + k * pc.p.roi_grad_strides[1], t[k]);
+            pc.scratch.v[at + k] = partial[0][k];
+    } else {
+        store_roi_grad(r, partial[0]);
     }
 }

@@ -1,6 +1,6 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
-// ROI_ALIGN_GRAD: one invocation per InputGradient element scatters its samples.
+// ROI_ALIGN_GRAD: one invocation per InputGradient element scatters its samples, channels slowest.
 #include "roi_align_grad_common.glsl"
 
 void main()
@@ -8,7 +8,7 @@ void main()
     uint e = invocation_index();
     if (e >= pc.p.num_rois * pc.p.channels * pc.p.out_h * pc.p.out_w)
         return;
-    uvec4 i = bin_index(e);
+    uvec4 i = bin_index_channel_major(e);
     Region g = region(i.x);
     if (!g.valid)
         return;

@@ -176,6 +176,20 @@ const char *const dmlvk_roi_align_counter_names[ROI_COUNTERS] = {
     [ROI_COUNTER_SKIPPED_REGIONS] = "skipped_regions",
 };
 
+/*
+ * Where the bins outnumber the input's elements, the input stays in cache and the per-sample
+ * arithmetic bounds the time: 8 channels share it. Otherwise memory does, and more channels per
+ * invocation only spread each warp's reads over more planes; 16-bit elements pack twice as many
+ * per cache line, and 2 channels measured best there (BENCHMARKS.md note 34).
+ */
+uint32_t dmlvk_roi_align_channels(const struct roi_shape *s)
+{
+    const struct dmlvk_tensor *in = s->input.elements ? &s->input : &s->grad;
+    if (s->bins.elements >= 4 * in->elements)
+        return ROI_MAX_CHANNELS;
+    return DMLVK_IS_16BIT_FLOAT(s->bins.type) ? 2 : 1;
+}
+
 void dmlvk_roi_align_spec(const struct roi_fields *f, struct dmlvk_op_plan *plan, struct dmlvk_dispatch_plan *d)
 {
     dmlvk_dispatch_spec(plan, d, ROI_SPEC_LINEAR, f->mode == DMLVK_INTERPOLATION_MODE_LINEAR);

@@ -65,6 +65,9 @@ void dmlvk_roi_align_place_tables(const struct roi_shape *s, struct dmlvk_op_pla
         { "MaximumSamplesPerOutput", DMLVK_FIELD_UINT, offsetof(desc_t, MaximumSamplesPerOutput) },                    \
         { "AlignRegionsToCorners", DMLVK_FIELD_BOOL, offsetof(desc_t, AlignRegionsToCorners) }
 
+/* Channels per invocation of the stages that sample the input (ROI_ALIGN1, the ROI gradient). */
+uint32_t dmlvk_roi_align_channels(const struct roi_shape *s);
+
 /* The specialization constants both operators' shaders share: LINEAR, MAXIMUM, ALIGN_CORNERS. */
 void dmlvk_roi_align_spec(const struct roi_fields *f, struct dmlvk_op_plan *plan, struct dmlvk_dispatch_plan *d);
 

@@ -27,11 +27,14 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     s.batch_slot = 2;
     if (!dmlvk_roi_align_geometry(ctx, &f, &s, p))
         return DMLVK_ERROR_UNSUPPORTED;
-    struct dmlvk_dispatch_plan *dp =
-        dmlvk_plan_add_dispatch(p, ctx, DMLVK_SHADER_ROI_ALIGN1, DMLVK_PUSH_SLOTS(roi_align1_push), s.bins.elements);
+    uint32_t channels = dmlvk_roi_align_channels(&s);
+    uint64_t groups = (s.channels + channels - 1) / channels;
+    struct dmlvk_dispatch_plan *dp = dmlvk_plan_add_dispatch(p, ctx, DMLVK_SHADER_ROI_ALIGN1, DMLVK_PUSH_SLOTS(roi_align1_push),
+                                                             groups * s.num_rois * s.out_h * s.out_w);
     if (!dp)
         return DMLVK_ERROR_UNSUPPORTED;
     dmlvk_roi_align_spec(&f, p, dp);
+    dmlvk_dispatch_spec(p, dp, ROI_SPEC_CHANNELS, channels);
     DMLVK_BIND(dp, roi_align1_push, p, DMLVK_SLOT_PARAMS);
     DMLVK_BIND(dp, roi_align1_push, x, 0);
     DMLVK_BIND(dp, roi_align1_push, rois, 1);

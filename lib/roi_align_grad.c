@@ -14,7 +14,7 @@
  *   converts. Costs an extra read of dY, 8 bytes of scratch per input element and the
  *   conversion pass; needs shaderBufferInt64Atomics. Values sit on a grid of
  *   2^-62 * max|dY| * NumROIs * OutH * OutW, far finer than float32 for every realistic sum.
- * The ROI gradient is one workgroup per region with a fixed reduction tree: deterministic always.
+ * The ROI gradient reduces with fixed trees and a fixed order of parts: deterministic always.
  */
 #include <stddef.h>
 
@@ -117,6 +117,38 @@ static struct dmlvk_dispatch_plan *stage(struct dmlvk_op_plan *p, const struct d
     return d;
 }
 
+/*
+ * The ROI gradient: `parts` workgroups per region, about ROI_GRAD_ITEMS_PER_INVOCATION (channel,
+ * bin) items per invocation, so that few regions still fill the device; their sums go to scratch
+ * and a second pass adds them in order.
+ */
+#define ROI_GRAD_ITEMS_PER_INVOCATION 8
+static bool plan_roi_gradient(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
+                              struct dmlvk_op_plan *p)
+{
+    uint32_t channels = f->reduction == DMLVK_REDUCE_FUNCTION_MAX ? 1 : dmlvk_roi_align_channels(s);
+    uint64_t items = (uint64_t)(s->channels + channels - 1) / channels * s->out_h * s->out_w;
+    uint64_t per_group = (uint64_t)ctx->workgroup_size * ROI_GRAD_ITEMS_PER_INVOCATION;
+    uint64_t parts = (items + per_group - 1) / per_group;
+    parts = parts < 1 ? 1 : parts;
+    if (parts * s->num_rois >= UINT64_C(1) << 26) /* partial sums past 1 GiB of scratch: one part */
+        parts = 1;
+    uint64_t base = (p->scratch_bytes + 15) / 16;
+    if (parts > 1)
+        p->scratch_bytes = 16 * (base + parts * s->num_rois);
+    if (s->params_at != UINT32_MAX) {
+        struct roi_align_params *params = (struct roi_align_params *)(p->params + s->params_at);
+        params->roi_grad_parts = (uint32_t)parts;
+        params->roi_grad_base = (uint32_t)base;
+    }
+    uint64_t groups = parts * s->num_rois * ctx->workgroup_size;
+    struct dmlvk_dispatch_plan *d = stage(p, ctx, f, DMLVK_SHADER_ROI_ALIGN_GRAD_ROI, parts > 1, 0, groups, 0);
+    if (d)
+        dmlvk_dispatch_spec(p, d, ROI_SPEC_CHANNELS, channels);
+    return d &&
+           (parts == 1 || stage(p, ctx, f, DMLVK_SHADER_ROI_ALIGN_GRAD_ROI_SUM, true, 0, s->num_rois, 0));
+}
+
 static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque, struct dmlvk_op_plan *p)
 {
     const desc_t *d = opaque;
@@ -174,7 +206,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
         }
     }
     if (ok && f.roi_grad)
-        ok = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_ROI, false, 0, (uint64_t)s.num_rois * ctx->workgroup_size, 0) != NULL;
+        ok = plan_roi_gradient(ctx, &f, &s, p);
     if (!ok)
         return DMLVK_ERROR_UNSUPPORTED;
     dmlvk_roi_align_place_tables(&s, p);

@@ -306,7 +306,8 @@ static void expect_close(const char *what, const double *got, const double *want
 }
 
 /* ROI_ALIGN1 on more channels than the other tests use (3 to 21), every mode and type, an
- * out-of-bounds value or none, against the reference. */
+ * out-of-bounds value or none, against the reference; tiny maps under many bins take several
+ * channels per invocation (dmlvk_roi_align_channels), with partial groups. */
 static void test_forward_channels(void **state)
 {
     (void)state;
@@ -318,6 +319,12 @@ static void test_forward_channels(void **state)
         free_problem(&p);
         p.q.channels = channels[iter % 6];
         p.q.oob_value = iter % 3 == 1 ? -0.25 : 0;
+        if (iter % 4 == 3) { /* far more bins than input elements: several channels per invocation */
+            p.q.height = 2 + below(3);
+            p.q.width = 2 + below(3);
+            p.q.out_h = 4 + below(4);
+            p.q.out_w = 4 + below(4);
+        }
         alloc_problem(&p);
         for (uint64_t i = 0; i < p.nx; i++)
             p.x[i] = uniform(-1, 1);
@@ -458,9 +465,21 @@ static void test_region_scatter_limits(void **state)
 static void test_roi_gradient_gpu(void **state)
 {
     (void)state;
-    for (int iter = 0; iter < 12; iter++) {
+    const uint32_t workgroup_sizes[3] = { 0, 32, 64 };
+    for (int iter = 0; iter < 24; iter++) {
         struct problem p;
         random_problem(&p, true, iter % 3 == 2, iter % 2 == 0);
+        if (iter >= 12) { /* enough (channel, bin) items for several workgroups per region */
+            free_problem(&p);
+            p.q.channels = 20 + below(200);
+            p.q.out_h = 1 + below(6);
+            p.q.out_w = 1 + below(6);
+            alloc_problem(&p);
+            for (uint64_t i = 0; i < p.nx; i++)
+                p.x[i] = uniform(-1, 1);
+            for (uint64_t i = 0; i < p.ny; i++)
+                p.dy[i] = uniform(-1, 1);
+        }
         for (uint64_t i = 0; i < p.nx; i++)
             p.x[i] = (float)p.x[i];
         for (uint64_t i = 0; i < p.ny; i++)
@@ -469,9 +488,14 @@ static void test_roi_gradient_gpu(void **state)
             p.rois[i] = (float)p.rois[i];
         double want[24], mag[24], got[24];
         ref_roi_backward(&p.q, p.x, p.dy, NULL, want, NULL, mag);
-        struct test_params det = { .deterministic = iter % 2 };
+        struct test_params det = { .deterministic = iter % 2, .workgroup_size = workgroup_sizes[iter % 3] };
         assert_int_equal(gpu_backward(&p, &det, DMLVK_TENSOR_DATA_TYPE_FLOAT32, NULL, got), DMLVK_OK);
         expect_close("ROI gradient", got, want, mag, 4 * p.q.num_rois, 1e-5);
+        if (iter % 2) { /* bitwise the same run to run */
+            double again[24];
+            assert_int_equal(gpu_backward(&p, &det, DMLVK_TENSOR_DATA_TYPE_FLOAT32, NULL, again), DMLVK_OK);
+            assert_memory_equal(got, again, sizeof(double) * 4 * p.q.num_rois);
+        }
         free_problem(&p);
     }
 }
