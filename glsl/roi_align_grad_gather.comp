@@ -77,10 +77,12 @@ void main()
                 continue;
             uint region_bins = rr * pc.p.out_h;
             if ((hy >> 16) != LINE_OVER && (hx >> 16) != LINE_OVER) {
-                for (uint i = 0u; i < (hy >> 16); i++) {
-                    for (uint j = 0u; j < (hx >> 16); j++) {
+                // Unrolled to constant bounds, so that every bin's loads issue before the sums
+                // wait on them: few workgroups (small maps) cannot hide one latency per bin.
+                [[unroll]] for (uint i = 0u; i < LINE_BINS; i++) {
+                    [[unroll]] for (uint j = 0u; j < LINE_BINS; j++) {
                         float w = wy[i] * wx[j];
-                        if (w == 0.0)
+                        if (i >= (hy >> 16) || j >= (hx >> 16) || w == 0.0)
                             continue;
                         uint at = ((region_bins + (hy & 0xffffu) + i) * pc.p.out_w + (hx & 0xffffu) + j) * bin_vecs + c0 / 4u + quad;
                         [[unroll]] for (uint v = 0u; v < vecs; v++)
