@@ -12,7 +12,6 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer Scratch { u
 
 #include "roi_align_common.glsl"
 
-
 void main()
 {
     uint e = invocation_index();
