@@ -15,13 +15,13 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer Scratch { u
 void main()
 {
     uint e = invocation_index();
-    uint bins = pc.p.out_h * pc.p.out_w, groups = (pc.p.channels + CHANNELS - 1u) / CHANNELS;
-    if (e >= pc.p.num_rois * groups * bins)
+    uint groups = (pc.p.channels + CHANNELS - 1u) / CHANNELS;
+    if (e >= pc.p.num_rois * groups * pc.p.out_h * pc.p.out_w)
         return;
-    uint bin = e % bins, rest = e / bins;
-    uint r = rest % pc.p.num_rois, c0 = rest / pc.p.num_rois * CHANNELS;  // channels slowest
-    uvec4 i = uvec4(r, c0, bin / pc.p.out_w, bin % pc.p.out_w);
-    Region g = region(r);
+    uvec4 i = bin_index_channel_major(e);
+    i.y *= CHANNELS;    // the index counts groups of CHANNELS channels
+    uint c0 = i.y;
+    Region g = region(i.x);
     float result[ROI_MAX_CHANNELS];
     [[unroll]] for (uint k = 0u; k < ROI_MAX_CHANNELS; k++)
         result[k] = pc.p.oob_value;

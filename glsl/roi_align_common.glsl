@@ -133,8 +133,8 @@ uvec4 bin_index(uint e)
     return uvec4(e / pc.p.channels, e % pc.p.channels, oy, ox);
 }
 
-// (r, c, oy, ox) of an index over {ChannelCount, NumROIs, OutH, OutW}: the invocations in flight
-// share channels, whose planes of the input stay in cache.
+// (r, c, oy, ox) of an index over {ChannelCount (or groups of channels), NumROIs, OutH, OutW}:
+// the invocations in flight share channels, whose planes of the input stay in cache.
 uvec4 bin_index_channel_major(uint e)
 {
     uint ox = e % pc.p.out_w;

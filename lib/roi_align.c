@@ -162,14 +162,26 @@ bool dmlvk_roi_align_geometry(const struct dmlvk_op_context *ctx, const struct r
     return true;
 }
 
-void dmlvk_roi_align_place_tables(const struct roi_shape *s, struct dmlvk_op_plan *plan)
+struct roi_align_params *dmlvk_roi_align_params(const struct roi_shape *s, struct dmlvk_op_plan *plan)
 {
     if (s->params_at == UINT32_MAX) /* the append failed: creation reports it */
-        return;
+        return NULL;
+    return (struct roi_align_params *)(plan->params + s->params_at);
+}
+
+uint32_t dmlvk_roi_align_reserve_scratch(struct dmlvk_op_plan *plan, uint64_t vec4s)
+{
     uint64_t base = (plan->scratch_bytes + 15) / 16;
-    struct roi_align_params *p = (struct roi_align_params *)(plan->params + s->params_at);
-    p->table_base = (uint32_t)base;
-    plan->scratch_bytes = 16 * (base + (ROI_RECORD_VEC4 + s->table_x + s->table_y) * s->num_rois);
+    plan->scratch_bytes = 16 * (base + vec4s);
+    return (uint32_t)base;
+}
+
+void dmlvk_roi_align_place_tables(const struct roi_shape *s, struct dmlvk_op_plan *plan)
+{
+    uint32_t base = dmlvk_roi_align_reserve_scratch(plan, (ROI_RECORD_VEC4 + s->table_x + s->table_y) * s->num_rois);
+    struct roi_align_params *p = dmlvk_roi_align_params(s, plan);
+    if (p)
+        p->table_base = base;
 }
 
 const char *const dmlvk_roi_align_counter_names[ROI_COUNTERS] = {
@@ -184,8 +196,7 @@ const char *const dmlvk_roi_align_counter_names[ROI_COUNTERS] = {
  */
 uint32_t dmlvk_roi_align_channels(const struct roi_shape *s)
 {
-    const struct dmlvk_tensor *in = s->input.elements ? &s->input : &s->grad;
-    if (s->bins.elements >= 4 * in->elements)
+    if (s->bins.elements >= 4 * s->input.elements)
         return ROI_MAX_CHANNELS;
     return DMLVK_IS_16BIT_FLOAT(s->bins.type) ? 2 : 1;
 }

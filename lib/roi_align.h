@@ -49,6 +49,12 @@ dmlvk_status dmlvk_roi_align_prepare(const struct dmlvk_op_context *ctx, const s
 bool dmlvk_roi_align_geometry(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
                               struct dmlvk_op_plan *plan);
 
+/* The parameter block the plan holds, NULL where appending it failed. */
+struct roi_align_params *dmlvk_roi_align_params(const struct roi_shape *s, struct dmlvk_op_plan *plan);
+
+/* Adds vec4s 16-byte words to the plan's scratch; returns the first one's index. */
+uint32_t dmlvk_roi_align_reserve_scratch(struct dmlvk_op_plan *plan, uint64_t vec4s);
+
 /* Puts the sample tables past the scratch the other stages use: call once that is known. */
 void dmlvk_roi_align_place_tables(const struct roi_shape *s, struct dmlvk_op_plan *plan);
 
@@ -65,7 +71,8 @@ void dmlvk_roi_align_place_tables(const struct roi_shape *s, struct dmlvk_op_pla
         { "MaximumSamplesPerOutput", DMLVK_FIELD_UINT, offsetof(desc_t, MaximumSamplesPerOutput) },                    \
         { "AlignRegionsToCorners", DMLVK_FIELD_BOOL, offsetof(desc_t, AlignRegionsToCorners) }
 
-/* Channels per invocation of the stages that sample the input (ROI_ALIGN1, the ROI gradient). */
+/* Channels per invocation of the stages that sample the input (ROI_ALIGN1, the ROI gradient);
+ * both have InputTensor. */
 uint32_t dmlvk_roi_align_channels(const struct roi_shape *s);
 
 /* The specialization constants both operators' shaders share: LINEAR, MAXIMUM, ALIGN_CORNERS. */

@@ -130,16 +130,13 @@ static bool plan_roi_gradient(const struct dmlvk_op_context *ctx, const struct r
     uint64_t items = (uint64_t)(s->channels + channels - 1) / channels * s->out_h * s->out_w;
     uint64_t per_group = (uint64_t)ctx->workgroup_size * ROI_GRAD_ITEMS_PER_INVOCATION;
     uint64_t parts = (items + per_group - 1) / per_group;
-    parts = parts < 1 ? 1 : parts;
     if (parts * s->num_rois >= UINT64_C(1) << 26) /* partial sums past 1 GiB of scratch: one part */
         parts = 1;
-    uint64_t base = (p->scratch_bytes + 15) / 16;
-    if (parts > 1)
-        p->scratch_bytes = 16 * (base + parts * s->num_rois);
-    if (s->params_at != UINT32_MAX) {
-        struct roi_align_params *params = (struct roi_align_params *)(p->params + s->params_at);
+    uint32_t base = parts > 1 ? dmlvk_roi_align_reserve_scratch(p, parts * s->num_rois) : 0;
+    struct roi_align_params *params = dmlvk_roi_align_params(s, p);
+    if (params) {
         params->roi_grad_parts = (uint32_t)parts;
-        params->roi_grad_base = (uint32_t)base;
+        params->roi_grad_base = base;
     }
     uint64_t groups = parts * s->num_rois * ctx->workgroup_size;
     struct dmlvk_dispatch_plan *d = stage(p, ctx, f, DMLVK_SHADER_ROI_ALIGN_GRAD_ROI, parts > 1, 0, groups, 0);

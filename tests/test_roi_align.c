@@ -190,25 +190,41 @@ static void from_type(const void *in, uint64_t n, dmlvk_tensor_data_type type, d
                                                          : ((const float *)in)[e];
 }
 
+/* Packed descriptors of the four tensors both operators share: X of in_sizes, the bins of
+ * bin_sizes, and bin_sizes[0] regions (in `type`) with their batch indices. Sizes live in *t. */
+struct roi_tensors {
+    uint32_t in_sizes[4], bin_sizes[4], roi_sizes[2], batch_sizes[1];
+    dmlvk_tensor_desc x, bins, rois, batch;
+};
+
+static void packed_roi_tensors(struct roi_tensors *t, dmlvk_tensor_data_type type, const uint32_t in_sizes[4],
+                               const uint32_t bin_sizes[4])
+{
+    memcpy(t->in_sizes, in_sizes, sizeof(t->in_sizes));
+    memcpy(t->bin_sizes, bin_sizes, sizeof(t->bin_sizes));
+    t->roi_sizes[0] = t->batch_sizes[0] = bin_sizes[0];
+    t->roi_sizes[1] = 4;
+    t->x = packed_desc(type, 4, t->in_sizes);
+    t->bins = packed_desc(type, 4, t->bin_sizes);
+    t->rois = packed_desc(type, 2, t->roi_sizes);
+    t->batch = packed_desc(DMLVK_TENSOR_DATA_TYPE_UINT32, 1, t->batch_sizes);
+}
+
 /* GPU runs of ROI_ALIGN1 / ROI_ALIGN_GRAD on problem p, in any float type, packed tensors. */
 static void gpu_forward_typed(const struct problem *p, dmlvk_tensor_data_type type, double *out)
 {
     const struct ref_roi *q = &p->q;
-    uint32_t in_sizes[4] = { q->batch, q->channels, q->height, q->width };
-    uint32_t roi_sizes[2] = { q->num_rois, 4 }, b_sizes[1] = { q->num_rois };
-    uint32_t out_sizes[4] = { q->num_rois, q->channels, q->out_h, q->out_w };
-    dmlvk_tensor_desc tx = packed_desc(type, 4, in_sizes);
-    dmlvk_tensor_desc tr = packed_desc(type, 2, roi_sizes);
-    dmlvk_tensor_desc tb = packed_desc(DMLVK_TENSOR_DATA_TYPE_UINT32, 1, b_sizes);
-    dmlvk_tensor_desc ty = packed_desc(type, 4, out_sizes);
+    struct roi_tensors t;
+    packed_roi_tensors(&t, type, (uint32_t[4]){ q->batch, q->channels, q->height, q->width },
+                       (uint32_t[4]){ q->num_rois, q->channels, q->out_h, q->out_w });
     dmlvk_roi_align1_operator_desc d = {
-        &tx, &tr, &tb, &ty, q->maximum ? DMLVK_REDUCE_FUNCTION_MAX : DMLVK_REDUCE_FUNCTION_AVERAGE,
+        &t.x, &t.rois, &t.batch, &t.bins, q->maximum ? DMLVK_REDUCE_FUNCTION_MAX : DMLVK_REDUCE_FUNCTION_AVERAGE,
         q->linear ? DMLVK_INTERPOLATION_MODE_LINEAR : DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR, (float)q->spatial_x,
         (float)q->spatial_y, (float)q->input_offset, (float)q->output_offset, (float)q->oob_value, q->min_samples,
         q->max_samples, q->align_corners,
     };
     void *vx = to_type(p->x, p->nx, type), *vr = to_type(p->rois, 4 * q->num_rois, type), *vy = to_type(NULL, p->ny, type);
-    const dmlvk_tensor_desc *descs[4] = { &tx, &tr, &tb, &ty };
+    const dmlvk_tensor_desc *descs[4] = { &t.x, &t.rois, &t.batch, &t.bins };
     void *values[4] = { vx, vr, (void *)p->batch, vy };
     dmlvk_operator_desc od = { DMLVK_OPERATOR_ROI_ALIGN1, &d };
     if (gpu_run(dev, &od, NULL, descs, values, 4) != DMLVK_OK)
@@ -229,14 +245,11 @@ static dmlvk_status gpu_backward(const struct problem *p, const struct test_para
                                  double *dx, double *droi)
 {
     const struct ref_roi *q = &p->q;
-    uint32_t in_sizes[4] = { q->batch, q->channels, q->height, q->width };
-    uint32_t roi_sizes[2] = { q->num_rois, 4 }, b_sizes[1] = { q->num_rois };
-    uint32_t bin_sizes[4] = { q->num_rois, q->channels, q->out_h, q->out_w };
-    dmlvk_tensor_desc tx = packed_desc(type, 4, in_sizes), tdy = packed_desc(type, 4, bin_sizes);
-    dmlvk_tensor_desc tr = packed_desc(type, 2, roi_sizes), tb = packed_desc(DMLVK_TENSOR_DATA_TYPE_UINT32, 1, b_sizes);
-    dmlvk_tensor_desc tdx = tx, tdr = tr;
+    struct roi_tensors t;
+    packed_roi_tensors(&t, type, (uint32_t[4]){ q->batch, q->channels, q->height, q->width },
+                       (uint32_t[4]){ q->num_rois, q->channels, q->out_h, q->out_w });
     dmlvk_roi_align_grad_operator_desc d = {
-        &tx, &tdy, &tr, &tb, dx ? &tdx : NULL, droi ? &tdr : NULL,
+        &t.x, &t.bins, &t.rois, &t.batch, dx ? &t.x : NULL, droi ? &t.rois : NULL,
         q->maximum ? DMLVK_REDUCE_FUNCTION_MAX : DMLVK_REDUCE_FUNCTION_AVERAGE,
         q->linear ? DMLVK_INTERPOLATION_MODE_LINEAR : DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR, (float)q->spatial_x,
         (float)q->spatial_y, (float)q->input_offset, (float)q->output_offset, q->min_samples, q->max_samples,
@@ -248,7 +261,7 @@ static dmlvk_status gpu_backward(const struct problem *p, const struct test_para
     for (int i = 0; i < 6; i++)
         v[i] = to_type(src[i], counts[i], type);
     memcpy(v[3], p->batch, 4 * q->num_rois);
-    const dmlvk_tensor_desc *descs[6] = { &tx, &tdy, &tr, &tb, dx ? &tdx : NULL, droi ? &tdr : NULL };
+    const dmlvk_tensor_desc *descs[6] = { &t.x, &t.bins, &t.rois, &t.batch, dx ? &t.x : NULL, droi ? &t.rois : NULL };
     dmlvk_operator_desc od = { DMLVK_OPERATOR_ROI_ALIGN_GRAD, &d };
     dmlvk_status st = gpu_run(dev, &od, params, descs, v, 6);
     if (st == DMLVK_OK && dx)
@@ -625,29 +638,27 @@ static void test_torchvision(void **state)
 static void test_skipped_regions(void **state)
 {
     (void)state;
-    static const uint32_t in_sizes[] = { 2, 1, 4, 4 }, bins[] = { 4, 1, 2, 2 }, rois[] = { 4, 4 }, batch[] = { 4 };
-    dmlvk_tensor_desc tx = packed_desc(DMLVK_TENSOR_DATA_TYPE_FLOAT32, 4, in_sizes);
-    dmlvk_tensor_desc ty = packed_desc(DMLVK_TENSOR_DATA_TYPE_FLOAT32, 4, bins);
-    dmlvk_tensor_desc tr = packed_desc(DMLVK_TENSOR_DATA_TYPE_FLOAT32, 2, rois);
-    dmlvk_tensor_desc tb = packed_desc(DMLVK_TENSOR_DATA_TYPE_UINT32, 1, batch);
+    struct roi_tensors t;
+    packed_roi_tensors(&t, DMLVK_TENSOR_DATA_TYPE_FLOAT32, (uint32_t[4]){ 2, 1, 4, 4 }, (uint32_t[4]){ 4, 1, 2, 2 });
+    dmlvk_tensor_desc *tx = &t.x, *ty = &t.bins, *tr = &t.rois, *tb = &t.batch;
     float x[32], y[16], r[16] = { 0, 0, 3, 3, 1, 1, 2, 2, 0, 0, 4, 4, 2, 0, 3, 1 }, dy[16], dx[32], dr[16];
     uint32_t b[4] = { 0, 7, 1, 2 }; /* regions 1 and 3 name batches that do not exist */
     for (int i = 0; i < 32; i++)
         x[i] = (float)i;
     for (int i = 0; i < 16; i++)
         dy[i] = 1;
-    dmlvk_roi_align1_operator_desc fwd = { &tx, &tr, &tb, &ty, DMLVK_REDUCE_FUNCTION_AVERAGE, DMLVK_INTERPOLATION_MODE_LINEAR,
+    dmlvk_roi_align1_operator_desc fwd = { tx, tr, tb, ty, DMLVK_REDUCE_FUNCTION_AVERAGE, DMLVK_INTERPOLATION_MODE_LINEAR,
                                            1, 1, 0.5f, -0.5f, -5, 1, 2, 0 };
-    dmlvk_roi_align_grad_operator_desc bwd = { &tx, &ty, &tr, &tb, &tx, &tr, DMLVK_REDUCE_FUNCTION_AVERAGE,
+    dmlvk_roi_align_grad_operator_desc bwd = { tx, ty, tr, tb, tx, tr, DMLVK_REDUCE_FUNCTION_AVERAGE,
                                                DMLVK_INTERPOLATION_MODE_LINEAR, 1, 1, 0.5f, -0.5f, 1, 2, 0 };
     const dmlvk_operator_desc ops[2] = { { DMLVK_OPERATOR_ROI_ALIGN1, &fwd }, { DMLVK_OPERATOR_ROI_ALIGN_GRAD, &bwd } };
     for (int k = 0; k < 2; k++) {
         dmlvk_operator *op;
         assert_int_equal(test_operator_create(dev, &ops[k], NULL, &op), DMLVK_OK);
-        const dmlvk_tensor_desc *descs[6] = { &tx, &tr, &tb, &ty };
+        const dmlvk_tensor_desc *descs[6] = { tx, tr, tb, ty };
         void *vals[6] = { x, r, b, y };
         if (k == 1) {
-            const dmlvk_tensor_desc *d2[6] = { &tx, &ty, &tr, &tb, &tx, &tr };
+            const dmlvk_tensor_desc *d2[6] = { tx, ty, tr, tb, tx, tr };
             void *v2[6] = { x, dy, r, b, dx, dr };
             memcpy(descs, d2, sizeof(d2));
             memcpy(vals, v2, sizeof(v2));
@@ -736,12 +747,9 @@ static void sweep_axis(double size, double scale, double limit, double *lo, doub
 static void test_table_limit(void **state)
 {
     (void)state;
-    static const uint32_t in_sizes[] = { 1, 1, 8, 8 }, bins[] = { 4096, 1, 7, 7 }, rois[] = { 4096, 4 }, batch[] = { 4096 };
-    dmlvk_tensor_desc tx = packed_desc(DMLVK_TENSOR_DATA_TYPE_FLOAT32, 4, in_sizes);
-    dmlvk_tensor_desc ty = packed_desc(DMLVK_TENSOR_DATA_TYPE_FLOAT32, 4, bins);
-    dmlvk_tensor_desc tr = packed_desc(DMLVK_TENSOR_DATA_TYPE_FLOAT32, 2, rois);
-    dmlvk_tensor_desc tb = packed_desc(DMLVK_TENSOR_DATA_TYPE_UINT32, 1, batch);
-    dmlvk_roi_align1_operator_desc d = { &tx, &tr, &tb, &ty, DMLVK_REDUCE_FUNCTION_AVERAGE, DMLVK_INTERPOLATION_MODE_LINEAR,
+    struct roi_tensors t;
+    packed_roi_tensors(&t, DMLVK_TENSOR_DATA_TYPE_FLOAT32, (uint32_t[4]){ 1, 1, 8, 8 }, (uint32_t[4]){ 4096, 1, 7, 7 });
+    dmlvk_roi_align1_operator_desc d = { &t.x, &t.rois, &t.batch, &t.bins, DMLVK_REDUCE_FUNCTION_AVERAGE, DMLVK_INTERPOLATION_MODE_LINEAR,
                                          1, 1, 0.5f, -0.5f, 0, 1000000, 1000000, 0 };
     dmlvk_operator *op;
     assert_int_equal(test_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ROI_ALIGN1, &d }, NULL, &op),
