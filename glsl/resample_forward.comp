@@ -1,10 +1,12 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
 // RESAMPLE1 and RESAMPLE2 (lib/resample1.c, lib/resample2.c): each output element sums its taps,
-// 1 or 2 per axis. An invocation writes LANES neighbouring elements along the written tensor's
-// fastest axis, sharing the other axes' taps.
+// 1 or 2 per axis. Planes of rows run the block gather (resample_block.glsl); otherwise an
+// invocation writes LANES neighbouring elements along the written tensor's fastest axis, sharing
+// the other axes' taps.
 #include "common.glsl"
 #include "resample_common.glsl"
+#include "resample_block.glsl"
 
 // The input indices that larger-side index o of axis d taps, and the weight of the second.
 void axis_taps(uint d, uint o, out uint i0, out uint i1, out float w)
@@ -26,6 +28,10 @@ void main()
     uint e = invocation_index();
     if (e >= pc.p.count)
         return;
+    if (ROWS > 0u) {
+        block_gather(e);
+        return;
+    }
     uint o[4];
     uint out_off = written_index(e, o);
     uint la = lane_axis(), inside = lanes_inside(o);

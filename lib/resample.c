@@ -156,21 +156,25 @@ static uint32_t *table(const struct dmlvk_op_plan *plan, uint32_t table_at, uint
 }
 
 /*
- * The block gather of glsl/resample_backward.comp (its limits: RESAMPLE_MAX_* in resample_abi.h). Each invocation writes block_y x block_x outputs of one plane and reads their
- * window once: `rows` rows of `chunks` chunks of `chunk` elements, each chunk one aligned load
- * where rows are packed and whole chunks. Only the window entries that some block taps are
- * summed (the tap masks), so windows are placed alike from block to block where possible.
+ * The block gather of glsl/resample_block.glsl (its limits: RESAMPLE_MAX_* in resample_abi.h), for
+ * both directions. Each invocation writes block_y x block_x elements ("members") of one plane of
+ * the written tensor and reads their window of the read tensor once: `rows` rows of `chunks`
+ * chunks of `chunk` elements, each chunk one aligned load where rows are packed and whole chunks.
+ * Only the window entries that some block taps are summed (the tap masks), so windows are placed
+ * alike from block to block where possible.
  */
 #define MAX_WINDOW RESAMPLE_MAX_WINDOW
 #define MAX_ROWS RESAMPLE_MAX_ROWS
 
-/* One axis of the block gather: blocks of `block` smaller-side indices, the first starting
- * `phase` indices before 0; window starts aligned to `align`; `regular`: starts follow the
- * axis's scale (even before index 0), so that every block taps the same window entries. */
+/* One axis of the block gather: blocks of `block` members, the first starting `phase` members
+ * before 0; window starts aligned to `align`; `regular`: starts follow `advance`, the window
+ * positions per member (even before index 0), so that every block taps the same window entries.
+ * Backward, members are smaller-side indices and their taps the larger-side ones in `ranges`;
+ * forward (`ranges` NULL), members are larger-side indices and their taps the map's one or two. */
 struct block_axis {
     const uint32_t *map, *ranges;
-    int64_t small;
-    double scale;
+    int64_t members;
+    double advance;
     uint32_t block, phase, align;
     bool regular;
 };
@@ -213,7 +217,22 @@ static bool rows_of(const uint32_t *sizes, const uint32_t *strides, uint32_t axi
 
 static int64_t block_count(const struct block_axis *ba)
 {
-    return (ba->small + ba->phase + ba->block - 1) / ba->block;
+    return (ba->members + ba->phase + ba->block - 1) / ba->block;
+}
+
+/* The window positions [*lo, *hi) that member i taps with a weight above 0 (the forward's first
+ * tap is never 0: the map's weights are below 1). */
+static void member_taps(const struct block_axis *ba, int64_t i, int64_t *lo, int64_t *hi)
+{
+    if (ba->ranges) {
+        *lo = ba->ranges[2 * i];
+        *hi = ba->ranges[2 * i + 1];
+        return;
+    }
+    float w;
+    memcpy(&w, &ba->map[2 * i + 1], 4);
+    *lo = ba->map[2 * i];
+    *hi = *lo + 1 + (w > 0);
 }
 
 static int64_t floor_div(int64_t a, int64_t b)
@@ -221,22 +240,26 @@ static int64_t floor_div(int64_t a, int64_t b)
     return a / b - (a % b != 0 && (a < 0) != (b < 0));
 }
 
-/* The larger-side indices [*lo, *hi) whose taps reach block j; false where none do. */
+/* The window positions [*lo, *hi) that block j taps; false where it taps none. */
 static bool block_taps(const struct block_axis *ba, int64_t j, int64_t *lo, int64_t *hi)
 {
     *lo = INT64_MAX;
     *hi = INT64_MIN;
-    for (int64_t i = j * ba->block - ba->phase; i < ba->small && i < (j + 1) * ba->block - ba->phase; i++) {
-        if (i >= 0 && ba->ranges[2 * i] < ba->ranges[2 * i + 1]) {
-            *lo = ba->ranges[2 * i] < *lo ? ba->ranges[2 * i] : *lo;
-            *hi = ba->ranges[2 * i + 1] > *hi ? ba->ranges[2 * i + 1] : *hi;
+    for (int64_t i = j * ba->block - ba->phase; i < ba->members && i < (j + 1) * ba->block - ba->phase; i++) {
+        int64_t a, b;
+        if (i < 0)
+            continue;
+        member_taps(ba, i, &a, &b);
+        if (a < b) {
+            *lo = a < *lo ? a : *lo;
+            *hi = b > *hi ? b : *hi;
         }
     }
     return *lo < *hi;
 }
 
 /* The block nearest the middle with taps, from which regular window starts are extrapolated,
- * and the first larger-side index it taps; block -1 where no block has taps. */
+ * and the first window position it taps; block -1 where no block has taps. */
 struct reference {
     int64_t block, first;
 };
@@ -260,30 +283,33 @@ static int64_t block_first(const struct block_axis *ba, int64_t j, struct refere
     if (block_taps(ba, j, &lo, &hi))
         first = lo;
     if (ba->regular && ref.block >= 0) {
-        double v = (double)ref.first + floor((double)(j - ref.block) * ba->block * ba->scale);
+        double v = (double)ref.first + floor((double)(j - ref.block) * ba->block * ba->advance);
         if (v > (double)INT32_MIN && v < (double)first) /* else the window is far too wide anyway */
             first = (int64_t)v;
     }
     return first == INT64_MAX ? 0 : floor_div(first, ba->align) * ba->align;
 }
 
-/* The weight of larger-side index o on smaller-side index i, as the general loop's tap_weight. */
-static float tap_weight(const uint32_t *map, int64_t o, int64_t i)
+/* The weight of member i's tap at window position o: as the general loops weigh the larger-side
+ * index's tap on the smaller-side one (1 - w on the map's index, w on the next). */
+static float tap_weight(const struct block_axis *ba, int64_t i, int64_t o)
 {
+    int64_t big = ba->ranges ? o : i, small = ba->ranges ? i : o;
     float w;
-    memcpy(&w, &map[2 * o + 1], 4);
-    return map[2 * o] == (uint32_t)i ? 1.0f - w : w;
+    memcpy(&w, &ba->map[2 * big + 1], 4);
+    return ba->map[2 * big] == (uint32_t)small ? 1.0f - w : w;
 }
 
 /* Runs body for each tap of block j: window position t (from `first`), member m, weight. */
 #define FOR_EACH_TAP(ba, j, first, body)                                                                               \
     for (uint32_t m = 0; m < (ba)->block; m++) {                                                                       \
-        int64_t i_ = (j) * (ba)->block + m - (ba)->phase;                                                              \
-        if (i_ < 0 || i_ >= (ba)->small)                                                                               \
+        int64_t i_ = (j) * (ba)->block + m - (ba)->phase, lo_, hi_;                                                    \
+        if (i_ < 0 || i_ >= (ba)->members)                                                                             \
             continue;                                                                                                  \
-        for (uint32_t o_ = (ba)->ranges[2 * i_]; o_ < (ba)->ranges[2 * i_ + 1]; o_++) {                                \
+        member_taps((ba), i_, &lo_, &hi_);                                                                             \
+        for (int64_t o_ = lo_; o_ < hi_; o_++) {                                                                       \
             uint32_t t = (uint32_t)(o_ - (first));                                                                     \
-            float weight = tap_weight((ba)->map, o_, i_);                                                              \
+            float weight = tap_weight((ba), i_, o_);                                                                   \
             body                                                                                                       \
         }                                                                                                              \
     }
@@ -308,8 +334,8 @@ static struct block_layout block_layout(const struct block_axis *ba)
 }
 
 /*
- * One axis's block table (read by block_weight in the shader): each block's first larger-side
- * index (two's complement where it is before 0), then from the next 4-word boundary of the
+ * One axis's block table (read by block_weight in the shader): each block's first window
+ * position (two's complement where it is before 0), then from the next 4-word boundary of the
  * parameter block the weights, entry t * block + m for window position t and block member m,
  * in groups of 4 stored group-major (neighbouring blocks' groups are neighbouring 16-byte
  * words). Returns where the table starts, UINT32_MAX when out of host memory.
@@ -323,7 +349,7 @@ static uint32_t fill_block_table(struct dmlvk_op_plan *plan, uint32_t map_at, ui
     if (at == UINT32_MAX)
         return UINT32_MAX;
     ba.map = plan->params + map_at; /* the block may have moved */
-    ba.ranges = plan->params + ranges_at;
+    ba.ranges = ranges_at == UINT32_MAX ? NULL : plan->params + ranges_at;
     struct reference ref = reference_block(&ba);
     uint32_t *first = plan->params + at;
     uint32_t *weights = plan->params + ((at + blocks + 3) & ~UINT32_C(3));
@@ -394,7 +420,7 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
     bool stores4 = rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4);
     for (size_t k = 0; k < DMLVK_ARRAY_SIZE(linear_order); k++) {
         uint32_t by = order[k][0], bx = order[k][1];
-        if ((by > 1 && y.small < by) || (bx > 1 && x.small < bx))
+        if ((by > 1 && y.members < by) || (bx > 1 && x.members < bx))
             continue;
         struct block_layout rows;
         bool unused;
@@ -428,7 +454,7 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
 
 /* Plans the block gather where axes 0 and 1 are identities and some block shape fits; otherwise
  * shape->rows stays 0 and the general loops run. */
-static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct axis *axes, bool linear,
+static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct axis *axes, bool backward, bool linear,
                                       uint32_t table_at, struct resample_params *hdr, bool storage16,
                                       struct block_shape *shape)
 {
@@ -446,8 +472,9 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
     struct block_axis ba[2];
     for (uint32_t a = 0; a < 2; a++)
         ba[a] = (struct block_axis){ .map = table(plan, table_at, hdr->map_offset[2 + a]),
-                                     .ranges = table(plan, table_at, hdr->range_offset[2 + a]),
-                                     .small = axes[2 + a].small, .scale = axes[2 + a].scale };
+                                     .ranges = backward ? table(plan, table_at, hdr->range_offset[2 + a]) : NULL,
+                                     .members = hdr->out_sizes[2 + a],
+                                     .advance = backward ? axes[2 + a].scale : 1 / axes[2 + a].scale };
     if (!choose_block_shape(ba[0], ba[1], linear, storage16, hdr, shape))
         return DMLVK_OK;
     ba[0].block = shape->block_y;
@@ -457,19 +484,20 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
     ba[1].phase = shape->x_phase;
     ba[1].align = shape->vector_loads ? shape->chunk : 1;
     ba[1].regular = shape->regular_x;
-    uint64_t blocks = (uint64_t)axes[0].small * axes[1].small * block_count(&ba[0]) * block_count(&ba[1]);
+    uint64_t blocks = (uint64_t)hdr->out_sizes[0] * hdr->out_sizes[1] * block_count(&ba[0]) * block_count(&ba[1]);
     if (blocks >= UINT64_C(1) << 31) { /* div_by's range */
         *shape = (struct block_shape){ 0 };
         return DMLVK_OK;
     }
     for (uint32_t a = 0; a < 2; a++) {
-        uint32_t at = fill_block_table(plan, table_at + hdr->map_offset[2 + a], table_at + hdr->range_offset[2 + a], ba[a],
+        uint32_t at = fill_block_table(plan, table_at + hdr->map_offset[2 + a],
+                                       backward ? table_at + hdr->range_offset[2 + a] : UINT32_MAX, ba[a],
                                        a == 0 ? shape->rows : shape->chunk * shape->chunks);
         if (at == UINT32_MAX)
             return DMLVK_ERROR_OUT_OF_MEMORY;
         hdr->block_table[a] = at;
     }
-    const uint32_t divisors[3] = { (uint32_t)block_count(&ba[1]), (uint32_t)block_count(&ba[0]), (uint32_t)axes[1].small };
+    const uint32_t divisors[3] = { (uint32_t)block_count(&ba[1]), (uint32_t)block_count(&ba[0]), hdr->out_sizes[1] };
     for (uint32_t k = 0; k < 3; k++)
         hdr->block_magic[k] = division_magic(divisors[k]);
     return DMLVK_OK;
@@ -602,8 +630,8 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
 
     struct block_shape shape = { 0 };
     bool storage16 = DMLVK_IS_16BIT_FLOAT(in.type);
-    if (f->backward && plan_block_gather(plan, axes, f->mode == DMLVK_INTERPOLATION_MODE_LINEAR, table_at, &hdr, storage16,
-                                          &shape) != DMLVK_OK)
+    if (plan_block_gather(plan, axes, f->backward, f->mode == DMLVK_INTERPOLATION_MODE_LINEAR, table_at, &hdr, storage16,
+                          &shape) != DMLVK_OK)
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the coordinate tables", op);
     uint32_t identity = 0;
     for (uint32_t d = 0; d < AXES; d++)
@@ -615,8 +643,8 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
     uint64_t invocations = written->elements / hdr.out_sizes[walk[0]] *
                            ((hdr.out_sizes[walk[0]] + lanes.lanes - 1) / lanes.lanes);
     if (shape.rows)
-        invocations = (uint64_t)axes[0].small * axes[1].small * ((axes[2].small + shape.block_y - 1) / shape.block_y) *
-                      ((axes[3].small + shape.x_phase + shape.block_x - 1) / shape.block_x);
+        invocations = (uint64_t)hdr.out_sizes[0] * hdr.out_sizes[1] * ((hdr.out_sizes[2] + shape.block_y - 1) / shape.block_y) *
+                      ((hdr.out_sizes[3] + shape.x_phase + shape.block_x - 1) / shape.block_x);
     hdr.count = (uint32_t)invocations;
     uint32_t walk_bits = 0;
     for (uint32_t k = 0; k < AXES; k++) {
@@ -657,7 +685,6 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         { RESAMPLE_SPEC_LANES, lanes.lanes },
         { RESAMPLE_SPEC_IDENTITY, identity },
     };
-    /* The forward shader declares no block gather constants: they keep their defaults there. */
     for (size_t i = 0; i < DMLVK_ARRAY_SIZE(spec); i++)
         dmlvk_dispatch_spec(plan, dp, spec[i].id, spec[i].value);
     return DMLVK_OK;

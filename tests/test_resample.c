@@ -280,9 +280,10 @@ static struct resample_case half_pixel_case(const uint32_t small[4], float s, dm
     return c;
 }
 
-/* The block gather's variants against the float64 reference: planes wider than a warp of blocks,
- * edge blocks (301 columns), rows of whole 4-element chunks (vector loads and stores), tensors bound
- * at an offset that breaks vector alignment (the shader's scalar fallback), both types and modes. */
+/* The block gather's variants against the float64 reference, in both directions: planes wider
+ * than a warp of blocks, edge blocks (301 columns), rows of whole 4-element chunks (vector loads
+ * and stores), tensors bound at an offset that breaks vector alignment (the shader's scalar
+ * fallback), every type and mode. */
 static void test_block_gather(void **state)
 {
     (void)state;
@@ -290,75 +291,80 @@ static void test_block_gather(void **state)
     const uint32_t widths[] = { 301, 128 };
     static const dmlvk_tensor_data_type types[] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
                                                     DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
-    for (int k = 0; k < 96; k++) {
-        float s = scales[k % 4];
-        const uint32_t small[4] = { 2, 3, 9, widths[(k / 4) % 2] };
-        struct resample_case c = half_pixel_case(small, s, (dmlvk_interpolation_mode)((k / 8) % 2));
-        dmlvk_tensor_data_type type = types[(k / 16) % 3];
-        uint64_t offset = (k / 48) % 2 ? 4 : 0;
-        uint32_t ns = count(4, c.small), nb = count(4, c.big);
-        float *dy = malloc(nb * 4), *dx = malloc(ns * 4);
-        double *dyd = malloc(nb * 8), *want = malloc(ns * 8), *mag = malloc(ns * 8);
-        for (uint32_t i = 0; i < nb; i++) {
-            dy[i] = (float)uniform(-1, 1);
+    for (int k = 0; k < 192; k++) {
+        bool backward = k < 96;
+        int j = k % 96;
+        float s = scales[j % 4];
+        const uint32_t small[4] = { 2, 3, 9, widths[(j / 4) % 2] };
+        struct resample_case c = half_pixel_case(small, s, (dmlvk_interpolation_mode)((j / 8) % 2));
+        dmlvk_tensor_data_type type = types[(j / 16) % 3];
+        uint64_t offset = (j / 48) % 2 ? 4 : 0;
+        uint32_t ns = count(4, backward ? c.big : c.small), nd = count(4, backward ? c.small : c.big);
+        float *src = malloc(ns * 4), *dst = malloc(nd * 4);
+        double *srcd = malloc(ns * 8), *want = malloc(nd * 8), *mag = malloc(nd * 8);
+        for (uint32_t i = 0; i < ns; i++) {
+            src[i] = (float)uniform(-1, 1);
             if (type == DMLVK_TENSOR_DATA_TYPE_FLOAT16)
-                dy[i] = half_to_float(half_from_float(dy[i]));
+                src[i] = half_to_float(half_from_float(src[i]));
             else if (type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16)
-                dy[i] = bfloat16_to_float(bfloat16_from_float(dy[i]));
-            dyd[i] = dy[i];
+                src[i] = bfloat16_to_float(bfloat16_from_float(src[i]));
+            srcd[i] = src[i];
         }
-        reference_case(&c, true, dyd, want, mag);
-        run_resample_with(&c, true, type, dy, dx, offset, NULL);
+        reference_case(&c, backward, srcd, want, mag);
+        run_resample_with(&c, backward, type, src, dst, offset, NULL);
         /* float32 sums, one rounding on the store: half an ulp of the type, with room. */
         double tol = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? 2e-3 : type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16 ? 1.6e-2 : 2e-6;
-        for (uint32_t i = 0; i < ns; i++)
-            if (fabs(dx[i] - want[i]) > tol * (mag[i] + 1e-3))
-                fail_msg("case %d (scale %g, width %u, offset %u), element %u: %.7g, reference %.7g", k, s, c.small[3],
-                         (unsigned)offset, i, dx[i], want[i]);
-        free(dy);
-        free(dx);
-        free(dyd);
+        for (uint32_t i = 0; i < nd; i++)
+            if (fabs(dst[i] - want[i]) > tol * (mag[i] + 1e-3))
+                fail_msg("case %d (%s, scale %g, width %u, offset %u), element %u: %.7g, reference %.7g", k,
+                         backward ? "backward" : "forward", s, c.small[3], (unsigned)offset, i, dst[i], want[i]);
+        free(src);
+        free(dst);
+        free(srcd);
         free(want);
         free(mag);
     }
 }
 
-/* An Inf in InputGradient reaches exactly the elements it taps with a weight above 0: the block
- * gather's weights of 0 must not turn it into NaNs elsewhere in its window. */
+/* An Inf in the read tensor reaches exactly the elements that tap it with a weight above 0, in
+ * both directions: the block gather's weights of 0 must not turn it into NaNs elsewhere in its
+ * window. */
 static void test_block_gather_inf(void **state)
 {
     (void)state;
-    for (int k = 0; k < 8; k++) {
+    for (int k = 0; k < 16; k++) {
+        bool backward = k < 8;
         const uint32_t small[4] = { 1, 2, 6, 16 };
         struct resample_case c = half_pixel_case(small, k % 2 ? 1.5f : 2.0f, DMLVK_INTERPOLATION_MODE_LINEAR);
-        dmlvk_tensor_data_type type = k < 4 ? DMLVK_TENSOR_DATA_TYPE_FLOAT32 : k < 6 ? DMLVK_TENSOR_DATA_TYPE_FLOAT16
-                                                                             : DMLVK_TENSOR_DATA_TYPE_BFLOAT16;
-        uint32_t ns = count(4, c.small), nb = count(4, c.big);
-        uint32_t at = (uint32_t)(splitmix64_next(&rng_state) % nb);
-        float *dy = malloc(nb * 4), *clean = malloc(ns * 4), *dx = malloc(ns * 4);
-        double *hot = calloc(nb, 8), *want = malloc(ns * 8), *reached = malloc(ns * 8);
-        for (uint32_t i = 0; i < nb; i++)
-            dy[i] = (float)(0.25 * (1 + i % 3));
-        run_resample(&c, true, type, dy, clean);
-        dy[at] = (k / 2) % 2 ? -INFINITY : INFINITY;
-        run_resample(&c, true, type, dy, dx);
+        dmlvk_tensor_data_type type = k % 8 < 4 ? DMLVK_TENSOR_DATA_TYPE_FLOAT32
+                                      : k % 8 < 6 ? DMLVK_TENSOR_DATA_TYPE_FLOAT16
+                                                  : DMLVK_TENSOR_DATA_TYPE_BFLOAT16;
+        uint32_t ns = count(4, backward ? c.big : c.small), nd = count(4, backward ? c.small : c.big);
+        uint32_t at = (uint32_t)(splitmix64_next(&rng_state) % ns);
+        float *src = malloc(ns * 4), *clean = malloc(nd * 4), *dst = malloc(nd * 4);
+        double *hot = calloc(ns, 8), *want = malloc(nd * 8), *reached = malloc(nd * 8);
+        for (uint32_t i = 0; i < ns; i++)
+            src[i] = (float)(0.25 * (1 + i % 3));
+        run_resample(&c, backward, type, src, clean);
+        src[at] = (k / 2) % 2 ? -INFINITY : INFINITY;
+        run_resample(&c, backward, type, src, dst);
         hot[at] = 1;
-        reference_case(&c, true, hot, want, reached);
+        reference_case(&c, backward, hot, want, reached);
         uint32_t hit = 0;
-        for (uint32_t i = 0; i < ns; i++) {
+        for (uint32_t i = 0; i < nd; i++) {
             if (reached[i] > 0) {
                 hit++;
-                if (!isinf(dx[i]))
-                    fail_msg("case %d: element %u is tapped by the Inf at %u but reads %g", k, i, at, dx[i]);
-            } else if (dx[i] != clean[i]) {
-                fail_msg("case %d: element %u is not tapped by the Inf at %u but reads %g, not %g", k, i, at, dx[i],
+                if (!isinf(dst[i]))
+                    fail_msg("case %d: element %u is tapped by the Inf at %u but reads %g", k, i, at, dst[i]);
+            } else if (dst[i] != clean[i]) {
+                fail_msg("case %d: element %u is not tapped by the Inf at %u but reads %g, not %g", k, i, at, dst[i],
                          clean[i]);
             }
         }
         assert_true(hit > 0);
-        free(dy);
+        free(src);
         free(clean);
-        free(dx);
+        free(dst);
         free(hot);
         free(want);
         free(reached);

@@ -1,0 +1,187 @@
+// The block gather of the resample shaders (ROWS > 0, planned by lib/resample.c where axes 0 and 1
+// are identities): each invocation writes a BLOCK_Y x BLOCK_X block of one plane of the written
+// tensor from a window of ROWS rows x CHUNKS chunks of columns of the read tensor that it reads
+// once, with per-block weights that are 0 where a window element does not reach an output.
+// Neighbouring outputs share their loads. The forward and backward passes are both separable
+// linear maps; only the host's tables tell them apart.
+layout(constant_id = RESAMPLE_SPEC_ROWS) const uint ROWS = 0;
+layout(constant_id = RESAMPLE_SPEC_CHUNKS) const uint CHUNKS = 1;
+layout(constant_id = RESAMPLE_SPEC_BLOCK_Y) const uint BLOCK_Y = 1;
+layout(constant_id = RESAMPLE_SPEC_BLOCK_X) const uint BLOCK_X = 1;
+// VECTOR_LOADS: window chunks are aligned on packed rows, one load each. VECTOR_STORES: BLOCK_X
+// is 4 on a packed, aligned last axis, each block row leaves as one 4-element store.
+// Each row's sums are checked for Inf/NaN as they come (else the block's results, once).
+layout(constant_id = RESAMPLE_SPEC_ROW_CHECKS) const bool ROW_CHECKS = false;
+// Column blocks start this many outputs early (the first one partly outside the tensor), where
+// that keeps each block's window in fewer chunks (bilinear 2x: 2 chunks instead of 3).
+layout(constant_id = RESAMPLE_SPEC_X_PHASE) const uint X_PHASE = 0;
+
+// Elements per load of a window row: 4, 2 or 1 (lib/resample.c picks 4 or 2).
+layout(constant_id = RESAMPLE_SPEC_CHUNK) const uint CHUNK = 4;
+// The window entries that any block taps (bit t * BLOCK_X + bx, r * BLOCK_Y + by), in two words
+// each: only those are summed, so weights of 0 cost nothing where windows sit alike in every block.
+layout(constant_id = RESAMPLE_SPEC_X_TAPS_LO) const uint X_TAPS_LO = ~0u;
+layout(constant_id = RESAMPLE_SPEC_X_TAPS_HI) const uint X_TAPS_HI = ~0u;
+layout(constant_id = RESAMPLE_SPEC_Y_TAPS_LO) const uint Y_TAPS_LO = ~0u;
+layout(constant_id = RESAMPLE_SPEC_Y_TAPS_HI) const uint Y_TAPS_HI = ~0u;
+
+const uint MAX_BLOCK_Y = RESAMPLE_MAX_BLOCK_Y, MAX_BLOCK_X = RESAMPLE_MAX_BLOCK_X, MAX_WINDOW = RESAMPLE_MAX_WINDOW;
+
+bool tapped(uint lo, uint hi, uint entry)
+{
+    return ((entry < 32u ? lo >> entry : hi >> (entry - 32u)) & 1u) != 0u;
+}
+
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer ParamWords { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer ParamVec4s { vec4 v[]; };
+
+// A block table for `blocks` blocks of one axis (lib/resample.c, fill_block_table): each block's
+// first larger-side index, then from the next 16-byte boundary the weights, entry
+// t * members + m for window position t and block member m, in groups of four stored
+// group-major, so that neighbouring blocks' groups are neighbouring vec4s.
+uint block_weights(uint table, uint blocks)
+{
+    return (table + blocks + 3u) >> 2;   // in vec4s
+}
+
+float block_weight(uint weights, uint blocks, uint j, uint entry)
+{
+    return uintBitsToFloat(ParamWords(pc.p).v[4u * (weights + (entry >> 2) * blocks + j) + (entry & 3u)]);
+}
+
+// Adds the window's rows into acc. Every load is unconditional (window positions past the
+// tensor's edge read its last row or column, with weight 0), so that all of them can be in
+// flight at once: with each row's loads waiting on a branch, memory latency limited this kernel.
+// Weights of 0 are exact no-ops on finite values; `careful` sums a row that holds an Inf or a NaN
+// again without them, so that it reaches only the outputs that tap it (with ROW_CHECKS every
+// time; else block_gather runs it only where the plain sums came out non-finite).
+void add_rows(bool vector, bool careful, uint plane, int x0, int y0, uint jy, uint y_blocks, uint yw,
+              float wx[MAX_WINDOW * MAX_BLOCK_X], inout float acc[MAX_BLOCK_Y * MAX_BLOCK_X])
+{
+    int last_row = int(pc.p.in_sizes[2]) - 1, last_col = int(pc.p.in_sizes[3]) - 1;
+    [[unroll]] for (uint r = 0u; r < ROWS; r++) {
+        uint row = plane + uint(clamp(y0 + int(r), 0, last_row)) * pc.p.in_strides[2];
+        float v[MAX_WINDOW];
+        [[unroll]] for (uint c = 0u; c < CHUNKS; c++) {
+            int x = x0 + int(CHUNK * c);
+            if (vector && CHUNK > 1u) {
+                // Rows, x0 and the row length are whole chunks here.
+                uint q = (row + uint(clamp(x, 0, last_col + 1 - int(CHUNK)))) / CHUNK;
+                if (CHUNK == 4u) {
+                    vec4 l = load4(pc.src, q);
+                    [[unroll]] for (uint k = 0u; k < 4u; k++)
+                        v[4u * c + k] = l[k];
+                } else {
+                    vec2 l = load2(pc.src, q);
+                    v[2u * c] = l.x;
+                    v[2u * c + 1u] = l.y;
+                }
+            } else {
+                [[unroll]] for (uint k = 0u; k < CHUNK; k++)
+                    v[CHUNK * c + k] = load(pc.src, row + uint(clamp(x + int(k), 0, last_col)) * pc.p.in_strides[3]);
+            }
+        }
+        float sums[MAX_BLOCK_X];
+        bool finite = true;
+        [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++) {
+            float s = 0.0;
+            [[unroll]] for (uint t = 0u; t < CHUNK * CHUNKS; t++)
+                if (tapped(X_TAPS_LO, X_TAPS_HI, t * BLOCK_X + bx))
+                    s += wx[t * BLOCK_X + bx] * v[t];
+            sums[bx] = s;
+            finite = finite && (!careful || (!isinf(s) && !isnan(s)));
+        }
+        if (!finite) {
+            [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++) {
+                float s = 0.0;
+                [[unroll]] for (uint t = 0u; t < CHUNK * CHUNKS; t++) {
+                    float w = wx[t * BLOCK_X + bx];
+                    if (tapped(X_TAPS_LO, X_TAPS_HI, t * BLOCK_X + bx))
+                        s += w != 0.0 ? w * v[t] : 0.0;
+                }
+                sums[bx] = s;
+            }
+        }
+        [[unroll]] for (uint by = 0u; by < BLOCK_Y; by++) {
+            if (!tapped(Y_TAPS_LO, Y_TAPS_HI, r * BLOCK_Y + by))
+                continue;
+            float w = block_weight(yw, y_blocks, jy, r * BLOCK_Y + by);
+            [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++)
+                acc[by * BLOCK_X + bx] += finite || w != 0.0 ? w * sums[bx] : 0.0;
+        }
+    }
+}
+
+void block_gather(uint e)
+{
+    uint sy = pc.p.out_sizes[2], sx = pc.p.out_sizes[3];
+    uint y_blocks = (sy + BLOCK_Y - 1u) / BLOCK_Y, x_blocks = (sx + X_PHASE + BLOCK_X - 1u) / BLOCK_X;
+    uint q = div_by(e, x_blocks, pc.p.block_magic[0]);
+    uint jx = e - q * x_blocks;
+    e = q;
+    q = div_by(e, y_blocks, pc.p.block_magic[1]);
+    uint jy = e - q * y_blocks;
+    uint i0 = div_by(q, pc.p.out_sizes[1], pc.p.block_magic[2]), i1 = q - i0 * pc.p.out_sizes[1];
+
+    uint yt = pc.p.block_table[0], xt = pc.p.block_table[1];
+    // Windows start before index 0 where they sit alike in every block (lib/resample.c).
+    int y0 = int(ParamWords(pc.p).v[yt + jy]), x0 = int(ParamWords(pc.p).v[xt + jx]);
+    uint yw = block_weights(yt, y_blocks), xw = block_weights(xt, x_blocks);
+
+    // The column weights once, in registers, for every row.
+    float wx[MAX_WINDOW * MAX_BLOCK_X];
+    [[unroll]] for (uint g = 0u; g < CHUNK * CHUNKS * BLOCK_X / 4u; g++) {
+        vec4 q = ParamVec4s(pc.p).v[xw + g * x_blocks + jx];
+        [[unroll]] for (uint k = 0u; k < 4u; k++)
+            wx[4u * g + k] = q[k];
+    }
+    float acc[MAX_BLOCK_Y * MAX_BLOCK_X];
+    [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
+        acc[k] = 0.0;
+    uint plane = i0 * pc.p.in_strides[0] + i1 * pc.p.in_strides[1];
+    // Copies of the row loop, so that none branches on the alignment per load.
+    if (VECTOR_LOADS && chunk_aligned(pc.src, CHUNK))
+        add_rows(true, ROW_CHECKS, plane, x0, y0, jy, y_blocks, yw, wx, acc);
+    else
+        add_rows(false, ROW_CHECKS, plane, x0, y0, jy, y_blocks, yw, wx, acc);
+    // A window value that is Inf or NaN makes every sum it enters non-finite, weight 0 or not.
+    bool finite = true;
+    [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
+        finite = finite && (ROW_CHECKS || (!isinf(acc[k]) && !isnan(acc[k])));
+    if (!finite) {
+        [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
+            acc[k] = 0.0;
+        add_rows(false, true, plane, x0, y0, jy, y_blocks, yw, wx, acc);
+    }
+
+    // ox wraps below 0 in the first block with X_PHASE: ox + bx >= sx there skips those members.
+    uint ox = jx * BLOCK_X - X_PHASE, out_base = i0 * pc.p.out_strides[0] + i1 * pc.p.out_strides[1] + ox * pc.p.out_strides[3];
+    bool vector_out = VECTOR_STORES && vec4_aligned(pc.dst);
+    [[unroll]] for (uint by = 0u; by < BLOCK_Y; by++) {
+        uint y = jy * BLOCK_Y + by;
+        if (y >= sy)
+            break;
+        uint o = out_base + y * pc.p.out_strides[2];
+        uint k = by * BLOCK_X;
+        if (vector_out) {
+            store4(pc.dst, o >> 2, vec4(acc[k], acc[k + 1u], acc[k + 2u], acc[k + 3u]));
+        } else if (pc.p.out_strides[3] == 1u) {
+            // Pairs leave as one word where the address allows (float16 above all).
+            [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx += 2u) {
+                bool first = ox + bx < sx, second = bx + 1u < BLOCK_X && ox + bx + 1u < sx;
+                if (first && second) {
+                    store2(pc.dst, o + bx, acc[k + bx], acc[k + bx + 1u]);
+                } else {
+                    if (first)
+                        store(pc.dst, o + bx, acc[k + bx]);
+                    if (second)
+                        store(pc.dst, o + bx + 1u, acc[k + bx + 1u]);
+                }
+            }
+        } else {
+            [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++)
+                if (ox + bx < sx)
+                    store(pc.dst, o + bx * pc.p.out_strides[3], acc[k + bx]);
+        }
+    }
+}
