@@ -403,20 +403,25 @@ static bool place_windows(struct block_axis *ba, uint32_t phases, uint32_t chunk
 }
 
 /* The first block shape whose window fits, in an order measured on an H100 (BENCHMARKS.md notes
- * 14-16, 26 and 30: 2x2 blocks fastest for float32 LINEAR, 2x4 for float16 LINEAR and float32
- * NEAREST_NEIGHBOR; float16 is bound by instructions per block, and 4x4 NEAREST_NEIGHBOR blocks
- * spread them over the most outputs). Per shape, loads of 4 or of 2 elements, whichever sums
+ * 14-16, 26 and 30: backward, 2x2 blocks fastest for float32 LINEAR, 2x4 for float16 LINEAR and
+ * float32 NEAREST_NEIGHBOR; float16 is bound by instructions per block, and 4x4 NEAREST_NEIGHBOR
+ * blocks spread them over the most outputs. Forward, note 36: 4x4 in every case, a block's
+ * instructions spread over the most outputs where each output reads little). Per shape, loads of 4 or of 2 elements, whichever sums
  * fewer taps, then issues fewer loads: 2-element chunks let windows sit alike in every block
  * where 4-element ones cannot (bilinear 1.5x float16: 73% -> 86% of copy). */
 static bool choose_block_shape(struct block_axis y, struct block_axis x, bool linear, bool f16,
                                const struct resample_params *hdr, struct block_shape *shape)
 {
+    static const uint32_t forward_order[][2] = { { 4, 4 }, { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 1 } };
     static const uint32_t linear_order[][2] = { { 2, 2 }, { 2, 4 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
     static const uint32_t linear_f16_order[][2] = { { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
     static const uint32_t nearest_order[][2] = { { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
     static const uint32_t nearest_f16_order[][2] = { { 4, 4 }, { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 1 } };
     static const uint32_t chunks[] = { 4, 2 };
-    const uint32_t(*order)[2] = linear ? (f16 ? linear_f16_order : linear_order) : f16 ? nearest_f16_order : nearest_order;
+    const uint32_t(*order)[2] = !y.ranges ? forward_order
+                                : linear  ? (f16 ? linear_f16_order : linear_order)
+                                : f16     ? nearest_f16_order
+                                          : nearest_order;
     bool stores4 = rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4);
     for (size_t k = 0; k < DMLVK_ARRAY_SIZE(linear_order); k++) {
         uint32_t by = order[k][0], bx = order[k][1];
