@@ -21,7 +21,9 @@ DMLVK_PARAMS_BEGIN(resample_params)
     DMLVK_U32 map_offset[RESAMPLE_AXES];    /* in words from table[0] */
     DMLVK_U32 range_offset[RESAMPLE_AXES];
     DMLVK_U32 block_table[2];               /* block gather, axes 2 and 3: from the block's start */
-    DMLVK_U32 block_magic[3];               /* div_by's m for the blocks per row, per column, out_sizes[1] */
+    /* div_by's m for the blocks per row, per column, out_sizes[1]; with RESAMPLE_SPEC_CHANNEL_BLOCKS
+     * for the channel groups, the blocks per row, per column */
+    DMLVK_U32 block_magic[3];
     /* div_by's m for the sizes that written_index divides by, in RESAMPLE_SPEC_WALK's order
      * (1 where the invocations are too many for div_by: a plain division). */
     DMLVK_U32 walk_magic[RESAMPLE_AXES];
@@ -57,6 +59,8 @@ DMLVK_PARAMS_END(resample_params)
 /* Axes that map every index to itself with one tap, a bit per axis: no table reads there. */
 #define RESAMPLE_SPEC_IDENTITY 18
 #define RESAMPLE_MAX_LANES 8u
+/* The block gather on channels-last planes: LANES channels of each block member per invocation. */
+#define RESAMPLE_SPEC_CHANNEL_BLOCKS 19
 
 /* The block gather's limits: outputs per block, window columns and rows. A block's taps are
  * masks of 64 bits: MAX_WINDOW * MAX_BLOCK_X and MAX_ROWS * MAX_BLOCK_Y entries. */

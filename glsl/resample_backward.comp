@@ -24,7 +24,7 @@ void main()
     if (e >= pc.p.count)
         return;
     if (ROWS > 0u) {
-        block_gather(e);
+        gather_blocks(e);
         return;
     }
     uint i[4];

@@ -185,3 +185,139 @@ void block_gather(uint e)
         }
     }
 }
+
+// Channels-last planes (CHANNEL_BLOCKS, lib/resample.c): where the channel axis (1) moves fastest
+// in memory, each invocation writes LANES neighbouring channels of a BLOCK_Y x BLOCK_X block of
+// pixels, and neighbouring invocations take neighbouring channel groups of the same block, so that
+// a warp's window loads are contiguous runs of memory. The window is CHUNKS columns (CHUNK 1),
+// each a group of LANES channels, summed as each arrives.
+layout(constant_id = RESAMPLE_SPEC_CHANNEL_BLOCKS) const bool CHANNEL_BLOCKS = false;
+
+void load_channels(bool vector, uint at, uint c0, out float v[MAX_LANES])
+{
+    if (vector) {
+        vec4 q[2];
+        if (LANES == 8u)
+            load8(pc.src, at >> 3, q[0], q[1]);
+        else
+            q[0] = load4(pc.src, at >> 2);
+        [[unroll]] for (uint l = 0u; l < MAX_LANES; l++)
+            v[l] = l < LANES ? q[l >> 2][l & 3u] : 0.0;
+    } else {
+        // Channels past the last read its last one; they are not stored.
+        [[unroll]] for (uint l = 0u; l < MAX_LANES; l++)
+            v[l] = l < LANES ? load(pc.src, at + (min(c0 + l, pc.p.in_sizes[1] - 1u) - c0) * pc.p.in_strides[1]) : 0.0;
+    }
+}
+
+// As add_rows, for channel groups: `careful` leaves out every tap of weight 0.
+void add_channel_rows(bool vector, bool careful, uint base, uint c0, int x0, int y0, uint jy, uint y_blocks, uint yw,
+                      float wx[MAX_WINDOW * MAX_BLOCK_X], inout float acc[MAX_BLOCK_Y * MAX_BLOCK_X * MAX_LANES])
+{
+    int last_row = int(pc.p.in_sizes[2]) - 1, last_col = int(pc.p.in_sizes[3]) - 1;
+    [[unroll]] for (uint r = 0u; r < ROWS; r++) {
+        uint row = base + uint(clamp(y0 + int(r), 0, last_row)) * pc.p.in_strides[2];
+        float sums[MAX_BLOCK_X * MAX_LANES];
+        [[unroll]] for (uint k = 0u; k < BLOCK_X * MAX_LANES; k++)
+            sums[k] = 0.0;
+        [[unroll]] for (uint t = 0u; t < CHUNKS; t++) {
+            bool used = false;
+            [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++)
+                used = used || tapped(X_TAPS_LO, X_TAPS_HI, t * BLOCK_X + bx);
+            if (!used)
+                continue;
+            float v[MAX_LANES];
+            load_channels(vector, row + uint(clamp(x0 + int(t), 0, last_col)) * pc.p.in_strides[3], c0, v);
+            [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++) {
+                if (!tapped(X_TAPS_LO, X_TAPS_HI, t * BLOCK_X + bx))
+                    continue;
+                float w = wx[t * BLOCK_X + bx];
+                [[unroll]] for (uint l = 0u; l < LANES; l++)
+                    sums[bx * MAX_LANES + l] += careful && w == 0.0 ? 0.0 : w * v[l];
+            }
+        }
+        [[unroll]] for (uint by = 0u; by < BLOCK_Y; by++) {
+            if (!tapped(Y_TAPS_LO, Y_TAPS_HI, r * BLOCK_Y + by))
+                continue;
+            float w = block_weight(yw, y_blocks, jy, r * BLOCK_Y + by);
+            [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++)
+                [[unroll]] for (uint l = 0u; l < LANES; l++)
+                    acc[(by * BLOCK_X + bx) * MAX_LANES + l] += careful && w == 0.0 ? 0.0 : w * sums[bx * MAX_LANES + l];
+        }
+    }
+}
+
+void block_gather_channels(uint e)
+{
+    uint sy = pc.p.out_sizes[2], sx = pc.p.out_sizes[3];
+    uint y_blocks = (sy + BLOCK_Y - 1u) / BLOCK_Y, x_blocks = (sx + X_PHASE + BLOCK_X - 1u) / BLOCK_X;
+    uint groups = (pc.p.out_sizes[1] + LANES - 1u) / LANES;
+    uint q = div_by(e, groups, pc.p.block_magic[0]);
+    uint c0 = (e - q * groups) * LANES;
+    e = q;
+    q = div_by(e, x_blocks, pc.p.block_magic[1]);
+    uint jx = e - q * x_blocks;
+    e = q;
+    q = div_by(e, y_blocks, pc.p.block_magic[2]);
+    uint jy = e - q * y_blocks, n = q;
+
+    uint yt = pc.p.block_table[0], xt = pc.p.block_table[1];
+    int y0 = int(ParamWords(pc.p).v[yt + jy]), x0 = int(ParamWords(pc.p).v[xt + jx]);
+    uint yw = block_weights(yt, y_blocks), xw = block_weights(xt, x_blocks);
+    float wx[MAX_WINDOW * MAX_BLOCK_X];
+    [[unroll]] for (uint g = 0u; g < (CHUNKS * BLOCK_X + 3u) / 4u; g++) {
+        vec4 w = ParamVec4s(pc.p).v[xw + g * x_blocks + jx];
+        [[unroll]] for (uint k = 0u; k < 4u; k++)
+            wx[4u * g + k] = w[k];
+    }
+    float acc[MAX_BLOCK_Y * MAX_BLOCK_X * MAX_LANES];
+    [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X * MAX_LANES; k++)
+        acc[k] = 0.0;
+    uint base = n * pc.p.in_strides[0] + c0 * pc.p.in_strides[1];
+    if (VECTOR_LOADS && chunk_aligned(pc.src, LANES))
+        add_channel_rows(true, false, base, c0, x0, y0, jy, y_blocks, yw, wx, acc);
+    else
+        add_channel_rows(false, false, base, c0, x0, y0, jy, y_blocks, yw, wx, acc);
+    bool finite = true;
+    [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X * MAX_LANES; k++)
+        finite = finite && !isinf(acc[k]) && !isnan(acc[k]);
+    if (!finite) {
+        [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X * MAX_LANES; k++)
+            acc[k] = 0.0;
+        add_channel_rows(false, true, base, c0, x0, y0, jy, y_blocks, yw, wx, acc);
+    }
+
+    uint inside = min(LANES, pc.p.out_sizes[1] - c0);
+    uint out_base = n * pc.p.out_strides[0] + c0 * pc.p.out_strides[1];
+    bool vector_out = VECTOR_STORES && chunk_aligned(pc.dst, LANES);
+    [[unroll]] for (uint by = 0u; by < BLOCK_Y; by++) {
+        uint y = jy * BLOCK_Y + by;
+        if (y >= sy)
+            break;
+        [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++) {
+            uint x = jx * BLOCK_X + bx - X_PHASE;   // wraps below 0 in the first block with X_PHASE
+            if (x >= sx)
+                continue;
+            uint o = out_base + y * pc.p.out_strides[2] + x * pc.p.out_strides[3], k = (by * BLOCK_X + bx) * MAX_LANES;
+            if (vector_out) {
+                if (LANES == 8u)
+                    store8(pc.dst, o >> 3, vec4(acc[k], acc[k + 1u], acc[k + 2u], acc[k + 3u]),
+                           vec4(acc[k + 4u], acc[k + 5u], acc[k + 6u], acc[k + 7u]));
+                else
+                    store4(pc.dst, o >> 2, vec4(acc[k], acc[k + 1u], acc[k + 2u], acc[k + 3u]));
+            } else {
+                [[unroll]] for (uint l = 0u; l < MAX_LANES; l++)
+                    if (l < inside)
+                        store(pc.dst, o + l * pc.p.out_strides[1], acc[k + l]);
+            }
+        }
+    }
+}
+
+void gather_blocks(uint e)
+{
+    if (CHANNEL_BLOCKS)
+        block_gather_channels(e);
+    else
+        block_gather(e);
+}

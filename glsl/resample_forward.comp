@@ -29,7 +29,7 @@ void main()
     if (e >= pc.p.count)
         return;
     if (ROWS > 0u) {
-        block_gather(e);
+        gather_blocks(e);
         return;
     }
     uint o[4];

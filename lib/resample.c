@@ -197,6 +197,7 @@ static uint32_t layout_taps(const struct block_layout *l)
 
 struct block_shape {
     uint32_t block_y, block_x, rows, chunks, chunk;
+    uint32_t channel_lanes;   /* channels-last blocks: channels per invocation (CHANNEL_BLOCKS); else 0 */
     uint32_t x_phase;   /* column blocks start this many outputs early (X_PHASE) */
     bool regular_y, regular_x;
     bool vector_loads, vector_stores;
@@ -457,11 +458,48 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
     return false;
 }
 
+/* The block shape of channels-last planes: each window column is one load of the lanes'
+ * channels, so windows need no alignment, and the column loads stream through the sums. The
+ * first shape that fits in an order measured on an H100 (BENCHMARKS.md note 37: 2x2 blocks but
+ * for the 16-bit forward pass, 1x2 there). Where the channels are too few to fill 16-byte
+ * groups, false. */
+static bool choose_channel_shape(struct block_axis y, struct block_axis x, bool f16, const struct resample_params *hdr,
+                                 struct block_shape *shape)
+{
+    static const uint32_t square_first[][2] = { { 2, 2 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
+    static const uint32_t pair_first[][2] = { { 1, 2 }, { 2, 2 }, { 1, 4 }, { 1, 1 } };
+    const uint32_t(*order)[2] = f16 && !y.ranges ? pair_first : square_first;
+    uint32_t lanes = f16 ? 8 : 4, channels = hdr->out_sizes[1];
+    if (channels % lanes != 0 && channels < 4 * lanes)
+        return false;
+    for (size_t k = 0; k < DMLVK_ARRAY_SIZE(square_first); k++) {
+        uint32_t by = order[k][0], bx = order[k][1];
+        if ((by > 1 && y.members < by) || (bx > 1 && x.members < bx))
+            continue;
+        struct block_layout rows, cols;
+        bool unused;
+        y.block = by;
+        y.align = 1;
+        x.block = bx;
+        x.align = 1;
+        if (!place_windows(&y, 1, 1, MAX_ROWS, false, &rows, &unused) ||
+            !place_windows(&x, bx, 1, MAX_WINDOW, false, &cols, &unused))
+            continue;
+        *shape = (struct block_shape){ .block_y = by, .block_x = bx, .rows = rows.window ? rows.window : 1,
+                                       .chunks = cols.window ? cols.window : 1, .chunk = 1, .channel_lanes = lanes,
+                                       .x_phase = x.phase, .regular_y = y.regular, .regular_x = x.regular,
+                                       .vector_loads = rows_of(hdr->in_sizes, hdr->in_strides, 1, lanes),
+                                       .vector_stores = rows_of(hdr->out_sizes, hdr->out_strides, 1, lanes),
+                                       .y = rows, .x = cols };
+        return true;
+    }
+    return false;
+}
+
 /* Plans the block gather where axes 0 and 1 are identities and some block shape fits; otherwise
  * shape->rows stays 0 and the general loops run. */
 static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct axis *axes, bool backward, bool linear,
-                                      uint32_t table_at, struct resample_params *hdr, bool storage16,
-                                      struct block_shape *shape)
+                                      uint32_t table_at, struct resample_params *hdr, bool storage16, struct block_shape *shape)
 {
     *shape = (struct block_shape){ 0 };
     for (uint32_t d = 0; d < 2; d++)
@@ -469,18 +507,23 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
             return DMLVK_OK;
     if (axes[2].big > INT32_MAX || axes[3].big > INT32_MAX) /* the shader's window indices are signed */
         return DMLVK_OK;
-    /* Its blocks run along the last axis: where another axis of the written tensor moves faster in
-     * memory (channels-last), the general gather, walking that axis, keeps neighbours together. */
+    /* Planes of rows, or channels-last planes; where axis 0 moves fastest in the written tensor,
+     * the general gather, walking that axis, keeps neighbours together. */
+    uint32_t fastest = AXES - 1;
     for (uint32_t d = 0; d < AXES - 1; d++)
-        if (hdr->out_sizes[d] > 1 && hdr->out_strides[d] < hdr->out_strides[AXES - 1])
-            return DMLVK_OK;
+        if (hdr->out_sizes[d] > 1 && hdr->out_strides[d] < hdr->out_strides[fastest])
+            fastest = d;
+    bool channels = fastest == 1 && hdr->out_sizes[1] > 1;
+    if (!channels && fastest != AXES - 1)
+        return DMLVK_OK;
     struct block_axis ba[2];
     for (uint32_t a = 0; a < 2; a++)
         ba[a] = (struct block_axis){ .map = table(plan, table_at, hdr->map_offset[2 + a]),
                                      .ranges = backward ? table(plan, table_at, hdr->range_offset[2 + a]) : NULL,
                                      .members = hdr->out_sizes[2 + a],
                                      .advance = backward ? axes[2 + a].scale : 1 / axes[2 + a].scale };
-    if (!choose_block_shape(ba[0], ba[1], linear, storage16, hdr, shape))
+    if (channels ? !choose_channel_shape(ba[0], ba[1], storage16, hdr, shape)
+                 : !choose_block_shape(ba[0], ba[1], linear, storage16, hdr, shape))
         return DMLVK_OK;
     ba[0].block = shape->block_y;
     ba[0].align = 1;
@@ -489,7 +532,8 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
     ba[1].phase = shape->x_phase;
     ba[1].align = shape->vector_loads ? shape->chunk : 1;
     ba[1].regular = shape->regular_x;
-    uint64_t blocks = (uint64_t)hdr->out_sizes[0] * hdr->out_sizes[1] * block_count(&ba[0]) * block_count(&ba[1]);
+    uint32_t groups = channels ? (hdr->out_sizes[1] + shape->channel_lanes - 1) / shape->channel_lanes : hdr->out_sizes[1];
+    uint64_t blocks = (uint64_t)hdr->out_sizes[0] * groups * block_count(&ba[0]) * block_count(&ba[1]);
     if (blocks >= UINT64_C(1) << 31) { /* div_by's range */
         *shape = (struct block_shape){ 0 };
         return DMLVK_OK;
@@ -502,7 +546,12 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
             return DMLVK_ERROR_OUT_OF_MEMORY;
         hdr->block_table[a] = at;
     }
-    const uint32_t divisors[3] = { (uint32_t)block_count(&ba[1]), (uint32_t)block_count(&ba[0]), hdr->out_sizes[1] };
+    uint32_t divisors[3] = { (uint32_t)block_count(&ba[1]), (uint32_t)block_count(&ba[0]), hdr->out_sizes[1] };
+    if (channels) {
+        divisors[2] = divisors[1];
+        divisors[1] = divisors[0];
+        divisors[0] = groups;
+    }
     for (uint32_t k = 0; k < 3; k++)
         hdr->block_magic[k] = division_magic(divisors[k]);
     return DMLVK_OK;
@@ -648,7 +697,10 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
     uint64_t invocations = written->elements / hdr.out_sizes[walk[0]] *
                            ((hdr.out_sizes[walk[0]] + lanes.lanes - 1) / lanes.lanes);
     if (shape.rows)
-        invocations = (uint64_t)hdr.out_sizes[0] * hdr.out_sizes[1] * ((hdr.out_sizes[2] + shape.block_y - 1) / shape.block_y) *
+        invocations = (uint64_t)hdr.out_sizes[0] *
+                      (shape.channel_lanes ? (hdr.out_sizes[1] + shape.channel_lanes - 1) / shape.channel_lanes
+                                           : hdr.out_sizes[1]) *
+                      ((hdr.out_sizes[2] + shape.block_y - 1) / shape.block_y) *
                       ((hdr.out_sizes[3] + shape.x_phase + shape.block_x - 1) / shape.block_x);
     hdr.count = (uint32_t)invocations;
     uint32_t walk_bits = 0;
@@ -687,7 +739,8 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         { RESAMPLE_SPEC_Y_TAPS_LO, shape.rows ? (uint32_t)shape.y.taps : UINT32_MAX },
         { RESAMPLE_SPEC_Y_TAPS_HI, shape.rows ? (uint32_t)(shape.y.taps >> 32) : UINT32_MAX },
         { RESAMPLE_SPEC_WALK, walk_bits },
-        { RESAMPLE_SPEC_LANES, lanes.lanes },
+        { RESAMPLE_SPEC_LANES, shape.channel_lanes ? shape.channel_lanes : lanes.lanes },
+        { RESAMPLE_SPEC_CHANNEL_BLOCKS, shape.channel_lanes != 0 },
         { RESAMPLE_SPEC_IDENTITY, identity },
     };
     for (size_t i = 0; i < DMLVK_ARRAY_SIZE(spec); i++)

@@ -249,8 +249,7 @@ static void test_convention_errors(void **state)
     assert_true(f.Scales[0] == 2 && f.InputPixelOffsets[0] == 0.5f && f.OutputPixelOffsets[0] == -0.5f);
 }
 
-/* The float64 reference of case c in either direction. */
-static void reference_case(const struct resample_case *c, bool backward, const double *src, double *want, double *mag)
+static struct ref_resample reference_of(const struct resample_case *c)
 {
     struct ref_resample r = { .dims = c->dims, .linear = c->mode == DMLVK_INTERPOLATION_MODE_LINEAR,
                               .rounding = c->rounding == DMLVK_AXIS_DIRECTION_DECREASING ? REF_ROUND_FLOOR : REF_ROUND_CEIL };
@@ -259,6 +258,13 @@ static void reference_case(const struct resample_case *c, bool backward, const d
     memcpy(r.scales, c->scales, sizeof(r.scales));
     memcpy(r.input_offsets, c->in_off, sizeof(r.input_offsets));
     memcpy(r.output_offsets, c->out_off, sizeof(r.output_offsets));
+    return r;
+}
+
+/* The float64 reference of case c in either direction. */
+static void reference_case(const struct resample_case *c, bool backward, const double *src, double *want, double *mag)
+{
+    struct ref_resample r = reference_of(c);
     if (backward)
         ref_resample_backward(&r, src, want, mag);
     else
@@ -395,10 +401,109 @@ static uint32_t element_offset(uint32_t dims, const uint32_t *sizes, const uint3
 }
 
 /*
+ * Runs case c with each tensor's axes in memory in `order` (slowest first; row padding `pad`)
+ * against the float64 reference; `soft`: float16 through the shaders' own rounding; `inf`: one
+ * random element is Inf, which must reach exactly the elements that tap it with a weight above 0.
+ * Elements between rows must stay untouched. `what` names the case in failures.
+ */
+static void check_layout(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type,
+                         const uint32_t order[2][4], const uint32_t pad[2], uint64_t offset, bool soft, bool inf,
+                         const char *what)
+{
+    uint32_t strides[2][4], span[2];
+    const uint32_t *sizes[2] = { backward ? c->big : c->small, backward ? c->small : c->big };
+    for (int t = 0; t < 2; t++)
+        span[t] = layout_strides(c->dims, sizes[t], order[t], pad[t], strides[t]);
+    uint32_t ns = count(c->dims, sizes[0]), nd = count(c->dims, sizes[1]);
+    double *x = malloc(ns * 8), *want = malloc(nd * 8), *mag = malloc(nd * 8);
+    void *mem[2] = { calloc(span[0], 4), calloc(span[1], 4) };
+    bool wide = type == DMLVK_TENSOR_DATA_TYPE_FLOAT32;
+    const uint32_t sentinel = 0x7fc01234u; /* a NaN no result can be */
+    for (uint32_t i = 0; i < span[1]; i++) {
+        if (wide)
+            memcpy((uint32_t *)mem[1] + i, &sentinel, 4);
+        else
+            ((uint16_t *)mem[1])[i] = (uint16_t)0x7e55;
+    }
+    for (uint32_t i = 0; i < ns; i++) {
+        float v = (float)uniform(-1, 1);
+        uint32_t at = element_offset(c->dims, sizes[0], strides[0], i);
+        if (wide) {
+            ((float *)mem[0])[at] = v;
+        } else {
+            ((uint16_t *)mem[0])[at] = to_bits16(type, v);
+            v = from_bits16(type, ((uint16_t *)mem[0])[at]);
+        }
+        x[i] = v;
+    }
+    uint32_t hot_at = (uint32_t)(splitmix64_next(&rng_state) % ns);
+    double *reached = calloc(nd, 8);
+    if (inf) {
+        uint32_t at = element_offset(c->dims, sizes[0], strides[0], hot_at);
+        float v = splitmix64_next(&rng_state) % 2 ? INFINITY : -INFINITY;
+        if (wide)
+            ((float *)mem[0])[at] = v;
+        else
+            ((uint16_t *)mem[0])[at] = to_bits16(type, v);
+        double *hot = calloc(ns, 8), *unused = malloc(nd * 8);
+        hot[hot_at] = 1;
+        reference_case(c, backward, hot, unused, reached);
+        x[hot_at] = 0;
+        free(hot);
+        free(unused);
+    }
+    reference_case(c, backward, x, want, mag);
+    struct ref_resample r = reference_of(c);
+    double *taps = malloc(nd * 8);
+    ref_resample_tap_abs(&r, backward, x, taps);
+
+    dmlvk_tensor_desc desc[2];
+    for (int t = 0; t < 2; t++)
+        desc[t] = (dmlvk_tensor_desc){ .DataType = type, .DimensionCount = c->dims, .Sizes = sizes[t],
+                                       .Strides = strides[t], .TotalTensorSizeInBytes = ((uint64_t)span[t] * (wide ? 4 : 2) + 3) & ~UINT64_C(3) };
+    dmlvk_resample2_operator_desc fwd = { &desc[0], &desc[1], c->mode, c->rounding, c->dims, c->scales, c->in_off, c->out_off };
+    dmlvk_resample_grad1_operator_desc bwd = { &desc[0], &desc[1], c->mode, c->rounding, c->dims, c->scales, c->in_off, c->out_off };
+    dmlvk_operator_desc od = backward ? (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE_GRAD1, &bwd }
+                                      : (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE2, &fwd };
+    const dmlvk_tensor_desc *descs[2] = { &desc[0], &desc[1] };
+    const struct test_params software = { .force_software_rounding = 1 };
+    if (gpu_run_at(dev, &od, soft ? &software : NULL, descs, mem, 2, offset) != DMLVK_OK)
+        fail_msg("%s", dmlvk_last_error());
+
+    double tol = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? 2e-3 : type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16 ? 1.6e-2 : 2e-6;
+    bool *written = calloc(span[1], 1);
+    for (uint32_t i = 0; i < nd; i++) {
+        uint32_t at = element_offset(c->dims, sizes[1], strides[1], i);
+        written[at] = true;
+        float got = wide ? ((float *)mem[1])[at] : from_bits16(type, ((uint16_t *)mem[1])[at]);
+        if (reached[i] > 0) {
+            if (!isinf(got))
+                fail_msg("%s: element %u is tapped by the Inf at %u but reads %g", what, i, hot_at, got);
+            continue;
+        }
+        /* Each axis's float32 weight may be 2^-24 off (reference.h). */
+        if (!(fabs(got - want[i]) <= tol * (mag[i] + 1e-3) + 0x1p-22 * taps[i]))
+            fail_msg("%s (%s, dims %u, offset %u), element %u: %.7g, reference %.7g", what,
+                     backward ? "backward" : "forward", c->dims, (unsigned)offset, i, got, want[i]);
+    }
+    for (uint32_t i = 0; i < span[1]; i++)
+        if (!written[i] && (wide ? memcmp((uint32_t *)mem[1] + i, &sentinel, 4) : ((uint16_t *)mem[1])[i] != 0x7e55))
+            fail_msg("%s: element %u between rows was written", what, i);
+    free(written);
+    free(reached);
+    free(taps);
+    free(x);
+    free(want);
+    free(mag);
+    free(mem[0]);
+    free(mem[1]);
+}
+
+/*
  * Every layout whose strides are a permutation of packed strides (NCHW, NHWC, ...), some with
  * padded rows, against the float64 reference: the general loops' lanes along whatever axis moves
  * fastest in the written tensor, with and without whole rows of lanes and vector alignment, in
- * both directions, every type and mode. Elements between rows must stay untouched.
+ * both directions, every type and mode.
  */
 static void test_layouts(void **state)
 {
@@ -426,8 +531,7 @@ static void test_layouts(void **state)
             c.out_off[d] = id ? 0 : -c.in_off[d];
         }
         /* Both tensors: `fast` last in memory, the other axes in a random order. */
-        uint32_t order[2][4], strides[2][4], span[2];
-        const uint32_t *sizes[2] = { backward ? c.big : c.small, backward ? c.small : c.big };
+        uint32_t order[2][4], pad[2];
         for (int t = 0; t < 2; t++) {
             uint32_t n = 0;
             for (uint32_t d = 0; d < c.dims; d++)
@@ -439,68 +543,53 @@ static void test_layouts(void **state)
                 order[t][r] = tmp;
             }
             order[t][n] = fast;
-            uint32_t pad = (k / 9) % 2 ? (uint32_t)(splitmix64_next(&rng_state) % 2) * 4 + (k % 2) : 0;
-            span[t] = layout_strides(c.dims, sizes[t], order[t], pad, strides[t]);
+            pad[t] = (k / 9) % 2 ? (uint32_t)(splitmix64_next(&rng_state) % 2) * 4 + (k % 2) : 0;
         }
-        uint32_t ns = count(c.dims, sizes[0]), nd = count(c.dims, sizes[1]);
-        double *x = malloc(ns * 8), *want = malloc(nd * 8), *mag = malloc(nd * 8);
-        void *mem[2] = { calloc(span[0], 4), calloc(span[1], 4) };
-        bool wide = type == DMLVK_TENSOR_DATA_TYPE_FLOAT32;
-        const uint32_t sentinel = 0x7fc01234u; /* a NaN no result can be */
-        for (uint32_t i = 0; i < span[1]; i++) {
-            if (wide)
-                memcpy((uint32_t *)mem[1] + i, &sentinel, 4);
-            else
-                ((uint16_t *)mem[1])[i] = (uint16_t)0x7e55;
-        }
-        for (uint32_t i = 0; i < ns; i++) {
-            float v = (float)uniform(-1, 1);
-            uint32_t at = element_offset(c.dims, sizes[0], strides[0], i);
-            if (wide) {
-                ((float *)mem[0])[at] = v;
-            } else {
-                ((uint16_t *)mem[0])[at] = to_bits16(type, v);
-                v = from_bits16(type, ((uint16_t *)mem[0])[at]);
-            }
-            x[i] = v;
-        }
-        reference_case(&c, backward, x, want, mag);
-
-        dmlvk_tensor_desc desc[2];
-        for (int t = 0; t < 2; t++)
-            desc[t] = (dmlvk_tensor_desc){ .DataType = type, .DimensionCount = c.dims, .Sizes = sizes[t],
-                                           .Strides = strides[t], .TotalTensorSizeInBytes = ((uint64_t)span[t] * (wide ? 4 : 2) + 3) & ~UINT64_C(3) };
-        dmlvk_resample2_operator_desc fwd = { &desc[0], &desc[1], c.mode, c.rounding, c.dims, c.scales, c.in_off, c.out_off };
-        dmlvk_resample_grad1_operator_desc bwd = { &desc[0], &desc[1], c.mode, c.rounding, c.dims, c.scales, c.in_off, c.out_off };
-        dmlvk_operator_desc od = backward ? (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE_GRAD1, &bwd }
-                                          : (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE2, &fwd };
-        const dmlvk_tensor_desc *descs[2] = { &desc[0], &desc[1] };
+        char what[96];
+        snprintf(what, sizeof(what), "case %d (fast axis %u, sizes %u/%u)", k, fast, c.small[fast], c.big[fast]);
         /* float16 through the device's conversion and, every other case, the shaders' own. */
-        const struct test_params software = { .force_software_rounding = 1 };
-        bool soft = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 && k % 2;
-        if (gpu_run_at(dev, &od, soft ? &software : NULL, descs, mem, 2, offset) != DMLVK_OK)
-            fail_msg("%s", dmlvk_last_error());
+        check_layout(&c, backward, type, order, pad, offset, type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 && k % 2, false, what);
+    }
+}
 
-        double tol = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? 2e-3 : type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16 ? 1.6e-2 : 2e-6;
-        bool *written = calloc(span[1], 1);
-        for (uint32_t i = 0; i < nd; i++) {
-            uint32_t at = element_offset(c.dims, sizes[1], strides[1], i);
-            written[at] = true;
-            float got = wide ? ((float *)mem[1])[at] : from_bits16(type, ((uint16_t *)mem[1])[at]);
-            if (!(fabs(got - want[i]) <= tol * (mag[i] + 1e-3)))
-                fail_msg("case %d (%s, dims %u, fast axis %u, sizes %u/%u, offset %u), element %u: %.7g, reference %.7g", k,
-                         backward ? "backward" : "forward", c.dims, fast, c.small[fast], c.big[fast], (unsigned)offset, i,
-                         got, want[i]);
+/*
+ * The block gather on channels-last planes (NHWC: batch and channels identities, the last two
+ * axes scaled, channels fastest), both directions, every type and mode: channel counts in whole
+ * 16-byte groups and not (a partial last group), rows padded (no vector loads or stores), tensors
+ * bound off 16-byte alignment, scales up, down and uneven, the shapes and phases of blocks; an
+ * Inf in every fourth case.
+ */
+static void test_channel_blocks(void **state)
+{
+    (void)state;
+    static const dmlvk_tensor_data_type types[] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
+                                                    DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
+    static const uint32_t channels[] = { 8, 16, 24, 19, 40, 64 };
+    static const float scales[][2] = { { 2, 2 }, { 1.5f, 1.5f }, { 0.5f, 0.75f }, { 3, 1.25f }, { 2.06f, 0.6f } };
+    for (int k = 0; k < 72; k++) {
+        struct resample_case c = { .dims = 4 };
+        bool backward = k % 2;
+        dmlvk_tensor_data_type type = types[(k / 2) % 3];
+        c.mode = (dmlvk_interpolation_mode)((k / 6) % 2);
+        c.rounding = (dmlvk_axis_direction)(splitmix64_next(&rng_state) % 2);
+        c.small[0] = c.big[0] = 1 + (uint32_t)(k % 3 == 0);
+        c.small[1] = c.big[1] = channels[(k / 12) % 6];
+        c.scales[0] = c.scales[1] = 1;
+        for (uint32_t d = 2; d < 4; d++) {
+            c.small[d] = 3 + (uint32_t)(splitmix64_next(&rng_state) % 13);
+            c.scales[d] = scales[(k / 4 + d) % 5][d - 2];
+            c.big[d] = (uint32_t)fmax(1, floor(c.small[d] * c.scales[d] + uniform(-1, 1)));
+            c.in_off[d] = splitmix64_next(&rng_state) % 2 ? 0.5f : (float)uniform(-1, 1);
+            c.out_off[d] = -c.in_off[d];
         }
-        for (uint32_t i = 0; i < span[1]; i++)
-            if (!written[i] && (wide ? memcmp((uint32_t *)mem[1] + i, &sentinel, 4) : ((uint16_t *)mem[1])[i] != 0x7e55))
-                fail_msg("case %d: element %u between rows was written", k, i);
-        free(written);
-        free(x);
-        free(want);
-        free(mag);
-        free(mem[0]);
-        free(mem[1]);
+        const uint32_t order[2][4] = { { 0, 2, 3, 1 }, { 0, 2, 3, 1 } };
+        const uint32_t pad[2] = { (k / 3) % 4 == 3 ? 1 : 0, (k / 3) % 4 == 2 ? 4 : 0 };
+        uint64_t offset = (k / 7) % 3 == 2 ? 4 : 0;
+        char what[96];
+        snprintf(what, sizeof(what), "case %d (channels %u, %ux%u from %ux%u)", k, c.small[1], c.big[2], c.big[3],
+                 c.small[2], c.small[3]);
+        check_layout(&c, backward, type, order, pad, offset, type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 && (k / 5) % 2, (k / 2) % 4 == 1,
+                     what);
     }
 }
 
@@ -564,6 +653,7 @@ int main(void)
         cmocka_unit_test(test_block_gather_inf),
         cmocka_unit_test(test_float16_rounding),
         cmocka_unit_test(test_layouts),
+        cmocka_unit_test(test_channel_blocks),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
