@@ -198,6 +198,7 @@ static uint32_t layout_taps(const struct block_layout *l)
 struct block_shape {
     uint32_t block_y, block_x, rows, chunks, chunk;
     uint32_t channel_lanes;   /* channels-last blocks: channels per invocation (CHANNEL_BLOCKS); else 0 */
+    uint64_t blocks;          /* invocations */
     uint32_t x_phase;   /* column blocks start this many outputs early (X_PHASE) */
     bool regular_y, regular_x;
     bool vector_loads, vector_stores;
@@ -407,9 +408,10 @@ static bool place_windows(struct block_axis *ba, uint32_t phases, uint32_t chunk
  * 14-16, 26 and 30: backward, 2x2 blocks fastest for float32 LINEAR, 2x4 for float16 LINEAR and
  * float32 NEAREST_NEIGHBOR; float16 is bound by instructions per block, and 4x4 NEAREST_NEIGHBOR
  * blocks spread them over the most outputs. Forward, note 36: 4x4 in every case, a block's
- * instructions spread over the most outputs where each output reads little). Per shape, loads of 4 or of 2 elements, whichever sums
- * fewer taps, then issues fewer loads: 2-element chunks let windows sit alike in every block
- * where 4-element ones cannot (bilinear 1.5x float16: 73% -> 86% of copy). */
+ * instructions spread over the most outputs where each output reads little). Per shape, loads
+ * of 4 or of 2 elements, whichever sums fewer taps, then issues fewer loads: 2-element chunks let
+ * windows sit alike in every block where 4-element ones cannot (bilinear 1.5x float16: 73% -> 86%
+ * of copy). */
 static bool choose_block_shape(struct block_axis y, struct block_axis x, bool linear, bool f16,
                                const struct resample_params *hdr, struct block_shape *shape)
 {
@@ -499,7 +501,8 @@ static bool choose_channel_shape(struct block_axis y, struct block_axis x, bool 
 /* Plans the block gather where axes 0 and 1 are identities and some block shape fits; otherwise
  * shape->rows stays 0 and the general loops run. */
 static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct axis *axes, bool backward, bool linear,
-                                      uint32_t table_at, struct resample_params *hdr, bool storage16, struct block_shape *shape)
+                                      uint32_t table_at, struct resample_params *hdr, bool storage16,
+                                      struct block_shape *shape)
 {
     *shape = (struct block_shape){ 0 };
     for (uint32_t d = 0; d < 2; d++)
@@ -533,8 +536,8 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
     ba[1].align = shape->vector_loads ? shape->chunk : 1;
     ba[1].regular = shape->regular_x;
     uint32_t groups = channels ? (hdr->out_sizes[1] + shape->channel_lanes - 1) / shape->channel_lanes : hdr->out_sizes[1];
-    uint64_t blocks = (uint64_t)hdr->out_sizes[0] * groups * block_count(&ba[0]) * block_count(&ba[1]);
-    if (blocks >= UINT64_C(1) << 31) { /* div_by's range */
+    shape->blocks = (uint64_t)hdr->out_sizes[0] * groups * block_count(&ba[0]) * block_count(&ba[1]);
+    if (shape->blocks >= UINT64_C(1) << 31) { /* div_by's range */
         *shape = (struct block_shape){ 0 };
         return DMLVK_OK;
     }
@@ -697,11 +700,7 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
     uint64_t invocations = written->elements / hdr.out_sizes[walk[0]] *
                            ((hdr.out_sizes[walk[0]] + lanes.lanes - 1) / lanes.lanes);
     if (shape.rows)
-        invocations = (uint64_t)hdr.out_sizes[0] *
-                      (shape.channel_lanes ? (hdr.out_sizes[1] + shape.channel_lanes - 1) / shape.channel_lanes
-                                           : hdr.out_sizes[1]) *
-                      ((hdr.out_sizes[2] + shape.block_y - 1) / shape.block_y) *
-                      ((hdr.out_sizes[3] + shape.x_phase + shape.block_x - 1) / shape.block_x);
+        invocations = shape.blocks;
     hdr.count = (uint32_t)invocations;
     uint32_t walk_bits = 0;
     for (uint32_t k = 0; k < AXES; k++) {
