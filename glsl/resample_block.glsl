@@ -36,7 +36,7 @@ layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Par
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer ParamVec4s { vec4 v[]; };
 
 // A block table for `blocks` blocks of one axis (lib/resample.c, fill_block_table): each block's
-// first larger-side index, then from the next 16-byte boundary the weights, entry
+// first window position, then from the next 16-byte boundary the weights, entry
 // t * members + m for window position t and block member m, in groups of four stored
 // group-major, so that neighbouring blocks' groups are neighbouring vec4s.
 uint block_weights(uint table, uint blocks)
