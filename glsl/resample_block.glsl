@@ -193,23 +193,6 @@ void block_gather(uint e)
 // each a group of LANES channels, summed as each arrives.
 layout(constant_id = RESAMPLE_SPEC_CHANNEL_BLOCKS) const bool CHANNEL_BLOCKS = false;
 
-void load_channels(bool vector, uint at, uint c0, out float v[MAX_LANES])
-{
-    if (vector) {
-        vec4 q[2];
-        if (LANES == 8u)
-            load8(pc.src, at >> 3, q[0], q[1]);
-        else
-            q[0] = load4(pc.src, at >> 2);
-        [[unroll]] for (uint l = 0u; l < MAX_LANES; l++)
-            v[l] = l < LANES ? q[l >> 2][l & 3u] : 0.0;
-    } else {
-        // Channels past the last read its last one; they are not stored.
-        [[unroll]] for (uint l = 0u; l < MAX_LANES; l++)
-            v[l] = l < LANES ? load(pc.src, at + (min(c0 + l, pc.p.in_sizes[1] - 1u) - c0) * pc.p.in_strides[1]) : 0.0;
-    }
-}
-
 // As add_rows, for channel groups: `careful` leaves out every tap of weight 0.
 void add_channel_rows(bool vector, bool careful, uint base, uint c0, int x0, int y0, uint jy, uint y_blocks, uint yw,
                       float wx[MAX_WINDOW * MAX_BLOCK_X], inout float acc[MAX_BLOCK_Y * MAX_BLOCK_X * MAX_LANES])
@@ -227,7 +210,7 @@ void add_channel_rows(bool vector, bool careful, uint base, uint c0, int x0, int
             if (!used)
                 continue;
             float v[MAX_LANES];
-            load_channels(vector, row + uint(clamp(x0 + int(t), 0, last_col)) * pc.p.in_strides[3], c0, v);
+            load_lanes(vector, row + uint(clamp(x0 + int(t), 0, last_col)) * pc.p.in_strides[3], c0, 1u, v);
             [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++) {
                 if (!tapped(X_TAPS_LO, X_TAPS_HI, t * BLOCK_X + bx))
                     continue;

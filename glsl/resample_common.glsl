@@ -85,26 +85,32 @@ void store_lanes(uint off, uint inside, float acc[MAX_LANES])
             store(pc.dst, off + l * pc.p.out_strides[lane_axis()], acc[l]);
 }
 
+// The read tensor's LANES neighbours along axis d from offset `at` (that of index `first`): one
+// load where `vector` says the host and the address allow it; lanes past the edge read the last
+// element and are not stored.
+void load_lanes(bool vector, uint at, uint first, uint d, out float v[MAX_LANES])
+{
+    if (vector) {
+        vec4 q[2];
+        if (LANES == 8u)
+            load8(pc.src, at >> 3, q[0], q[1]);
+        else
+            q[0] = load4(pc.src, at >> 2);
+        [[unroll]] for (uint l = 0u; l < MAX_LANES; l++)
+            v[l] = l < LANES ? q[l >> 2][l & 3u] : 0.0;
+    } else {
+        [[unroll]] for (uint l = 0u; l < MAX_LANES; l++)
+            v[l] = l < LANES ? load(pc.src, at + (min(first + l, pc.p.in_sizes[d] - 1u) - first) * pc.p.in_strides[d]) : 0.0;
+    }
+}
+
 // Adds w times the read tensor's LANES neighbours along an identity lane axis from offset `at`
-// (the first lane's) into acc; lanes past the edge read the last element and are not stored.
+// (the first lane's) into acc.
 void add_lanes(bool vector, uint at, uint first, float w, inout float acc[MAX_LANES])
 {
-    uint d = lane_axis();
-    if (vector) {
-        vec4 v[2];
-        if (LANES == 8u)
-            load8(pc.src, at >> 3, v[0], v[1]);
-        else
-            v[0] = load4(pc.src, at >> 2);
-        [[unroll]] for (uint l = 0u; l < MAX_LANES; l++)
-            if (l < LANES)
-                acc[l] += LINEAR ? w * v[l >> 2][l & 3u] : v[l >> 2][l & 3u];
-    } else {
-        [[unroll]] for (uint l = 0u; l < MAX_LANES; l++) {
-            if (l < LANES) {
-                float v = load(pc.src, at + (min(first + l, pc.p.in_sizes[d] - 1u) - first) * pc.p.in_strides[d]);
-                acc[l] += LINEAR ? w * v : v;
-            }
-        }
-    }
+    float v[MAX_LANES];
+    load_lanes(vector, at, first, lane_axis(), v);
+    [[unroll]] for (uint l = 0u; l < MAX_LANES; l++)
+        if (l < LANES)
+            acc[l] += LINEAR ? w * v[l] : v[l];
 }

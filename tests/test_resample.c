@@ -310,10 +310,8 @@ static void test_block_gather(void **state)
         double *srcd = malloc(ns * 8), *want = malloc(nd * 8), *mag = malloc(nd * 8);
         for (uint32_t i = 0; i < ns; i++) {
             src[i] = (float)uniform(-1, 1);
-            if (type == DMLVK_TENSOR_DATA_TYPE_FLOAT16)
-                src[i] = half_to_float(half_from_float(src[i]));
-            else if (type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16)
-                src[i] = bfloat16_to_float(bfloat16_from_float(src[i]));
+            if (type != DMLVK_TENSOR_DATA_TYPE_FLOAT32)
+                src[i] = from_bits16(type, to_bits16(type, src[i]));
             srcd[i] = src[i];
         }
         reference_case(&c, backward, srcd, want, mag);
