@@ -65,13 +65,16 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_GATHER_CHANNELS_MAX (ROI_GATHER_VECS * ROI_GATHER_CHANNEL_STEP)
 #define ROI_GATHER_TILE_W 8u
 /* Its scratch: dY transposed (channels of a bin contiguous, padded to the workgroups' channels),
- * then ROI_LINE_WORDS per region and input row or column, then ROI_REGION_WORDS per region. The
- * prepare pass transposes ROI_TRANSPOSE_CHANNELS channels of a region per workgroup. */
+ * then ROI_LINE_WORDS per region and input row or column, then ROI_REGION_WORDS per region, then
+ * each region's pool of ROI_POOL_WORDS per sample table entry (table_x, then table_y) for the
+ * lines that more than ROI_LINE_BINS bins reach. The prepare pass transposes
+ * ROI_TRANSPOSE_CHANNELS channels of a region per workgroup. */
 #define ROI_LINE_WORDS 4u
 #define ROI_REGION_WORDS 8u
-#define ROI_LINE_BINS 3u                /* bins a line lists; a line that more reach says so */
+#define ROI_LINE_BINS 3u                /* bins a line holds itself; more go to the pool */
+#define ROI_POOL_WORDS 2u               /* a sample taps at most two lines */
 #define ROI_TRANSPOSE_CHANNELS 32u
-/* A line's header holds a bin index in 16 bits. */
+/* A line's header holds a bin index and a count in 16 bits each. */
 #define ROI_GATHER_MAX_BINS 0xffffu
 
 /*

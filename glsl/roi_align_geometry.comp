@@ -86,6 +86,15 @@ uvec2 sub_64(uvec2 a, uvec2 b)
     return add_128(uvec4(a, 0u, 0u), negate_128(uvec4(b, 0u, 0u))).xy;
 }
 
+// A signed 128-bit value, roughly.
+float float_128(uvec4 v)
+{
+    bool negative = negative_128(v);
+    uvec4 m = negative ? negate_128(v) : v;
+    float f = ((float(m.w) * 4294967296.0 + float(m.z)) * 4294967296.0 + float(m.y)) * 4294967296.0 + float(m.x);
+    return negative ? -f : f;
+}
+
 bool less_64(uvec2 a, uvec2 b)
 {
     return a.y < b.y || (a.y == b.y && a.x < b.x);
@@ -250,8 +259,23 @@ Place place(Axis a, Exact e)
         p.q = top;
         return p;
     }
-    // The largest q with q * D <= whole.
+    // The largest q with q * D <= whole: a float guess and its neighbour first (mostly right),
+    // then bisection.
     int lo = -4, hi = top - 1;
+    int guess = int(clamp(floor(float_128(e.whole) / float_64(a.d)), float(lo), float(hi)));
+    if (compare_128(e.whole, mul_int(guess, a.d)) >= 0) {
+        lo = guess;
+        if (guess < hi && compare_128(e.whole, mul_int(guess + 1, a.d)) >= 0)
+            lo = guess + 1;
+        else
+            hi = guess;
+    } else {
+        hi = guess - 1;
+        if (compare_128(e.whole, mul_int(guess - 1, a.d)) >= 0)
+            lo = guess - 1;
+        else
+            hi = guess - 2;
+    }
     while (lo < hi) {
         int mid = lo + (hi - lo + 1) / 2;
         if (compare_128(e.whole, mul_int(mid, a.d)) >= 0)
@@ -298,40 +322,6 @@ bool past(Axis a, uvec2 s, bool first)
     return first ? !above(a, p) : below(p);
 }
 
-// The first s in [0, count] for which past() holds (it is monotone): from an estimate, galloping
-// to a bracket, then bisecting; one probe per pass (one call site: the sum is compiled once).
-uvec2 first_past(Axis a, bool first, float estimate)
-{
-    const int FIRST = 0, DOWN = 1, UP = 2, BISECT = 3;
-    uvec2 lo = uvec2(0u), hi = a.count, step = uvec2(1u, 0u), last = sub_64(a.count, uvec2(1u, 0u));
-    uvec2 probe = uvec2(0u);
-    if (estimate > 0.0)
-        probe = estimate >= float_64(last) ? last : uvec2(uint(mod(estimate, 4294967296.0)), uint(estimate / 4294967296.0));
-    int phase = FIRST;
-    for (uint pass = 0u; pass < 300u && less_64(lo, hi); pass++) {
-        if (phase == DOWN)
-            probe = less_64(add_64(lo, step), hi) ? sub_64(hi, step) : lo;
-        else if (phase == UP)
-            probe = less_64(add_64(lo, step), hi) ? sub_64(add_64(lo, step), uvec2(1u, 0u)) : sub_64(hi, uvec2(1u, 0u));
-        else if (phase == BISECT) {
-            uvec2 span = sub_64(hi, lo);
-            probe = add_64(lo, uvec2((span.x >> 1) | (span.y << 31), span.y >> 1));
-        }
-        bool holds = past(a, probe, first);
-        if (holds)
-            hi = probe;
-        else
-            lo = add_64(probe, uvec2(1u, 0u));
-        if (phase == FIRST)
-            phase = holds ? DOWN : UP;
-        else if ((phase == DOWN && !holds) || (phase == UP && holds))
-            phase = BISECT;
-        if (step.y < 0x40000000u)
-            step = add_64(step, step);
-    }
-    return lo;
-}
-
 // ceil(|W| / bins) clamped to [MinimumSamplesPerOutput, MaximumSamplesPerOutput], |W| exactly.
 uint samples_per_bin(Axis a)
 {
@@ -351,6 +341,8 @@ uint samples_per_bin(Axis a)
     uint lo_n = pc.p.min_samples, hi_n = pc.p.max_samples;
     // The smallest k with bins * k >= ceil(|W|), by bisection over [min, max].
     uvec4 need = e.fraction ? add_128(e.whole, uvec4(1u, 0u, 0u, 0u)) : e.whole;
+    if (e.range == 0 && need.yzw == uvec3(0u))
+        return clamp(need.x / a.bins + (need.x % a.bins != 0u ? 1u : 0u), lo_n, hi_n);
     if (e.range > 0 || compare_128(need, mul_64x64(uvec2(a.bins, 0u), uvec2(hi_n, 0u))) > 0)
         return hi_n;
     while (lo_n < hi_n) {
@@ -406,19 +398,6 @@ float sample_estimate(Axis a, float edge)
     return isnan(s) ? 0.0 : s;
 }
 
-// The window [first, end) of samples that may be in bounds (all where the extent is 0).
-uvec4 sample_window(Axis a)
-{
-    if (a.dir == 0 || a.single) {
-        bool inside = !outside(a, place_sample(a, uvec2(0u)));
-        return inside ? uvec4(0u, 0u, a.count) : uvec4(0u);
-    }
-    float near = a.dir > 0 ? -1.0 : float(a.size), far = a.dir > 0 ? float(a.size) : -1.0;
-    uvec2 first = first_past(a, true, sample_estimate(a, near));
-    uvec2 end = first_past(a, false, sample_estimate(a, far));
-    return uvec4(first, less_64(end, first) ? first : end);
-}
-
 // A sample's table entry (roi_align_abi.h).
 uvec4 sample_entry(Axis a, uvec2 s)
 {
@@ -450,8 +429,97 @@ uvec4 sample_entry(Axis a, uvec2 s)
     return uvec4(i0, flags, floatBitsToUint(w), floatBitsToUint(t));
 }
 
+// The windows' edges: per axis, the first sample at or past the near edge of the bounds and the
+// first past the far edge, each the first s in [0, count] where past() holds (it is monotone).
+// Every round, a search's lanes probe evenly spaced samples of its range (the first round: next
+// to a float estimate), and the first probe that holds, with the one before it, narrows the range.
+const uint SEARCHES = 4u;               // x near, x far, y near, y far
+const uint NO_HIT = 0xffffffffu;
+shared uvec4 search_range[SEARCHES];    // [lo, hi]: where the answer lies
+shared uvec2 search_start[SEARCHES];    // the first round's first probe
+shared uint search_hit[SEARCHES];       // the first lane whose probe holds, this round
 shared uvec4 axis_window[2];
 shared Axis axes[2];
+
+// Lanes per search: a power of two, so that the four searches fill a warp of 32; more would
+// only add work where the estimate is right, as it mostly is.
+uint search_lanes()
+{
+    return 1u << findMSB(clamp(gl_WorkGroupSize.x / SEARCHES, 1u, 8u));
+}
+
+// Lane t's probe in search k; false where it has none.
+bool search_probe(uint k, uint t, uint round, out uvec2 probe)
+{
+    uvec4 range = search_range[k];
+    uvec2 span = sub_64(range.zw, range.xy);
+    uint lanes = search_lanes();
+    if (round == 0u) {
+        probe = add_64(search_start[k], uvec2(t, 0u));
+    } else if (!less_64(uvec2(lanes, 0u), span)) {
+        probe = add_64(range.xy, uvec2(t, 0u));
+    } else {    // steps of span / lanes rounded up (span / 2 for one lane)
+        uint shift = uint(findMSB(lanes)) + (lanes == 1u ? 1u : 0u);
+        uvec2 up = add_64(span, uvec2((1u << shift) - 1u, 0u));
+        uvec2 step = shift == 0u ? up : uvec2((up.x >> shift) | (up.y << (32u - shift)), up.y >> shift);
+        probe = sub_64(add_64(range.xy, mul_64x64(uvec2(t + 1u, 0u), step).xy), uvec2(1u, 0u));
+    }
+    return t < lanes && less_64(probe, range.zw);
+}
+
+// Search k's range after a round: below the first probe that held, past the one before it.
+void search_narrow(uint k, uint round)
+{
+    uint hit = search_hit[k];
+    uvec4 range = search_range[k];
+    uvec2 probe;
+    if (hit != NO_HIT) {
+        search_probe(k, hit, round, probe);
+        range.zw = probe;
+        if (hit > 0u) {
+            search_probe(k, hit - 1u, round, probe);
+            range.xy = add_64(probe, uvec2(1u, 0u));
+        }
+    } else {
+        uint t = search_lanes();
+        while (t > 0u && !search_probe(k, t - 1u, round, probe))
+            t--;
+        range.xy = add_64(probe, uvec2(1u, 0u));
+    }
+    search_range[k] = range;
+    search_hit[k] = NO_HIT;
+}
+
+// Sets up axis k's searches (none where its window is known at once) and its window where known.
+void start_searches(uint k, Axis a, bool valid)
+{
+    uvec4 done = uvec4(0u);
+    search_range[2u * k] = done;
+    search_range[2u * k + 1u] = done;
+    search_hit[2u * k] = NO_HIT;
+    search_hit[2u * k + 1u] = NO_HIT;
+    axis_window[k] = uvec4(0u);
+    if (!valid)
+        return;
+    if (a.dir == 0 || a.single) {   // every sample at one place: all in bounds or none
+        if (!outside(a, place_sample(a, uvec2(0u))))
+            axis_window[k] = uvec4(0u, 0u, a.count);
+        return;
+    }
+    uint lanes = search_lanes();
+    for (uint e = 0u; e < 2u; e++) {
+        float edge = (e == 0u) == (a.dir > 0) ? -1.0 : float(a.size);
+        float estimate = sample_estimate(a, edge) - float(lanes / 2u);
+        uvec2 start = uvec2(0u);
+        if (estimate > 0.0)
+            start = estimate >= float_64(a.count) ? a.count
+                                                  : uvec2(uint(mod(estimate, 4294967296.0)), uint(estimate / 4294967296.0));
+        // lanes probes from start, inside [0, count)
+        uvec2 room = less_64(a.count, uvec2(lanes, 0u)) ? uvec2(0u) : sub_64(a.count, uvec2(lanes, 0u));
+        search_start[2u * k + e] = less_64(room, start) ? room : start;
+        search_range[2u * k + e] = uvec4(0u, 0u, a.count);
+    }
+}
 
 void main()
 {
@@ -469,13 +537,41 @@ void main()
         float lo = load(pc.rois, at), hi = load(pc.rois, at + 2u * pc.p.roi_strides[1]);
         Axis a = make_axis(lo, hi, x ? pc.p.spatial_x : pc.p.spatial_y, x ? pc.p.out_w : pc.p.out_h,
                            x ? pc.p.in_w : pc.p.in_h);
-        uvec4 w = valid ? sample_window(a) : uvec4(0u);
+        axes[k] = a;
+        start_searches(k, a, valid);
+    }
+    uint lanes = search_lanes();
+    for (uint round = 0u;; round++) {
+        barrier();
+        bool searching = false;
+        for (uint k = 0u; k < SEARCHES; k++)
+            searching = searching || search_range[k].xy != search_range[k].zw;
+        if (!searching)
+            break;
+        for (uint i = lid; i < SEARCHES * lanes; i += gl_WorkGroupSize.x) {
+            uint k = i / lanes;
+            uvec2 probe;
+            if (search_range[k].xy != search_range[k].zw && search_probe(k, i % lanes, round, probe) &&
+                past(axes[k >> 1], probe, (k & 1u) == 0u))
+                atomicMin(search_hit[k], i % lanes);
+        }
+        barrier();
+        for (uint k = lid; k < SEARCHES; k += gl_WorkGroupSize.x)
+            if (search_range[k].xy != search_range[k].zw)
+                search_narrow(k, round);
+    }
+    for (uint k = lid; k < 2u; k += gl_WorkGroupSize.x) {
+        Axis a = axes[k];
+        uvec4 w = axis_window[k];
+        if (valid && a.dir != 0 && !a.single) {
+            uvec2 first = search_range[2u * k].xy, end = search_range[2u * k + 1u].xy;
+            w = uvec4(first, less_64(end, first) ? first : end);
+        }
         // The proof of the tables' sizes (lib/roi_align.c) holds; this only keeps writes inside.
-        uvec2 cap = uvec2(x ? pc.p.table_x : pc.p.table_y, 0u);
+        uvec2 cap = uvec2(k == 0u ? pc.p.table_x : pc.p.table_y, 0u);
         if (less_64(cap, sub_64(w.zw, w.xy)))
             w.zw = add_64(w.xy, cap);
         axis_window[k] = w;
-        axes[k] = a;
     }
     barrier();
     uint count_x = axis_window[0].z - axis_window[0].x, count_y = axis_window[1].z - axis_window[1].x;
@@ -496,9 +592,8 @@ void main()
             uvec4 split;
             for (uint e = 0u; e < 2u; e++) {
                 uvec2 s = e == 0u ? w.xy : w.zw;
-                // s / n for s < 2^64, n < 2^32: by halves (s.y / n first).
-                // s / n < 2^32 (s <= bins * n): bisection on the quotient.
-                uint lo = 0u, hi = 0xffffffffu;
+                // s / n < 2^32 (s <= bins * n): directly below 2^32, else bisection on the quotient.
+                uint lo = s.y == 0u ? s.x / n : 0u, hi = s.y == 0u ? lo : 0xffffffffu;
                 while (lo < hi) {
                     uint mid = hi - ((hi - lo) >> 1);
                     if (less_64(s, mul_32x32(mid, n)))

@@ -35,6 +35,7 @@ void main()
     bool inside = y < pc.p.in_h && x < pc.p.in_w;
     ScratchVec4 dy = ScratchVec4(pc.scratch);
     ScratchUvec4 lines_of = ScratchUvec4(pc.scratch);
+    FloatSums pool = FloatSums(pc.scratch);
     uint bin_vecs = gather_stride() / 4u, lines = pc.p.in_h + pc.p.in_w;
     uint line_base = lines_vec4();
     vec4 acc[ROI_GATHER_VECS];
@@ -71,41 +72,36 @@ void main()
                 next_y = lines_of.v[line_base + (base + slot) * lines + y];
                 next_x = lines_of.v[line_base + (base + slot) * lines + pc.p.in_h + x];
             }
-            uint hy = ly.w, hx = lx.w;
+            uint ny = ly.w >> 16, nx = lx.w >> 16, by = ly.w & 0xffffu, bx = lx.w & 0xffffu;
             vec3 wy = uintBitsToFloat(ly.xyz), wx = uintBitsToFloat(lx.xyz);
-            if (hy == 0u || hx == 0u)
+            if (ny == 0u || nx == 0u)
                 continue;
             uint region_bins = rr * pc.p.out_h;
-            if ((hy >> 16) != LINE_OVER && (hx >> 16) != LINE_OVER) {
+            if (ny <= LINE_BINS && nx <= LINE_BINS) {
                 // Unrolled to constant bounds, so that every bin's loads issue before the sums
                 // wait on them: few workgroups (small maps) cannot hide one latency per bin.
                 [[unroll]] for (uint i = 0u; i < LINE_BINS; i++) {
                     [[unroll]] for (uint j = 0u; j < LINE_BINS; j++) {
                         float w = wy[i] * wx[j];
-                        if (i >= (hy >> 16) || j >= (hx >> 16) || w == 0.0)
+                        if (i >= ny || j >= nx || w == 0.0)
                             continue;
-                        uint at = ((region_bins + (hy & 0xffffu) + i) * pc.p.out_w + (hx & 0xffffu) + j) * bin_vecs + c0 / 4u + quad;
+                        uint at = ((region_bins + by + i) * pc.p.out_w + bx + j) * bin_vecs + c0 / 4u + quad;
                         [[unroll]] for (uint v = 0u; v < vecs; v++)
                             acc[v] += w * dy.v[at + QUADS * v];
                     }
                 }
                 continue;
             }
-            // More bins than a line lists: sample by sample (tiny regions, many bins).
-            Region g = region(rr);
-            Samples sy = axis_samples(0u, g), sx = axis_samples(1u, g);
-            float samples = sample_count(g);
-            uvec2 ky = candidate_samples(sy, y), kx = candidate_samples(sx, x);
-            for (uint i = ky.x; i < ky.y; i++) {
-                float wyi = sample_weight(sy, i, y);
+            // More bins than a line holds (bins narrower than a pixel): their weights in the pool.
+            for (uint i = 0u; i < ny; i++) {
+                float wyi = ny > LINE_BINS ? pool.v[ly.x + i] : wy[i];
                 if (wyi == 0.0)
                     continue;
-                for (uint j = kx.x; j < kx.y; j++) {
-                    float wxj = sample_weight(sx, j, x);
-                    if (wxj == 0.0)
+                for (uint j = 0u; j < nx; j++) {
+                    float w = wyi * (nx > LINE_BINS ? pool.v[lx.x + j] : wx[j]);
+                    if (w == 0.0)
                         continue;
-                    float w = div_rn(wyi, samples) * wxj;
-                    uint at = ((region_bins + entry_bin(sy, i)) * pc.p.out_w + entry_bin(sx, j)) * bin_vecs + c0 / 4u + quad;
+                    uint at = ((region_bins + by + i) * pc.p.out_w + bx + j) * bin_vecs + c0 / 4u + quad;
                     [[unroll]] for (uint v = 0u; v < vecs; v++)
                         acc[v] += w * dy.v[at + QUADS * v];
                 }

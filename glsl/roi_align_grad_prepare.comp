@@ -6,27 +6,35 @@
 #include "roi_align_grad_tiles.glsl"
 
 // Line l of region r: row l (l < InputHeight) or column l - InputHeight. Rows' weights are
-// divided by the region's sample count. Each bin sums its samples in order.
+// divided by the region's sample count. Each bin sums its samples in order. Past LINE_BINS bins
+// the weights go to the region's pool at F(p) + F(next line), F the first candidate sample of a
+// line, the next line the one after p in the samples' direction: its candidates start at or
+// past F(p), so F(next) + (candidates of p) <= F(line after next) + F(next), the next line's
+// place, and the candidates outnumber the bins. Both F stay below the window's count.
 void prepare_line(uint r, uint l)
 {
     Region g = region(r);
     uint a = l < pc.p.in_h ? 0u : 1u, p = a == 0u ? l : l - pc.p.in_h;
-    uint first = NO_BIN, bin = NO_BIN;
-    bool over = false;
+    uint first = NO_BIN, bin = NO_BIN, pool = 0u;
     vec4 w = vec4(0.0);
     if (g.valid) {
         Samples x = axis_samples(a, g);
         float samples = sample_count(g);
         uvec2 s = candidate_samples(x, p);
+        uint next = first_past_tap(x, x.decreasing ? int(p) : int(p) - 1);
+        pool = pool_word(r, a) + s.x + next;
         float sum = 0.0;
         for (uint k = s.x; k <= s.y; k++) {
             float v = k < s.y ? sample_weight(x, k, p) : 0.0;
             uint kb = k < s.y ? entry_bin(x, k) : NO_BIN;
             if (bin != NO_BIN && (kb != bin || k == s.y)) {
+                float total = a == 0u ? div_rn(sum, samples) : sum;
                 if (bin - first < LINE_BINS)
-                    w[bin - first] = a == 0u ? div_rn(sum, samples) : sum;
-                else
-                    over = true;
+                    w[bin - first] = total;
+                FloatSums(pc.scratch).v[pool + bin - first] = total;
+                // Bins up to the next with weight on the line have none.
+                for (uint z = bin + 1u; k < s.y && z < kb; z++)
+                    FloatSums(pc.scratch).v[pool + z - first] = 0.0;
             }
             if (k == s.y)
                 break;
@@ -46,8 +54,10 @@ void prepare_line(uint r, uint l)
         ScratchUvec4(pc.scratch).v[regions_vec4() + 2u * r + 1u] = uvec4(g.valid ? g.b : NO_BIN, 0u, 0u, 0u);
     }
     uint line = r * (pc.p.in_h + pc.p.in_w) + l;
-    uint header = bin == NO_BIN ? 0u : over ? LINE_OVER << 16 : (bin - first + 1u) << 16 | first;
-    ScratchUvec4(pc.scratch).v[lines_vec4() + line] = uvec4(floatBitsToUint(w.xyz), header);
+    uint count = bin == NO_BIN ? 0u : bin - first + 1u;
+    if (count > LINE_BINS)
+        w.x = uintBitsToFloat(pool);
+    ScratchUvec4(pc.scratch).v[lines_vec4() + line] = uvec4(floatBitsToUint(w.xyz), count == 0u ? 0u : count << 16 | first);
 }
 
 // dY to [region][bin][channel] through T x T blocks in shared memory, so that reads and writes

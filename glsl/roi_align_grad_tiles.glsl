@@ -3,8 +3,8 @@
 // sums the tap weights that bin row ky's samples put on row y (Wx likewise): a region's samples
 // sit on a grid. A first pass (roi_align_grad_prepare) copies dY to scratch as [region][ky][kx][channel], so that
 // a bin's channels are one contiguous read, and lists each region's Wy / samples for every row and
-// Wx for every column (up to LINE_BINS bins each, more marked LINE_OVER), and where each region
-// reaches. Then a workgroup owns a TILE_H x TILE_W tile of GROUP_CHANNELS channels, finds the
+// Wx for every column (up to LINE_BINS bins in the line itself, more in the region's pool), and
+// where each region reaches. Then a workgroup owns a TILE_H x TILE_W tile of GROUP_CHANNELS channels, finds the
 // regions over the tile and accumulates their terms in registers, in region order, without
 // barriers. QUADS invocations share an element, each loading 4 channels of a bin at once:
 // neighbouring invocations read neighbouring bytes, and neighbouring elements mostly the same bins.
@@ -12,15 +12,16 @@ const uint QUADS = ROI_GATHER_QUADS;
 const uint TILE_PIXELS = gl_WorkGroupSize.x / QUADS;
 const uint TILE_W = TILE_PIXELS < ROI_GATHER_TILE_W ? TILE_PIXELS : ROI_GATHER_TILE_W;
 const uint TILE_H = TILE_PIXELS / TILE_W;
-const uint LINE_BINS = ROI_LINE_BINS;     // a line is a uvec4: the weights' bits, then its header
-const uint LINE_OVER = ROI_GATHER_MAX_BINS; // a line's count: more bins than LINE_BINS reach it
+// A line is a uvec4: its bins' weights (the first word: where they start in the pool, past
+// LINE_BINS of them), then a header, count << 16 | first bin.
+const uint LINE_BINS = ROI_LINE_BINS;
 const uint NO_BIN = 0xffffffffu;
 shared uint gather_over[(gl_WorkGroupSize.x + 31u) / 32u];  // bit: the region reaches this tile
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer ScratchVec4 { vec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer ScratchUvec4 { uvec4 v[]; };
 
-// Scratch: the transposed dY, then a uvec4 per line (its bins' weights, then a header:
-// count << 16 | first bin), then the regions' records (regions_vec4).
+// Scratch: the transposed dY, then a uvec4 per line, then the regions' records (regions_vec4),
+// then their pools (pool_word).
 uint gather_stride()    // channels per bin: whole workgroups' worth
 {
     return (pc.p.channels + GROUP_CHANNELS - 1u) / GROUP_CHANNELS * GROUP_CHANNELS;
@@ -46,6 +47,14 @@ uint lines_vec4()
 uint regions_vec4()
 {
     return lines_vec4() + line_count();
+}
+
+// The float word where region r's pool for rows (a = 0) or columns starts: ROI_POOL_WORDS per
+// table entry, columns first.
+uint pool_word(uint r, uint a)
+{
+    uint at = 4u * regions_vec4() + ROI_REGION_WORDS * pc.p.num_rois + r * ROI_POOL_WORDS * (pc.p.table_x + pc.p.table_y);
+    return at + (a == 0u ? ROI_POOL_WORDS * pc.p.table_x : 0u);
 }
 
 // An axis of a region: its in-bounds samples, entries [0, count) of its table.

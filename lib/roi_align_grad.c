@@ -52,9 +52,9 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
  * reads every region's record to find those over it.
  * Scratch: dY as [region][bin][channel] in float32, channels padded to whole workgroups' worth,
  * then ROI_LINE_WORDS per region and input row or column, then ROI_REGION_WORDS per region
- * (reach and batch). The prepare pass (glsl/roi_align_grad_prepare.comp) transposes a region's
- * ROI_TRANSPOSE_CHANNELS channels per workgroup, then weighs the lines and records the regions,
- * an invocation each.
+ * (reach and batch), then the regions' pools of line weights (roi_align_abi.h). The prepare pass
+ * (glsl/roi_align_grad_prepare.comp) transposes a region's ROI_TRANSPOSE_CHANNELS channels per
+ * workgroup, then weighs the lines and records the regions, an invocation each.
  */
 struct gather_plan {
     uint32_t group_channels;
@@ -78,7 +78,7 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     uint64_t stride = (s->channels + channels - 1) / channels * channels;
     uint64_t lines = (uint64_t)s->num_rois * ((uint64_t)s->in_h + s->in_w);
     uint64_t words = (uint64_t)s->num_rois * s->out_h * s->out_w * stride + ROI_LINE_WORDS * lines +
-                     ROI_REGION_WORDS * (uint64_t)s->num_rois;
+                     (ROI_REGION_WORDS + ROI_POOL_WORDS * (s->table_x + s->table_y)) * (uint64_t)s->num_rois;
     if (words >= UINT64_C(1) << 32)
         return false;
     uint64_t blocks = (uint64_t)s->num_rois * ((stride + ROI_TRANSPOSE_CHANNELS - 1) / ROI_TRANSPOSE_CHANNELS);
