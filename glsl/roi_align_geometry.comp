@@ -431,13 +431,16 @@ uvec4 sample_entry(Axis a, uvec2 s)
 
 // The windows' edges: per axis, the first sample at or past the near edge of the bounds and the
 // first past the far edge, each the first s in [0, count] where past() holds (it is monotone).
-// Every round, a search's lanes probe evenly spaced samples of its range (the first round: next
-// to a float estimate), and the first probe that holds, with the one before it, narrows the range.
+// The first round's lanes probe the samples next to a float estimate; later rounds probe evenly
+// spaced samples of the range, from the side the estimate was on, at steps growing by the lane
+// count each round while the range is wider (an estimate off by 2^k costs about k / log2(lanes)
+// rounds). The first probe that holds, with the one before it, narrows the range.
 const uint SEARCHES = 4u;               // x near, x far, y near, y far
 const uint NO_HIT = 0xffffffffu;
 shared uvec4 search_range[SEARCHES];    // [lo, hi]: where the answer lies
 shared uvec2 search_start[SEARCHES];    // the first round's first probe
 shared uint search_hit[SEARCHES];       // the first lane whose probe holds, this round
+shared uint search_down;                // bit k: search k's answer lay below its first round's probes
 shared uvec4 axis_window[2];
 shared Axis axes[2];
 
@@ -452,19 +455,29 @@ uint search_lanes()
 bool search_probe(uint k, uint t, uint round, out uvec2 probe)
 {
     uvec4 range = search_range[k];
-    uvec2 span = sub_64(range.zw, range.xy);
     uint lanes = search_lanes();
+    probe = uvec2(0u);
+    if (t >= lanes)
+        return false;
     if (round == 0u) {
         probe = add_64(search_start[k], uvec2(t, 0u));
-    } else if (!less_64(uvec2(lanes, 0u), span)) {
-        probe = add_64(range.xy, uvec2(t, 0u));
-    } else {    // steps of span / lanes rounded up (span / 2 for one lane)
-        uint shift = uint(findMSB(lanes)) + (lanes == 1u ? 1u : 0u);
-        uvec2 up = add_64(span, uvec2((1u << shift) - 1u, 0u));
-        uvec2 step = shift == 0u ? up : uvec2((up.x >> shift) | (up.y << (32u - shift)), up.y >> shift);
-        probe = sub_64(add_64(range.xy, mul_64x64(uvec2(t + 1u, 0u), step).xy), uvec2(1u, 0u));
+        return less_64(probe, range.zw);
     }
-    return t < lanes && less_64(probe, range.zw);
+    // step: the span over 2^shift rounded up, or less while the search still widens
+    uvec2 span = sub_64(range.zw, range.xy);
+    uint shift = max(uint(findMSB(lanes)), 1u), grow = shift * round;
+    uvec2 up = add_64(span, uvec2((1u << shift) - 1u, 0u));
+    uvec2 step = uvec2((up.x >> shift) | (up.y << (32u - shift)), up.y >> shift);
+    uvec2 widening = grow < 32u ? uvec2(1u << grow, 0u) : grow < 64u ? uvec2(0u, 1u << (grow - 32u)) : step;
+    if (less_64(widening, step))
+        step = widening;
+    if ((search_down & (1u << k)) == 0u) {
+        probe = sub_64(add_64(range.xy, mul_64x64(uvec2(t + 1u, 0u), step).xy), uvec2(1u, 0u));
+        return less_64(probe, range.zw);
+    }
+    uvec2 back = mul_64x64(uvec2(lanes - t, 0u), step).xy;
+    probe = sub_64(range.zw, back);
+    return !less_64(span, back);
 }
 
 // Search k's range after a round: below the first probe that held, past the one before it.
@@ -473,13 +486,13 @@ void search_narrow(uint k, uint round)
     uint hit = search_hit[k];
     uvec4 range = search_range[k];
     uvec2 probe;
+    if (round == 0u && hit == 0u)
+        atomicOr(search_down, 1u << k);
     if (hit != NO_HIT) {
         search_probe(k, hit, round, probe);
         range.zw = probe;
-        if (hit > 0u) {
-            search_probe(k, hit - 1u, round, probe);
+        if (hit > 0u && search_probe(k, hit - 1u, round, probe))
             range.xy = add_64(probe, uvec2(1u, 0u));
-        }
     } else {
         uint t = search_lanes();
         while (t > 0u && !search_probe(k, t - 1u, round, probe))
@@ -531,6 +544,9 @@ void main()
     uint b = pc.batch.v[r * pc.p.batch_stride];
     bool valid = b < pc.p.batch_count;
     uint base = pc.p.table_base + r * (ROI_RECORD_VEC4 + pc.p.table_x + pc.p.table_y);
+    if (lid == 0u)
+        search_down = 0u;
+    barrier();
     for (uint k = lid; k < 2u; k += gl_WorkGroupSize.x) {
         bool x = k == 0u;
         uint at = r * pc.p.roi_strides[0] + (x ? 0u : pc.p.roi_strides[1]);
