@@ -52,6 +52,7 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_SPEC_TO_SCRATCH 4           /* sums go to scratch, not straight to OutputGradientTensor */
 #define ROI_SPEC_GROUP_CHANNELS 5       /* channels per workgroup (scatter by regions, gather) */
 #define ROI_SPEC_CHANNELS 6             /* channels per invocation (ROI_ALIGN1, the ROI gradient) */
+#define ROI_SPEC_PREPARE_LINES 7        /* the gather's prepare pass: weigh lines, else transpose dY */
 #define ROI_MAX_CHANNELS 8u
 
 /*

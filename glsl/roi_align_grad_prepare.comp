@@ -60,8 +60,10 @@ void prepare_line(uint r, uint l)
     ScratchUvec4(pc.scratch).v[lines_vec4() + line] = uvec4(floatBitsToUint(w.xyz), count == 0u ? 0u : count << 16 | first);
 }
 
-// dY to [region][bin][channel] through T x T blocks in shared memory, so that reads and writes
-// are both contiguous, then the lines: the first workgroups transpose, the rest weigh lines.
+// Two dispatches: dY to [region][bin][channel] through T x T blocks in shared memory, so that
+// reads and writes are both contiguous (beside the geometry stage: it needs no sample table),
+// then the lines.
+layout(constant_id = ROI_SPEC_PREPARE_LINES) const bool PREPARE_LINES = false;
 const uint T = ROI_TRANSPOSE_CHANNELS;    // channels and bins per block
 shared float transpose_block[T][T + 1u];
 
@@ -74,8 +76,10 @@ void main()
 {
     uvec3 n = gl_NumWorkGroups;
     uint group = (gl_WorkGroupID.z * n.y + gl_WorkGroupID.y) * n.x + gl_WorkGroupID.x, lid = gl_LocalInvocationID.x;
-    uint bins = pc.p.out_h * pc.p.out_w, stride = gather_stride(), blocks = transpose_groups();
-    if (group < blocks) {
+    uint bins = pc.p.out_h * pc.p.out_w, stride = gather_stride();
+    if (!PREPARE_LINES) {
+        if (group >= transpose_groups())
+            return;
         uint channel_blocks = (stride + T - 1u) / T;
         uint c0 = (group % channel_blocks) * T, r = group / channel_blocks;
         // Integer division costs tens of instructions: with whole warps of 32 in the workgroup an
@@ -101,7 +105,7 @@ void main()
         }
         return;
     }
-    uint e = (group - blocks) * gl_WorkGroupSize.x + lid;
+    uint e = group * gl_WorkGroupSize.x + lid;
     if (e < line_count())
         prepare_line(e / (pc.p.in_h + pc.p.in_w), e % (pc.p.in_h + pc.p.in_w));
 }

@@ -56,6 +56,9 @@ struct dmlvk_dispatch_plan {
     uint32_t groups[3];
     uint8_t slots[DMLVK_MAX_PUSH_ADDRESSES]; /* by push slot: a binding index or a DMLVK_SLOT_* value */
     uint32_t slot_count;
+    /* Recorded without a barrier after the dispatch before it, so that the two may run together:
+     * set only where neither reads nor writes what the other writes. */
+    bool concurrent;
 };
 
 /* What an operator module makes of a validated descriptor. */

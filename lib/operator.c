@@ -370,7 +370,7 @@ static void record_resolved(const dmlvk_operator *op, VkCommandBuffer cmd, const
     };
     for (uint32_t i = 0; i < op->plan.dispatch_count; i++) {
         const struct dmlvk_dispatch_plan *d = &op->plan.dispatches[i];
-        if (i > 0)
+        if (i > 0 && !d->concurrent)
             vk->vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
                                      &between, 0, NULL, 0, NULL);
         VkDeviceAddress push[DMLVK_MAX_PUSH_ADDRESSES] = { 0 };

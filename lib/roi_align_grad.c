@@ -54,11 +54,12 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
  * then ROI_LINE_WORDS per region and input row or column, then ROI_REGION_WORDS per region
  * (reach and batch), then the regions' pools of line weights (roi_align_abi.h). The prepare pass
  * (glsl/roi_align_grad_prepare.comp) transposes a region's ROI_TRANSPOSE_CHANNELS channels per
- * workgroup, then weighs the lines and records the regions, an invocation each.
+ * workgroup beside the geometry stage, then (a second dispatch) weighs the lines and records the
+ * regions, an invocation each.
  */
 struct gather_plan {
     uint32_t group_channels;
-    uint64_t scratch_bytes, prepare_invocations, gather_invocations;
+    uint64_t scratch_bytes, transpose_invocations, line_invocations, gather_invocations;
 };
 
 /* False where the gather does not apply. */
@@ -86,7 +87,8 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     *g = (struct gather_plan){
         .group_channels = channels,
         .scratch_bytes = 4 * words,
-        .prepare_invocations = (blocks + (lines + wg - 1) / wg) * wg,
+        .transpose_invocations = blocks * wg,
+        .line_invocations = lines,
         .gather_invocations = tiles * s->batch_count * (stride / channels) * wg,
     };
     return true;
@@ -117,6 +119,15 @@ static struct dmlvk_dispatch_plan *stage(struct dmlvk_op_plan *p, const struct d
     return d;
 }
 
+/* Marks a stage that may run beside the one before it (the geometry stage, whose sample tables
+ * it does not read, or the input gradient's last stage). */
+static bool beside_previous(struct dmlvk_dispatch_plan *d)
+{
+    if (d)
+        d->concurrent = true;
+    return d != NULL;
+}
+
 /*
  * The ROI gradient: `parts` workgroups per region, about ROI_GRAD_ITEMS_PER_INVOCATION (channel,
  * bin) items per invocation, so that few regions still fill the device; their sums go to scratch
@@ -140,8 +151,11 @@ static bool plan_roi_gradient(const struct dmlvk_op_context *ctx, const struct r
     }
     uint64_t groups = parts * s->num_rois * ctx->workgroup_size;
     struct dmlvk_dispatch_plan *d = stage(p, ctx, f, DMLVK_SHADER_ROI_ALIGN_GRAD_ROI, parts > 1, 0, groups, 0);
-    if (d)
+    if (d) {
         dmlvk_dispatch_spec(p, d, ROI_SPEC_CHANNELS, channels);
+        /* Beside the input gradient's last stage, which writes nothing it reads. */
+        d->concurrent = f->grad != NULL;
+    }
     return d &&
            (parts == 1 || stage(p, ctx, f, DMLVK_SHADER_ROI_ALIGN_GRAD_ROI_SUM, true, 0, s->num_rois, 0));
 }
@@ -179,15 +193,21 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
         struct gather_plan g;
         if (plan_gather(ctx, &f, &s, &g)) {
             p->scratch_bytes = g.scratch_bytes;
-            ok = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE, true, 0, g.prepare_invocations, g.group_channels) &&
+            struct dmlvk_dispatch_plan *lines = NULL;
+            ok = beside_previous(stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE, true, 0,
+                                       g.transpose_invocations, g.group_channels)) &&
+                 (lines = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE, true, 0, g.line_invocations,
+                                g.group_channels)) &&
                  stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_GATHER, false, 0, g.gather_invocations, g.group_channels);
+            if (lines)
+                dmlvk_dispatch_spec(p, lines, ROI_SPEC_PREPARE_LINES, 1);
         } else if (ctx->deterministic) {
             if (!ctx->int64_atomics)
                 return dmlvk_error(DMLVK_ERROR_UNSUPPORTED,
                                    "%s: the deterministic mode needs shaderBufferInt64Atomics, which this device lacks", NAME);
             const uint32_t int64 = DMLVK_VARIANT_INT64_ATOMICS;
             p->scratch_bytes = 16 + 8 * elements;
-            ok = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_ZERO, true, int64, elements, 0) &&
+            ok = beside_previous(stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_ZERO, true, int64, elements, 0)) &&
                  stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_MAX_ABS, true, int64, bins, 0) &&
                  stage(p, ctx, &f, scatter, true, int64, scatter_size, per_region) &&
                  stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_CONVERT, true, int64, elements, 0);
@@ -196,7 +216,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
             bool to_scratch = DMLVK_IS_16BIT_FLOAT(s.grad.type);
             if (to_scratch)
                 p->scratch_bytes = 4 * elements;
-            ok = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_ZERO, to_scratch, 0, elements, 0) &&
+            ok = beside_previous(stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_ZERO, to_scratch, 0, elements, 0)) &&
                  stage(p, ctx, &f, scatter, to_scratch, atomics, scatter_size, per_region) &&
                  (!to_scratch ||
                   stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_CONVERT, true, 0, elements, 0));
