@@ -45,7 +45,9 @@ dmlvk_status dmlvk_roi_align_prepare(const struct dmlvk_op_context *ctx, const s
                                      struct dmlvk_op_plan *plan);
 
 /* Adds the first stage, roi_align_geometry, which writes the sample tables every later stage reads
- * and counts the skipped regions. */
+ * and counts the skipped regions; its workgroups hold a region's table entries in whole multiples
+ * of ROI_GEOMETRY_WORKGROUP invocations (a warp), up to the operator's workgroup size. */
+#define ROI_GEOMETRY_WORKGROUP 32u
 bool dmlvk_roi_align_geometry(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
                               struct dmlvk_op_plan *plan);
 
