@@ -48,7 +48,8 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
  * ROI_GATHER_TILE_W columns by workgroup_size / (ROI_GATHER_QUADS * ROI_GATHER_TILE_W) rows (fewer
  * columns in smaller workgroups) and `group_channels` channels, ROI_GATHER_QUADS invocations per
  * element, each accumulating up to 4 * ROI_GATHER_VECS channels in registers; 128 channels per
- * workgroup measured fastest on an H100 (64: 1.5x slower, 256: a little slower). Each workgroup
+ * workgroup measured fastest on an H100 on large maps (64: 1.5x slower, 256: a little slower),
+ * fewer where that leaves the device short of workgroups (small maps). Each workgroup
  * reads every region's record to find those over it.
  * Scratch: dY as [region][bin][channel] in float32, channels padded to whole workgroups' worth,
  * then ROI_LINE_WORDS per region and input row or column, then ROI_REGION_WORDS per region
@@ -57,6 +58,10 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
  * workgroup beside the geometry stage, then (a second dispatch) weighs the lines and records the
  * regions, an invocation each.
  */
+/* Workgroups below which the gather takes fewer channels per workgroup: a few per multiprocessor
+ * of a large GPU. */
+#define ROI_GATHER_MIN_WORKGROUPS 512
+
 struct gather_plan {
     uint32_t group_channels;
     uint64_t scratch_bytes, transpose_invocations, line_invocations, gather_invocations;
@@ -76,6 +81,12 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     const uint32_t step = ROI_GATHER_CHANNEL_STEP;
     uint32_t tile_h = pixels / tile_w;
     uint32_t channels = s->channels >= ROI_GATHER_CHANNELS_MAX ? ROI_GATHER_CHANNELS_MAX : (s->channels + step - 1) / step * step;
+    uint64_t tiles = (uint64_t)((s->in_h + tile_h - 1) / tile_h) * ((s->in_w + tile_w - 1) / tile_w);
+    /* Each invocation walks every region over its tile in turn: on small maps, fewer channels per
+     * workgroup spread the regions' chains over more of the device (BENCHMARKS.md note 41). */
+    while (channels > step &&
+           tiles * s->batch_count * ((s->channels + channels - 1) / channels) < ROI_GATHER_MIN_WORKGROUPS)
+        channels = channels / 2 < step ? step : channels / 2 / step * step;
     uint64_t stride = (s->channels + channels - 1) / channels * channels;
     uint64_t lines = (uint64_t)s->num_rois * ((uint64_t)s->in_h + s->in_w);
     uint64_t words = (uint64_t)s->num_rois * s->out_h * s->out_w * stride + ROI_LINE_WORDS * lines +
@@ -83,7 +94,6 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     if (words >= UINT64_C(1) << 32)
         return false;
     uint64_t blocks = (uint64_t)s->num_rois * ((stride + ROI_TRANSPOSE_CHANNELS - 1) / ROI_TRANSPOSE_CHANNELS);
-    uint64_t tiles = (uint64_t)((s->in_h + tile_h - 1) / tile_h) * ((s->in_w + tile_w - 1) / tile_w);
     *g = (struct gather_plan){
         .group_channels = channels,
         .scratch_bytes = 4 * words,
