@@ -1,13 +1,14 @@
 // The gather by tiles (AVERAGE). Input gradient element (y, x) of channel c receives, from each
 // region over it, sum over bins (ky, kx) of Wy[y][ky] * Wx[x][kx] * dY[ky][kx] / samples, where Wy
 // sums the tap weights that bin row ky's samples put on row y (Wx likewise): a region's samples
-// sit on a grid. A first pass (roi_align_grad_prepare) copies dY to scratch as [region][ky][kx][channel], so that
-// a bin's channels are one contiguous read, and lists each region's Wy / samples for every row and
-// Wx for every column (up to LINE_BINS bins in the line itself, more in the region's pool), and
-// where each region reaches. Then a workgroup owns a TILE_H x TILE_W tile of GROUP_CHANNELS channels, finds the
-// regions over the tile and accumulates their terms in registers, in region order, without
-// barriers. QUADS invocations share an element, each loading 4 channels of a bin at once:
-// neighbouring invocations read neighbouring bytes, and neighbouring elements mostly the same bins.
+// sit on a grid. A first pass (roi_align_grad_prepare) copies dY to scratch as
+// [region][ky][kx][channel], so that a bin's channels are one contiguous read, and lists each
+// region's Wy / samples for every row and Wx for every column (up to LINE_BINS bins in the line
+// itself, more in the region's pool), and where each region reaches. Then a workgroup owns a
+// TILE_H x TILE_W tile of GROUP_CHANNELS channels, finds the regions over the tile and
+// accumulates their terms in registers, in region order, without barriers. QUADS invocations
+// share an element, each loading 4 channels of a bin at once: neighbouring invocations read
+// neighbouring bytes, and neighbouring elements mostly the same bins.
 const uint QUADS = ROI_GATHER_QUADS;
 const uint TILE_PIXELS = gl_WorkGroupSize.x / QUADS;
 const uint TILE_W = TILE_PIXELS < ROI_GATHER_TILE_W ? TILE_PIXELS : ROI_GATHER_TILE_W;

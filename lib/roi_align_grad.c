@@ -43,6 +43,10 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
     return (uint64_t)s->num_rois * ((channels + *region_channels - 1) / *region_channels) * ctx->workgroup_size;
 }
 
+/* Workgroups below which the gather takes fewer channels per workgroup: a few per multiprocessor
+ * of a large GPU. */
+#define ROI_GATHER_MIN_WORKGROUPS 512
+
 /*
  * The gather by tiles (glsl/roi_align_grad_gather.comp): one workgroup per tile of
  * ROI_GATHER_TILE_W columns by workgroup_size / (ROI_GATHER_QUADS * ROI_GATHER_TILE_W) rows (fewer
@@ -58,10 +62,6 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
  * workgroup beside the geometry stage, then (a second dispatch) weighs the lines and records the
  * regions, an invocation each.
  */
-/* Workgroups below which the gather takes fewer channels per workgroup: a few per multiprocessor
- * of a large GPU. */
-#define ROI_GATHER_MIN_WORKGROUPS 512
-
 struct gather_plan {
     uint32_t group_channels;
     uint64_t scratch_bytes, transpose_invocations, line_invocations, gather_invocations;
@@ -129,8 +129,8 @@ static struct dmlvk_dispatch_plan *stage(struct dmlvk_op_plan *p, const struct d
     return d;
 }
 
-/* Marks a stage that may run beside the one before it (the geometry stage, whose sample tables
- * it does not read, or the input gradient's last stage). */
+/* Marks a stage that may run beside the geometry stage before it: it reads no sample table and
+ * touches nothing else the geometry stage writes. */
 static bool beside_previous(struct dmlvk_dispatch_plan *d)
 {
     if (d)
