@@ -53,17 +53,18 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_SPEC_GROUP_CHANNELS 5       /* channels per workgroup (scatter by regions, gather) */
 #define ROI_SPEC_CHANNELS 6             /* channels per invocation (ROI_ALIGN1, the ROI gradient) */
 #define ROI_SPEC_PREPARE_LINES 7        /* the gather's prepare pass: weigh lines, else transpose dY */
+#define ROI_SPEC_GATHER_QUADS 8         /* the gather's invocations per element */
 #define ROI_MAX_CHANNELS 8u
 
 /*
- * The gather by tiles: ROI_GATHER_QUADS invocations per element, each a vec4 of channels at a
- * time, at most ROI_GATHER_VECS of them: a workgroup takes up to ROI_GATHER_CHANNELS_MAX channels
- * in steps of ROI_GATHER_CHANNEL_STEP, over tiles of at most ROI_GATHER_TILE_W columns.
+ * The gather by tiles: ROI_GATHER_QUADS invocations per element (ROI_GATHER_QUADS_WIDE where it
+ * has few workgroups), each a vec4 of channels at a time, at most ROI_GATHER_VECS of them: a
+ * workgroup takes up to ROI_GATHER_VECS * 4 * quads channels in steps of 4 * quads, over tiles of
+ * at most ROI_GATHER_TILE_W columns.
  */
 #define ROI_GATHER_QUADS 4u
+#define ROI_GATHER_QUADS_WIDE 8u
 #define ROI_GATHER_VECS 8u
-#define ROI_GATHER_CHANNEL_STEP (4u * ROI_GATHER_QUADS)
-#define ROI_GATHER_CHANNELS_MAX (ROI_GATHER_VECS * ROI_GATHER_CHANNEL_STEP)
 #define ROI_GATHER_TILE_W 8u
 /* Its scratch: dY transposed (channels of a bin contiguous, padded to the workgroups' channels),
  * then ROI_LINE_WORDS per region and input row or column, then ROI_REGION_WORDS per region, then

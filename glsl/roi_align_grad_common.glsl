@@ -31,8 +31,8 @@ DMLVK_PUSH(roi_align_grad_push, ROI_ALIGN_GRAD_PUSH)
 #include "roi_align_common.glsl"
 
 layout(constant_id = ROI_SPEC_TO_SCRATCH) const bool TO_SCRATCH = false;
-// Channels per workgroup: the scatter by regions takes this many of one region; the gather at
-// most ROI_GATHER_CHANNELS_MAX, a multiple of ROI_GATHER_CHANNEL_STEP.
+// Channels per workgroup: the scatter by regions takes this many of one region; the gather a
+// multiple of 4 * QUADS, at most ROI_GATHER_VECS times that.
 layout(constant_id = ROI_SPEC_GROUP_CHANNELS) const uint GROUP_CHANNELS = 0;
 
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer FloatSums { float v[]; };

@@ -9,7 +9,7 @@
 // accumulates their terms in registers, in region order, without barriers. QUADS invocations
 // share an element, each loading 4 channels of a bin at once: neighbouring invocations read
 // neighbouring bytes, and neighbouring elements mostly the same bins.
-const uint QUADS = ROI_GATHER_QUADS;
+layout(constant_id = ROI_SPEC_GATHER_QUADS) const uint QUADS = ROI_GATHER_QUADS;
 const uint TILE_PIXELS = gl_WorkGroupSize.x / QUADS;
 const uint TILE_W = TILE_PIXELS < ROI_GATHER_TILE_W ? TILE_PIXELS : ROI_GATHER_TILE_W;
 const uint TILE_H = TILE_PIXELS / TILE_W;

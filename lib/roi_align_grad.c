@@ -46,15 +46,20 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
 /* Workgroups below which the gather takes fewer channels per workgroup: a few per multiprocessor
  * of a large GPU. */
 #define ROI_GATHER_MIN_WORKGROUPS 512
+/* Workgroups (at ROI_GATHER_QUADS and its most channels) below which it takes
+ * ROI_GATHER_QUADS_WIDE invocations per element. */
+#define ROI_GATHER_WIDE_BELOW 2048
 
 /*
  * The gather by tiles (glsl/roi_align_grad_gather.comp): one workgroup per tile of
- * ROI_GATHER_TILE_W columns by workgroup_size / (ROI_GATHER_QUADS * ROI_GATHER_TILE_W) rows (fewer
- * columns in smaller workgroups) and `group_channels` channels, ROI_GATHER_QUADS invocations per
- * element, each accumulating up to 4 * ROI_GATHER_VECS channels in registers; 128 channels per
- * workgroup measured fastest on an H100 on large maps (64: 1.5x slower, 256: a little slower),
- * fewer where that leaves the device short of workgroups (small maps). Each workgroup
- * reads every region's record to find those over it.
+ * ROI_GATHER_TILE_W columns by workgroup_size / (quads * ROI_GATHER_TILE_W) rows (fewer columns in
+ * smaller workgroups) and `group_channels` channels, `quads` invocations per element, each
+ * accumulating up to 4 * ROI_GATHER_VECS channels in registers. On large maps 4 invocations and
+ * 128 channels per workgroup measured fastest on an H100 (64 channels: 1.5x slower, 256: a little
+ * slower); with few workgroups (small maps, or few pixels per batch) 8 invocations per element,
+ * whose loads of a bin fill whole cache lines, and fewer channels per workgroup down to 4 * quads,
+ * so that the invocations' walks over the regions spread over more of the device (BENCHMARKS.md
+ * notes 41, 43 and 44). Each workgroup reads every region's record to find those over it.
  * Scratch: dY as [region][bin][channel] in float32, channels padded to whole workgroups' worth,
  * then ROI_LINE_WORDS per region and input row or column, then ROI_REGION_WORDS per region
  * (reach and batch), then the regions' pools of line weights (roi_align_abi.h). The prepare pass
@@ -63,27 +68,43 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
  * regions, an invocation each.
  */
 struct gather_plan {
-    uint32_t group_channels;
+    uint32_t group_channels, quads;
     uint64_t scratch_bytes, transpose_invocations, line_invocations, gather_invocations;
 };
+
+/* The tiles of the input a gather with `quads` invocations per element covers; false where the
+ * workgroup makes no whole tiles. */
+static bool gather_tiles(uint32_t wg, uint32_t quads, const struct roi_shape *s, uint64_t *tiles)
+{
+    const uint32_t pixels = wg / quads, tile_w = pixels < ROI_GATHER_TILE_W ? pixels : ROI_GATHER_TILE_W;
+    if (wg % quads || pixels == 0 || pixels % tile_w)
+        return false;
+    const uint32_t tile_h = pixels / tile_w;
+    *tiles = (uint64_t)((s->in_h + tile_h - 1) / tile_h) * ((s->in_w + tile_w - 1) / tile_w);
+    return true;
+}
 
 /* False where the gather does not apply. */
 static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
                         struct gather_plan *g)
 {
-    const uint32_t wg = ctx->workgroup_size, pixels = wg / ROI_GATHER_QUADS;
-    const uint32_t tile_w = pixels < ROI_GATHER_TILE_W ? pixels : ROI_GATHER_TILE_W;
-    /* The shader's limits: whole tiles of ROI_GATHER_QUADS invocations per element, 16-bit bin
-     * indices in a line's header, 32-bit indices into scratch. */
-    if (f->reduction != DMLVK_REDUCE_FUNCTION_AVERAGE || wg % ROI_GATHER_QUADS || pixels % tile_w ||
+    const uint32_t wg = ctx->workgroup_size;
+    uint32_t quads = ROI_GATHER_QUADS;
+    uint64_t tiles, wide_tiles;
+    /* The shader's limits: whole tiles, 16-bit bin indices in a line's header, 32-bit indices
+     * into scratch. */
+    if (f->reduction != DMLVK_REDUCE_FUNCTION_AVERAGE || !gather_tiles(wg, quads, s, &tiles) ||
         s->out_h > ROI_GATHER_MAX_BINS || s->out_w > ROI_GATHER_MAX_BINS)
         return false;
-    const uint32_t step = ROI_GATHER_CHANNEL_STEP;
-    uint32_t tile_h = pixels / tile_w;
-    uint32_t channels = s->channels >= ROI_GATHER_CHANNELS_MAX ? ROI_GATHER_CHANNELS_MAX : (s->channels + step - 1) / step * step;
-    uint64_t tiles = (uint64_t)((s->in_h + tile_h - 1) / tile_h) * ((s->in_w + tile_w - 1) / tile_w);
-    /* Each invocation walks every region over its tile in turn: on small maps, fewer channels per
-     * workgroup spread the regions' chains over more of the device (BENCHMARKS.md note 41). */
+    uint64_t most = ROI_GATHER_VECS * 4 * quads;
+    if (tiles * s->batch_count * ((s->channels + most - 1) / most) < ROI_GATHER_WIDE_BELOW &&
+        gather_tiles(wg, ROI_GATHER_QUADS_WIDE, s, &wide_tiles)) {
+        quads = ROI_GATHER_QUADS_WIDE;
+        tiles = wide_tiles;
+    }
+    const uint32_t step = 4 * quads;
+    most = ROI_GATHER_VECS * step;
+    uint32_t channels = s->channels >= most ? (uint32_t)most : (s->channels + step - 1) / step * step;
     while (channels > step &&
            tiles * s->batch_count * ((s->channels + channels - 1) / channels) < ROI_GATHER_MIN_WORKGROUPS)
         channels = channels / 2 < step ? step : channels / 2 / step * step;
@@ -96,6 +117,7 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     uint64_t blocks = (uint64_t)s->num_rois * ((stride + ROI_TRANSPOSE_CHANNELS - 1) / ROI_TRANSPOSE_CHANNELS);
     *g = (struct gather_plan){
         .group_channels = channels,
+        .quads = quads,
         .scratch_bytes = 4 * words,
         .transpose_invocations = blocks * wg,
         .line_invocations = lines,
@@ -203,14 +225,17 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
         struct gather_plan g;
         if (plan_gather(ctx, &f, &s, &g)) {
             p->scratch_bytes = g.scratch_bytes;
-            struct dmlvk_dispatch_plan *lines = NULL;
+            struct dmlvk_dispatch_plan *lines = NULL, *gather = NULL;
             ok = beside_previous(stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE, true, 0,
                                        g.transpose_invocations, g.group_channels)) &&
                  (lines = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE, true, 0, g.line_invocations,
                                 g.group_channels)) &&
-                 stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_GATHER, false, 0, g.gather_invocations, g.group_channels);
-            if (lines)
+                 (gather = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_GATHER, false, 0, g.gather_invocations,
+                                 g.group_channels));
+            if (ok) {
                 dmlvk_dispatch_spec(p, lines, ROI_SPEC_PREPARE_LINES, 1);
+                dmlvk_dispatch_spec(p, gather, ROI_SPEC_GATHER_QUADS, g.quads);
+            }
         } else if (ctx->deterministic) {
             if (!ctx->int64_atomics)
                 return dmlvk_error(DMLVK_ERROR_UNSUPPORTED,

@@ -392,23 +392,24 @@ static void test_scatter_paths(void **state)
     }
 }
 
-/* The gather by tiles (AVERAGE): maps of several partial 8 x 8 tiles, regions over many tiles and
- * tiny ones whose lines more than 3 bins reach (weights in the region's pool), regions of another batch or
- * none, more regions than a workgroup scans at once, channels padded to 16 and split over
- * workgroups (130 channels on a 64x200 map: 128 per workgroup), every type, every mode bitwise
- * alike, workgroups of 256, 512, 32 and 16 invocations. */
+/* The gather by tiles (AVERAGE): maps of several partial tiles, regions over many tiles and tiny
+ * ones whose lines more than 3 bins reach (weights in the region's pool), regions of another batch
+ * or none, more regions than a workgroup scans at once, channels padded and split over workgroups
+ * (130 channels on a 64x200 map), every type, every mode bitwise alike, workgroups of 256, 512, 32
+ * and 16 invocations; 8 invocations per element on these small maps, 4 on a 256x256 map. */
 static void test_tile_gather(void **state)
 {
     (void)state;
     const uint32_t workgroups[] = { 0, 512, 32, 16 };
-    for (int iter = 0; iter < 8; iter++) {
+    for (int iter = 0; iter < 9; iter++) {
         dmlvk_tensor_data_type type = float_types[iter % 3];
         struct problem p;
         memset(&p, 0, sizeof(p));
         struct ref_roi *q = &p.q;
-        bool many_channels = iter == 6;
+        bool many_channels = iter == 6, large_map = iter == 8;
         *q = (struct ref_roi){ .batch = 2, .channels = many_channels ? 130 : 5 + 7 * (uint32_t)(iter % 3),
-                               .height = many_channels ? 64 : 19, .width = many_channels ? 200 : 45,
+                               .height = many_channels ? 64 : large_map ? 256 : 19,
+                               .width = many_channels ? 200 : large_map ? 256 : 45,
                                .num_rois = many_channels ? 6 : MAX_ROIS, .out_h = 2 + below(5), .out_w = 2 + below(6),
                                .linear = iter % 4 != 2, .align_corners = iter % 4 == 3, .spatial_x = 0.5,
                                .spatial_y = 0.5, .input_offset = 0.5, .output_offset = -0.5,
