@@ -6,35 +6,39 @@
 #include "roi_align_grad_tiles.glsl"
 
 // Line l of region r: row l (l < InputHeight) or column l - InputHeight. Rows' weights are
-// divided by the region's sample count. Each bin sums its samples in order. Past LINE_BINS bins
-// the weights go to the region's pool at F(p) + F(next line), F the first candidate sample of a
-// line, the next line the one after p in the samples' direction: its candidates start at or
-// past F(p), so F(next) + (candidates of p) <= F(line after next) + F(next), the next line's
-// place, and the candidates outnumber the bins. Both F stay below the window's count.
+// divided by the region's sample count. Each bin sums its samples in order. A line that more than
+// LINE_BINS bins reach keeps its weights in the region's pool at F(p) + F(next line), F the first
+// candidate sample of a line, the next line the one after p in the samples' direction: its
+// candidates start at or past F(p), so F(next) + (candidates of p) <= F(line after next) +
+// F(next), the next line's place, and the candidates outnumber the bins. Both F stay below the
+// window's count.
 void prepare_line(uint r, uint l)
 {
     Region g = region(r);
     uint a = l < pc.p.in_h ? 0u : 1u, p = a == 0u ? l : l - pc.p.in_h;
-    uint first = NO_BIN, bin = NO_BIN, pool = 0u;
+    uint first = NO_BIN, bin = NO_BIN, pool = NO_BIN;
     vec4 w = vec4(0.0);
+    FloatSums pool_of = FloatSums(pc.scratch);
     if (g.valid) {
         Samples x = axis_samples(a, g);
         float samples = sample_count(g);
         uvec2 s = candidate_samples(x, p);
-        uint next = first_past_tap(x, x.decreasing ? int(p) : int(p) - 1);
-        pool = pool_word(r, a) + s.x + next;
         float sum = 0.0;
         for (uint k = s.x; k <= s.y; k++) {
             float v = k < s.y ? sample_weight(x, k, p) : 0.0;
             uint kb = k < s.y ? entry_bin(x, k) : NO_BIN;
             if (bin != NO_BIN && (kb != bin || k == s.y)) {
+                // Bins [at, end) of the line are settled: this one's sum, then zeros up to the next.
+                uint at = bin - first, end = k < s.y ? kb - first : at + 1u;
+                if (end > LINE_BINS && pool == NO_BIN)
+                    pool = pool_word(r, a) + s.x + first_past_tap(x, x.decreasing ? int(p) : int(p) - 1);
                 float total = a == 0u ? div_rn(sum, samples) : sum;
-                if (bin - first < LINE_BINS)
-                    w[bin - first] = total;
-                FloatSums(pc.scratch).v[pool + bin - first] = total;
-                // Bins up to the next with weight on the line have none.
-                for (uint z = bin + 1u; k < s.y && z < kb; z++)
-                    FloatSums(pc.scratch).v[pool + z - first] = 0.0;
+                if (at < LINE_BINS)
+                    w[at] = total;
+                else
+                    pool_of.v[pool + at] = total;
+                for (uint z = max(at + 1u, LINE_BINS); z < end; z++)
+                    pool_of.v[pool + z] = 0.0;
             }
             if (k == s.y)
                 break;
@@ -55,8 +59,11 @@ void prepare_line(uint r, uint l)
     }
     uint line = r * (pc.p.in_h + pc.p.in_w) + l;
     uint count = bin == NO_BIN ? 0u : bin - first + 1u;
-    if (count > LINE_BINS)
+    if (count > LINE_BINS) {
+        for (uint i = 0u; i < LINE_BINS; i++)
+            pool_of.v[pool + i] = w[i];
         w.x = uintBitsToFloat(pool);
+    }
     ScratchUvec4(pc.scratch).v[lines_vec4() + line] = uvec4(floatBitsToUint(w.xyz), count == 0u ? 0u : count << 16 | first);
 }
 
