@@ -58,14 +58,17 @@ DMLVK_PARAMS_END(roi_align_params)
 
 /*
  * The gather by tiles: ROI_GATHER_QUADS invocations per element (ROI_GATHER_QUADS_WIDE where it
- * has few workgroups), each a vec4 of channels at a time, at most ROI_GATHER_VECS of them: a
- * workgroup takes up to ROI_GATHER_VECS * 4 * quads channels in steps of 4 * quads, over tiles of
- * at most ROI_GATHER_TILE_W columns.
+ * has few workgroups), each summing at most ROI_GATHER_VECS vec4 of channels: a workgroup takes up
+ * to ROI_GATHER_VECS * 4 * quads channels in steps of one load's channels times quads, over tiles
+ * of at most ROI_GATHER_TILE_W columns.
  */
 #define ROI_GATHER_QUADS 4u
 #define ROI_GATHER_QUADS_WIDE 8u
 #define ROI_GATHER_VECS 8u
 #define ROI_GATHER_TILE_W 8u
+/* An invocation reads a bin's channels ROI_GATHER_LOAD_BYTES at a time: 4 of float32, 8 of a
+ * 16-bit type, whose transposed dY keeps the tensor's own bits (exact, and half the bytes). */
+#define ROI_GATHER_LOAD_BYTES 16u
 /* Its scratch: dY transposed (channels of a bin contiguous, padded to the workgroups' channels),
  * then ROI_LINE_WORDS per region and input row or column, then ROI_REGION_WORDS per region, then
  * each region's pool of ROI_POOL_WORDS per sample table entry (table_x, then table_y) for the

@@ -32,7 +32,7 @@ DMLVK_PUSH(roi_align_grad_push, ROI_ALIGN_GRAD_PUSH)
 
 layout(constant_id = ROI_SPEC_TO_SCRATCH) const bool TO_SCRATCH = false;
 // Channels per workgroup: the scatter by regions takes this many of one region; the gather a
-// multiple of 4 * QUADS, at most ROI_GATHER_VECS times that.
+// multiple of a load's channels times QUADS, at most 4 * ROI_GATHER_VECS * QUADS.
 layout(constant_id = ROI_SPEC_GROUP_CHANNELS) const uint GROUP_CHANNELS = 0;
 
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer FloatSums { float v[]; };

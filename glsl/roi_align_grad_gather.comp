@@ -18,9 +18,23 @@ uint next_region(inout uint word, inout uint bits)
     return slot;
 }
 
+// Adds w times one load of a bin's channels (at: in loads) to the sums of load l. A macro: the
+// sums stay registers, where a function would copy the array in and out.
+#if DMLVK_STORAGE16
+#define ADD_LOAD(l, at, w)                                                         \
+    {                                                                              \
+        uvec4 bits = ScratchUvec4(pc.scratch).v[at];                               \
+        acc[2u * (l)] += (w) * vec4(unpack16x2(bits.x), unpack16x2(bits.y));       \
+        acc[2u * (l) + 1u] += (w) * vec4(unpack16x2(bits.z), unpack16x2(bits.w));  \
+    }
+#else
+#define ADD_LOAD(l, at, w) acc[l] += (w) * ScratchVec4(pc.scratch).v[at];
+#endif
+
 void main()
 {
-    const uint lid = gl_LocalInvocationID.x, vecs = GROUP_CHANNELS / (4u * QUADS);
+    // Loads of LOAD_CHANNELS channels per bin, each into LOAD_CHANNELS / 4 sums.
+    const uint lid = gl_LocalInvocationID.x, loads = GROUP_CHANNELS / (LOAD_CHANNELS * QUADS);
     uvec3 n = gl_NumWorkGroups;
     uint group = (gl_WorkGroupID.z * n.y + gl_WorkGroupID.y) * n.x + gl_WorkGroupID.x;
     uint tiles_x = (pc.p.in_w + TILE_W - 1u) / TILE_W, tiles_y = (pc.p.in_h + TILE_H - 1u) / TILE_H;
@@ -33,10 +47,9 @@ void main()
     uint pixel = lid / QUADS, quad = lid % QUADS;
     uint y = y0 + pixel / TILE_W, x = x0 + pixel % TILE_W;
     bool inside = y < pc.p.in_h && x < pc.p.in_w;
-    ScratchVec4 dy = ScratchVec4(pc.scratch);
     ScratchUvec4 lines_of = ScratchUvec4(pc.scratch);
     FloatSums pool = FloatSums(pc.scratch);
-    uint bin_vecs = gather_stride() / 4u, lines = pc.p.in_h + pc.p.in_w;
+    uint bin_loads = gather_stride() / LOAD_CHANNELS, lines = pc.p.in_h + pc.p.in_w;
     uint line_base = lines_vec4();
     vec4 acc[ROI_GATHER_VECS];
     [[unroll]] for (uint v = 0u; v < ROI_GATHER_VECS; v++)
@@ -85,9 +98,9 @@ void main()
                         float w = wy[i] * wx[j];
                         if (i >= ny || j >= nx || w == 0.0)
                             continue;
-                        uint at = ((region_bins + by + i) * pc.p.out_w + bx + j) * bin_vecs + c0 / 4u + quad;
-                        [[unroll]] for (uint v = 0u; v < vecs; v++)
-                            acc[v] += w * dy.v[at + QUADS * v];
+                        uint at = ((region_bins + by + i) * pc.p.out_w + bx + j) * bin_loads + c0 / LOAD_CHANNELS + quad;
+                        [[unroll]] for (uint l = 0u; l < loads; l++)
+                            ADD_LOAD(l, at + QUADS * l, w)
                     }
                 }
                 continue;
@@ -101,18 +114,20 @@ void main()
                     float w = wyi * (nx > LINE_BINS ? pool.v[lx.x + j] : wx[j]);
                     if (w == 0.0)
                         continue;
-                    uint at = ((region_bins + by + i) * pc.p.out_w + bx + j) * bin_vecs + c0 / 4u + quad;
-                    [[unroll]] for (uint v = 0u; v < vecs; v++)
-                        acc[v] += w * dy.v[at + QUADS * v];
+                    uint at = ((region_bins + by + i) * pc.p.out_w + bx + j) * bin_loads + c0 / LOAD_CHANNELS + quad;
+                    [[unroll]] for (uint l = 0u; l < loads; l++)
+                        ADD_LOAD(l, at + QUADS * l, w)
                 }
             }
         }
     }
     if (!inside)
         return;
-    [[unroll]] for (uint v = 0u; v < vecs; v++) {
+    // Sum v holds channels 4 * (v % per) + k of load v / per.
+    const uint per = LOAD_CHANNELS / 4u;
+    [[unroll]] for (uint v = 0u; v < loads * per; v++) {
         [[unroll]] for (uint k = 0u; k < 4u; k++) {
-            uint c = c0 + 4u * (quad + QUADS * v) + k;
+            uint c = c0 + LOAD_CHANNELS * (quad + QUADS * (v / per)) + 4u * (v % per) + k;
             if (c < pc.p.channels)
                 store(pc.grad, grad_offset(uvec4(b, c, y, x)), acc[v][k]);
         }

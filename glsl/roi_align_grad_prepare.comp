@@ -72,7 +72,17 @@ void prepare_line(uint r, uint l)
 // then the lines.
 layout(constant_id = ROI_SPEC_PREPARE_LINES) const bool PREPARE_LINES = false;
 const uint T = ROI_TRANSPOSE_CHANNELS;    // channels and bins per block
-shared float transpose_block[T][T + 1u];
+shared uint transpose_block[T][T + 1u];   // the elements' bits
+
+// dY's element i as stored: float32 bits, or a 16-bit type's bits in the low half.
+uint dy_bits(uint i)
+{
+#if DMLVK_STORAGE16
+    return TensorWords(pc.dy).v[i >> 1] >> (16u * (i & 1u)) & 0xffffu;
+#else
+    return floatBitsToUint(pc.dy.v[i]);
+#endif
+}
 
 uint transpose_groups()     // one per region and T channels
 {
@@ -96,18 +106,28 @@ void main()
             uint my_bin = bin0 + lid % T, at = bin_offset(uvec4(r, 0u, my_bin / pc.p.out_w, my_bin % pc.p.out_w));
             for (uint i = lid; i < T * T; i += gl_WorkGroupSize.x) {
                 uint c = c0 + i / T, bin = bin0 + i % T;
-                float v = 0.0;
+                uint v = 0u;
                 if (c < pc.p.channels && bin < bins)
-                    v = load(pc.dy, whole_warps ? at + c * pc.p.bin_strides[1]
-                                                : bin_offset(uvec4(r, c, bin / pc.p.out_w, bin % pc.p.out_w)));
+                    v = dy_bits(whole_warps ? at + c * pc.p.bin_strides[1]
+                                            : bin_offset(uvec4(r, c, bin / pc.p.out_w, bin % pc.p.out_w)));
                 transpose_block[i / T][i % T] = v;
             }
             barrier();
+#if DMLVK_STORAGE16
+            // Two channels to a word (the stride is even).
+            for (uint i = lid; i < T * T / 2u; i += gl_WorkGroupSize.x) {
+                uint k = 2u * (i % (T / 2u)), j = i / (T / 2u), c = c0 + k, bin = bin0 + j;
+                if (c < stride && bin < bins)
+                    UintSums(pc.scratch).v[((r * bins + bin) * stride + c) / 2u] =
+                        transpose_block[k][j] | transpose_block[k + 1u][j] << 16;
+            }
+#else
             for (uint i = lid; i < T * T; i += gl_WorkGroupSize.x) {
                 uint c = c0 + i % T, bin = bin0 + i / T;
                 if (c < stride && bin < bins)
-                    FloatSums(pc.scratch).v[(r * bins + bin) * stride + c] = transpose_block[i % T][i / T];
+                    UintSums(pc.scratch).v[(r * bins + bin) * stride + c] = transpose_block[i % T][i / T];
             }
+#endif
             barrier();
         }
         return;

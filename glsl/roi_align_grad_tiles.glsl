@@ -7,8 +7,9 @@
 // itself, more in the region's pool), and where each region reaches. Then a workgroup owns a
 // TILE_H x TILE_W tile of GROUP_CHANNELS channels, finds the regions over the tile and
 // accumulates their terms in registers, in region order, without barriers. QUADS invocations
-// share an element, each loading 4 channels of a bin at once: neighbouring invocations read
-// neighbouring bytes, and neighbouring elements mostly the same bins.
+// share an element, each loading 16 bytes of a bin's channels at once (4 of float32, 8 of a 16-bit
+// type): neighbouring invocations read neighbouring bytes, and neighbouring elements mostly the
+// same bins.
 layout(constant_id = ROI_SPEC_GATHER_QUADS) const uint QUADS = ROI_GATHER_QUADS;
 const uint TILE_PIXELS = gl_WorkGroupSize.x / QUADS;
 const uint TILE_W = TILE_PIXELS < ROI_GATHER_TILE_W ? TILE_PIXELS : ROI_GATHER_TILE_W;
@@ -21,9 +22,14 @@ shared uint gather_over[(gl_WorkGroupSize.x + 31u) / 32u];  // bit: the region r
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer ScratchVec4 { vec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer ScratchUvec4 { uvec4 v[]; };
 
-// Scratch: the transposed dY, then a uvec4 per line, then the regions' records (regions_vec4),
-// then their pools (pool_word).
-uint gather_stride()    // channels per bin: whole workgroups' worth
+// Scratch: the transposed dY in the tensors' type (16-bit types as their bits), then a uvec4 per
+// line, then the regions' records (regions_vec4), then their pools (pool_word).
+#if DMLVK_STORAGE16
+const uint LOAD_CHANNELS = ROI_GATHER_LOAD_BYTES / 2u;
+#else
+const uint LOAD_CHANNELS = ROI_GATHER_LOAD_BYTES / 4u;
+#endif
+uint gather_stride()    // channels per bin: whole workgroups' worth, a multiple of 4 * LOAD_CHANNELS
 {
     return (pc.p.channels + GROUP_CHANNELS - 1u) / GROUP_CHANNELS * GROUP_CHANNELS;
 }
@@ -40,7 +46,7 @@ uint line_count()
 
 uint lines_vec4()
 {
-    return transposed_size() / 4u;  // the stride is a multiple of 16
+    return transposed_size() / LOAD_CHANNELS;
 }
 
 // Then two uvec4 per region: the rows and columns its taps may reach (first, last, first,

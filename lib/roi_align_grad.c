@@ -57,10 +57,12 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
  * accumulating up to 4 * ROI_GATHER_VECS channels in registers. On large maps 4 invocations and
  * 128 channels per workgroup measured fastest on an H100 (64 channels: 1.5x slower, 256: a little
  * slower); with few workgroups (small maps, or few pixels per batch) 8 invocations per element,
- * whose loads of a bin fill whole cache lines, and fewer channels per workgroup down to 4 * quads,
+ * whose loads of a bin fill whole cache lines, and fewer channels per workgroup down to one load's
+ * channels times quads,
  * so that the invocations' walks over the regions spread over more of the device (BENCHMARKS.md
  * notes 41, 43 and 44). Each workgroup reads every region's record to find those over it.
- * Scratch: dY as [region][bin][channel] in float32, channels padded to whole workgroups' worth,
+ * Scratch: dY as [region][bin][channel] in its own type (a 16-bit type's bits: exact, and half
+ * the bytes to write and to gather), channels padded to whole workgroups' worth,
  * then ROI_LINE_WORDS per region and input row or column, then ROI_REGION_WORDS per region
  * (reach and batch), then the regions' pools of line weights (roi_align_abi.h). The prepare pass
  * (glsl/roi_align_grad_prepare.comp) transposes a region's ROI_TRANSPOSE_CHANNELS channels per
@@ -102,17 +104,20 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
         quads = ROI_GATHER_QUADS_WIDE;
         tiles = wide_tiles;
     }
-    const uint32_t step = 4 * quads;
-    most = ROI_GATHER_VECS * step;
+    /* Whole loads per invocation: a 16-bit type's transposed dY keeps its bits. */
+    const uint32_t element_bytes = DMLVK_IS_16BIT_FLOAT(s->bins.type) ? 2 : 4;
+    const uint32_t step = ROI_GATHER_LOAD_BYTES / element_bytes * quads;
+    most = ROI_GATHER_VECS * 4 * quads;
     uint32_t channels = s->channels >= most ? (uint32_t)most : (s->channels + step - 1) / step * step;
     while (channels > step &&
            tiles * s->batch_count * ((s->channels + channels - 1) / channels) < ROI_GATHER_MIN_WORKGROUPS)
         channels = channels / 2 < step ? step : channels / 2 / step * step;
     uint64_t stride = (s->channels + channels - 1) / channels * channels;
     uint64_t lines = (uint64_t)s->num_rois * ((uint64_t)s->in_h + s->in_w);
-    uint64_t words = (uint64_t)s->num_rois * s->out_h * s->out_w * stride + ROI_LINE_WORDS * lines +
+    uint64_t transposed = (uint64_t)s->num_rois * s->out_h * s->out_w * stride; /* elements */
+    uint64_t words = transposed * element_bytes / 4 + ROI_LINE_WORDS * lines +
                      (ROI_REGION_WORDS + ROI_POOL_WORDS * (s->table_x + s->table_y)) * (uint64_t)s->num_rois;
-    if (words >= UINT64_C(1) << 32)
+    if (transposed + words >= UINT64_C(1) << 32)
         return false;
     uint64_t blocks = (uint64_t)s->num_rois * ((stride + ROI_TRANSPOSE_CHANNELS - 1) / ROI_TRANSPOSE_CHANNELS);
     *g = (struct gather_plan){

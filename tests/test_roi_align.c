@@ -395,7 +395,7 @@ static void test_scatter_paths(void **state)
 /* The gather by tiles (AVERAGE): maps of several partial tiles, regions over many tiles and tiny
  * ones whose lines more than 3 bins reach (weights in the region's pool), regions of another batch
  * or none, more regions than a workgroup scans at once, channels padded and split over workgroups
- * (130 channels on a 64x200 map), every type, every mode bitwise alike, workgroups of 256, 512, 32
+ * (130 channels on a 64x200 map, in float32 and float16), every type, every mode bitwise alike, workgroups of 256, 512, 32
  * and 16 invocations; 8 invocations per element on these small maps, 4 on a 256x256 map. */
 static void test_tile_gather(void **state)
 {
@@ -406,7 +406,7 @@ static void test_tile_gather(void **state)
         struct problem p;
         memset(&p, 0, sizeof(p));
         struct ref_roi *q = &p.q;
-        bool many_channels = iter == 6, large_map = iter == 8;
+        bool many_channels = iter == 6 || iter == 7, large_map = iter == 8;
         *q = (struct ref_roi){ .batch = 2, .channels = many_channels ? 130 : 5 + 7 * (uint32_t)(iter % 3),
                                .height = many_channels ? 64 : large_map ? 256 : 19,
                                .width = many_channels ? 200 : large_map ? 256 : 45,
