@@ -81,6 +81,10 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_TRANSPOSE_CHANNELS 32u
 /* A line's header holds a bin index and a count in 16 bits each. */
 #define ROI_GATHER_MAX_BINS 0xffffu
+/* Under MAX the gather's dY is a record of ROI_WINNER_BYTES per channel (roi_align_grad_winners):
+ * dY, the winner's first taps (row and column in 16 bits each), its two weights. */
+#define ROI_WINNER_BYTES 16u
+#define ROI_WINNER_MAX_TAP 0xffffu
 
 /*
  * The sample tables (roi_align_geometry.comp), at table_base in scratch, per region: a record of

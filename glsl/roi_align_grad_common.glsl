@@ -5,8 +5,9 @@
 //                                   shares into the input gradient;
 //   roi_align_grad_scatter_regions  (AVERAGE) one workgroup per region and channels does the same;
 //   roi_align_grad_convert          turns the float32 or fixed-point scratch sums into the output;
-//   roi_align_grad_prepare          (AVERAGE) copies dY to scratch with the channel fastest and
-//                                   lists each region's weights per input row and column, for
+//   roi_align_grad_prepare          copies dY to scratch with the channel fastest and lists each
+//                                   region's weights per input row and column, for
+//   roi_align_grad_winners          (MAX, in place of the copy) each bin's winner per channel;
 //   roi_align_grad_gather           one workgroup per tile of the input gradient sums the regions
 //                                   over it and stores each element once: no atomics;
 //   roi_align_grad_roi              workgroups per region sum the ROI coordinates' derivatives,

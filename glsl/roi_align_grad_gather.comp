@@ -18,18 +18,38 @@ uint next_region(inout uint word, inout uint bits)
     return slot;
 }
 
-// Adds w times one load of a bin's channels (at: in loads) to the sums of load l. A macro: the
-// sums stay registers, where a function would copy the array in and out.
+// Under MAX, what a channel's record (roi_align_grad_winners) adds to element (y, x): dY times the
+// winner's tap weight there, as the scatter adds it, and nothing where the winner did not tap it.
+float winner_share(uvec4 record, uint y, uint x)
+{
+    uint y0 = record.y >> 16, x0 = record.y & 0xffffu;
+    float wy = uintBitsToFloat(record.z), wx = uintBitsToFloat(record.w);
+    uint y1 = LINEAR ? min(y0 + 1u, pc.p.in_h - 1u) : y0, x1 = LINEAR ? min(x0 + 1u, pc.p.in_w - 1u) : x0;
+    bool top = y == y0, bottom = wy > 0.0 && y == y1, left = x == x0, right = wx > 0.0 && x == x1;
+    if (!(top || bottom) || !(left || right))
+        return 0.0;
+    float ty = (top ? 1.0 - wy : 0.0) + (bottom ? wy : 0.0), tx = (left ? 1.0 - wx : 0.0) + (right ? wx : 0.0);
+    return uintBitsToFloat(record.x) * (ty * tx);
+}
+
+// Adds w times one load of a bin's channels (at: in loads) to the sums of load l (under MAX, the
+// record's share to channel l). A macro: the sums stay registers, where a function would copy the
+// array in and out.
 #if DMLVK_STORAGE16
-#define ADD_LOAD(l, at, w)                                                         \
+#define ADD_AVERAGE(l, at, w)                                                      \
     {                                                                              \
         uvec4 bits = ScratchUvec4(pc.scratch).v[at];                               \
         acc[2u * (l)] += (w) * vec4(unpack16x2(bits.x), unpack16x2(bits.y));       \
         acc[2u * (l) + 1u] += (w) * vec4(unpack16x2(bits.z), unpack16x2(bits.w));  \
     }
 #else
-#define ADD_LOAD(l, at, w) acc[l] += (w) * ScratchVec4(pc.scratch).v[at];
+#define ADD_AVERAGE(l, at, w) acc[l] += (w) * ScratchVec4(pc.scratch).v[at];
 #endif
+#define ADD_LOAD(l, at, w)                                                         \
+    if (MAXIMUM)                                                                   \
+        acc[(l) >> 2][(l) & 3u] += winner_share(ScratchUvec4(pc.scratch).v[at], y, x); \
+    else                                                                           \
+        ADD_AVERAGE(l, at, w)
 
 void main()
 {
@@ -123,11 +143,11 @@ void main()
     }
     if (!inside)
         return;
-    // Sum v holds channels 4 * (v % per) + k of load v / per.
-    const uint per = LOAD_CHANNELS / 4u;
-    [[unroll]] for (uint v = 0u; v < loads * per; v++) {
+    // Channel n = 4 v + k of the invocation's: channel n % LOAD_CHANNELS of load n / LOAD_CHANNELS.
+    [[unroll]] for (uint v = 0u; v < GROUP_CHANNELS / (4u * QUADS); v++) {
         [[unroll]] for (uint k = 0u; k < 4u; k++) {
-            uint c = c0 + LOAD_CHANNELS * (quad + QUADS * (v / per)) + 4u * (v % per) + k;
+            uint n = 4u * v + k;
+            uint c = c0 + LOAD_CHANNELS * (quad + QUADS * (n / LOAD_CHANNELS)) + n % LOAD_CHANNELS;
             if (c < pc.p.channels)
                 store(pc.grad, grad_offset(uvec4(b, c, y, x)), acc[v][k]);
         }

@@ -1,4 +1,4 @@
-// The gather by tiles (AVERAGE). Input gradient element (y, x) of channel c receives, from each
+// The gather by tiles. Under AVERAGE, input gradient element (y, x) of channel c receives, from each
 // region over it, sum over bins (ky, kx) of Wy[y][ky] * Wx[x][kx] * dY[ky][kx] / samples, where Wy
 // sums the tap weights that bin row ky's samples put on row y (Wx likewise): a region's samples
 // sit on a grid. A first pass (roi_align_grad_prepare) copies dY to scratch as
@@ -9,7 +9,8 @@
 // accumulates their terms in registers, in region order, without barriers. QUADS invocations
 // share an element, each loading 16 bytes of a bin's channels at once (4 of float32, 8 of a 16-bit
 // type): neighbouring invocations read neighbouring bytes, and neighbouring elements mostly the
-// same bins.
+// same bins. Under MAX the same lines name the bins whose samples reach the element, and each
+// channel's record says whether its winner tapped it (no weights in the lines are used).
 layout(constant_id = ROI_SPEC_GATHER_QUADS) const uint QUADS = ROI_GATHER_QUADS;
 const uint TILE_PIXELS = gl_WorkGroupSize.x / QUADS;
 const uint TILE_W = TILE_PIXELS < ROI_GATHER_TILE_W ? TILE_PIXELS : ROI_GATHER_TILE_W;
@@ -22,14 +23,15 @@ shared uint gather_over[(gl_WorkGroupSize.x + 31u) / 32u];  // bit: the region r
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer ScratchVec4 { vec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer ScratchUvec4 { uvec4 v[]; };
 
-// Scratch: the transposed dY in the tensors' type (16-bit types as their bits), then a uvec4 per
-// line, then the regions' records (regions_vec4), then their pools (pool_word).
+// Scratch: the transposed dY in the tensors' type (16-bit types as their bits; under MAX a uvec4
+// record per channel, roi_align_grad_winners), then a uvec4 per line, then the regions' records
+// (regions_vec4), then their pools (pool_word).
 #if DMLVK_STORAGE16
-const uint LOAD_CHANNELS = ROI_GATHER_LOAD_BYTES / 2u;
+const uint LOAD_CHANNELS = MAXIMUM ? ROI_GATHER_LOAD_BYTES / ROI_WINNER_BYTES : ROI_GATHER_LOAD_BYTES / 2u;
 #else
-const uint LOAD_CHANNELS = ROI_GATHER_LOAD_BYTES / 4u;
+const uint LOAD_CHANNELS = MAXIMUM ? ROI_GATHER_LOAD_BYTES / ROI_WINNER_BYTES : ROI_GATHER_LOAD_BYTES / 4u;
 #endif
-uint gather_stride()    // channels per bin: whole workgroups' worth, a multiple of 4 * LOAD_CHANNELS
+uint gather_stride()    // channels per bin: whole workgroups' worth, a multiple of 4 and LOAD_CHANNELS
 {
     return (pc.p.channels + GROUP_CHANNELS - 1u) / GROUP_CHANNELS * GROUP_CHANNELS;
 }

@@ -3,9 +3,12 @@
  * validation shared with ROI_ALIGN1 in roi_align.c.
  *
  * Under AVERAGE the input gradient is a gather by tiles (plan_gather): every element is stored
- * once, summed in region order, so every mode is deterministic and needs no atomics. Otherwise
- * (MAX, workgroup sizes that make no whole tiles: neither a multiple of 32 nor a multiple of 4
- * below 32) it is a scatter, in one of three ways:
+ * once, summed in region order, so every mode is deterministic and needs no atomics. So it is
+ * under MAX in the deterministic mode and on devices without float atomics: a first pass finds
+ * each bin's winning sample per channel, and the gather adds the winners' shares. Otherwise (MAX
+ * by default with float atomics, which the gather was not measured against yet; workgroup sizes
+ * that make no whole tiles: neither a multiple of 32 nor a multiple of 4 below 32; maps past
+ * 65536 rows or columns under MAX) it is a scatter, in one of three ways:
  * - float32 output, default: zero the output, then float atomic adds straight into it
  *   (VK_EXT_shader_atomic_float, or a compare-and-swap loop where the device lacks it);
  * - float16 output: the same into a float32 scratch buffer, then one pass converts;
@@ -57,17 +60,18 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
  * accumulating up to 4 * ROI_GATHER_VECS channels in registers. On large maps 4 invocations and
  * 128 channels per workgroup measured fastest on an H100 (64 channels: 1.5x slower, 256: a little
  * slower); with few workgroups (small maps, or few pixels per batch) 8 invocations per element,
- * whose loads of a bin fill whole cache lines, and fewer channels per workgroup down to one load's
- * channels times quads,
- * so that the invocations' walks over the regions spread over more of the device (BENCHMARKS.md
- * notes 41, 43 and 44). Each workgroup reads every region's record to find those over it.
+ * whose loads of a bin fill whole cache lines, and fewer channels per workgroup, down to a step
+ * of whole loads and whole vec4 of sums per invocation, so that the invocations' walks over the
+ * regions spread over more of the device (BENCHMARKS.md notes 41, 43 and 44). Each workgroup
+ * reads every region's record to find those over it.
  * Scratch: dY as [region][bin][channel] in its own type (a 16-bit type's bits: exact, and half
- * the bytes to write and to gather), channels padded to whole workgroups' worth,
- * then ROI_LINE_WORDS per region and input row or column, then ROI_REGION_WORDS per region
- * (reach and batch), then the regions' pools of line weights (roi_align_abi.h). The prepare pass
- * (glsl/roi_align_grad_prepare.comp) transposes a region's ROI_TRANSPOSE_CHANNELS channels per
- * workgroup beside the geometry stage, then (a second dispatch) weighs the lines and records the
- * regions, an invocation each.
+ * the bytes to write and to gather; under MAX a ROI_WINNER_BYTES record per channel), channels
+ * padded to whole workgroups' worth, then ROI_LINE_WORDS per region and input row or column, then
+ * ROI_REGION_WORDS per region (reach and batch), then the regions' pools of line weights
+ * (roi_align_abi.h). The prepare pass (glsl/roi_align_grad_prepare.comp) transposes a region's
+ * ROI_TRANSPOSE_CHANNELS channels per workgroup (under MAX glsl/roi_align_grad_winners.comp finds
+ * their winners), then (a second dispatch) weighs the lines and records the regions, an
+ * invocation each.
  */
 struct gather_plan {
     uint32_t group_channels, quads;
@@ -93,10 +97,13 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     const uint32_t wg = ctx->workgroup_size;
     uint32_t quads = ROI_GATHER_QUADS;
     uint64_t tiles, wide_tiles;
+    const bool max = f->reduction == DMLVK_REDUCE_FUNCTION_MAX;
+    if (max && ((!ctx->deterministic && ctx->float32_atomic_add) || s->in_h - 1 > ROI_WINNER_MAX_TAP ||
+                s->in_w - 1 > ROI_WINNER_MAX_TAP))
+        return false;
     /* The shader's limits: whole tiles, 16-bit bin indices in a line's header, 32-bit indices
      * into scratch. */
-    if (f->reduction != DMLVK_REDUCE_FUNCTION_AVERAGE || !gather_tiles(wg, quads, s, &tiles) ||
-        s->out_h > ROI_GATHER_MAX_BINS || s->out_w > ROI_GATHER_MAX_BINS)
+    if (!gather_tiles(wg, quads, s, &tiles) || s->out_h > ROI_GATHER_MAX_BINS || s->out_w > ROI_GATHER_MAX_BINS)
         return false;
     uint64_t most = ROI_GATHER_VECS * 4 * quads;
     if (tiles * s->batch_count * ((s->channels + most - 1) / most) < ROI_GATHER_WIDE_BELOW &&
@@ -104,9 +111,11 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
         quads = ROI_GATHER_QUADS_WIDE;
         tiles = wide_tiles;
     }
-    /* Whole loads per invocation: a 16-bit type's transposed dY keeps its bits. */
-    const uint32_t element_bytes = DMLVK_IS_16BIT_FLOAT(s->bins.type) ? 2 : 4;
-    const uint32_t step = ROI_GATHER_LOAD_BYTES / element_bytes * quads;
+    /* Whole loads and whole vec4 of sums per invocation: a 16-bit type's transposed dY keeps its
+     * bits; under MAX a record per channel. */
+    const uint32_t element_bytes = max ? ROI_WINNER_BYTES : DMLVK_IS_16BIT_FLOAT(s->bins.type) ? 2 : 4;
+    const uint32_t load_channels = ROI_GATHER_LOAD_BYTES / element_bytes;
+    const uint32_t step = (load_channels > 4 ? load_channels : 4) * quads;
     most = ROI_GATHER_VECS * 4 * quads;
     uint32_t channels = s->channels >= most ? (uint32_t)most : (s->channels + step - 1) / step * step;
     while (channels > step &&
@@ -230,14 +239,20 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
         struct gather_plan g;
         if (plan_gather(ctx, &f, &s, &g)) {
             p->scratch_bytes = g.scratch_bytes;
-            struct dmlvk_dispatch_plan *lines = NULL, *gather = NULL;
-            ok = beside_previous(stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE, true, 0,
-                                       g.transpose_invocations, g.group_channels)) &&
+            struct dmlvk_dispatch_plan *first = NULL, *lines = NULL, *gather = NULL;
+            /* dY's transposition reads no sample table and runs beside the geometry stage; the
+             * winners read them, and the lines (which touch nothing the winners write) run beside
+             * the winners instead. */
+            const bool max = f.reduction == DMLVK_REDUCE_FUNCTION_MAX;
+            ok = (first = stage(p, ctx, &f, max ? DMLVK_SHADER_ROI_ALIGN_GRAD_WINNERS : DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE,
+                                true, 0, g.transpose_invocations, g.group_channels)) &&
                  (lines = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE, true, 0, g.line_invocations,
                                 g.group_channels)) &&
                  (gather = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_GATHER, false, 0, g.gather_invocations,
                                  g.group_channels));
             if (ok) {
+                first->concurrent = !max;
+                lines->concurrent = max;
                 dmlvk_dispatch_spec(p, lines, ROI_SPEC_PREPARE_LINES, 1);
                 dmlvk_dispatch_spec(p, gather, ROI_SPEC_GATHER_QUADS, g.quads);
             }

@@ -442,6 +442,63 @@ static void test_tile_gather(void **state)
     }
 }
 
+/* The gather under MAX (the deterministic mode, and devices without float atomics: forced here by
+ * the compare-and-swap switch): each bin's winner per channel, then the gather by tiles. Maps of
+ * several partial tiles, regions over many tiles, tiny ones (pools), overhanging ones whose
+ * out-of-bounds samples win where the input is negative there, exact ties (NEAREST on inputs of a
+ * few integers: the first sample wins), regions of another batch, 130 channels split over
+ * workgroups, every type, workgroups of 256, 512, 32 and 16, 8 and 4 invocations per element;
+ * against the reference, bitwise alike run to run and with either switch. */
+static void test_max_gather(void **state)
+{
+    (void)state;
+    const uint32_t workgroups[] = { 0, 512, 32, 16 };
+    for (int iter = 0; iter < 9; iter++) {
+        dmlvk_tensor_data_type type = float_types[iter % 3];
+        struct problem p;
+        memset(&p, 0, sizeof(p));
+        struct ref_roi *q = &p.q;
+        bool many_channels = iter == 6 || iter == 7, large_map = iter == 8, ties = iter % 2 == 1;
+        *q = (struct ref_roi){ .batch = 2, .channels = many_channels ? 130 : 3 + 5 * (uint32_t)(iter % 3),
+                               .height = many_channels ? 64 : large_map ? 256 : 19,
+                               .width = many_channels ? 200 : large_map ? 256 : 45,
+                               .num_rois = many_channels ? 6 : MAX_ROIS, .out_h = 2 + below(5), .out_w = 2 + below(6),
+                               .linear = !ties, .maximum = true, .align_corners = iter % 4 == 3, .spatial_x = 0.5,
+                               .spatial_y = 0.5, .input_offset = 0.5, .output_offset = -0.5,
+                               .min_samples = 1 + below(2), .max_samples = iter % 3 == 0 ? 3 : 2 };
+        for (uint32_t k = 0; k < q->num_rois; k++) {
+            bool tiny = k % 5 == 0;
+            double x1 = uniform(-8, 2 * q->width), y1 = uniform(-8, 2 * q->height);
+            double w = tiny ? uniform(-1, 1) : uniform(-8, 2 * q->width), h = tiny ? uniform(-1, 1) : uniform(-8, 2 * q->height);
+            p.rois[4 * k] = x1;
+            p.rois[4 * k + 1] = y1;
+            p.rois[4 * k + 2] = x1 + w;
+            p.rois[4 * k + 3] = y1 + h;
+            p.batch[k] = k % 7 == 3 ? 2 + below(3) : below(2);
+        }
+        alloc_problem(&p);
+        for (uint64_t i = 0; i < p.nx; i++)
+            p.x[i] = ties ? (double)below(5) - 2 : uniform(-1, 1);
+        for (uint64_t i = 0; i < p.ny; i++)
+            p.dy[i] = uniform(-1, 1);
+        round_to_type(p.x, p.nx, type);
+        round_to_type(p.dy, p.ny, type);
+        round_to_type(p.rois, 4 * q->num_rois, type);
+        struct results r;
+        reference_results(&p, &r);
+        struct test_params det = { .deterministic = 1, .workgroup_size = workgroups[iter % 4] };
+        struct test_params cas = { .force_cas_atomics = 1, .workgroup_size = workgroups[iter % 4] };
+        assert_int_equal(gpu_backward(&p, &det, type, r.got, NULL), DMLVK_OK);
+        expect_close("max gather", r.got, r.want, r.mag, p.nx, type_tolerance(type));
+        assert_int_equal(gpu_backward(&p, &det, type, r.again, NULL), DMLVK_OK);
+        assert_memory_equal(r.got, r.again, p.nx * sizeof(double));
+        assert_int_equal(gpu_backward(&p, &cas, type, r.again, NULL), DMLVK_OK);
+        assert_memory_equal(r.got, r.again, p.nx * sizeof(double));
+        free_results(&r);
+        free_problem(&p);
+    }
+}
+
 /* The scatter by regions (AVERAGE with workgroups of 48, which make no whole gather tiles) lists
  * at most 128 row and column taps per region and falls back to the per-bin scatter past that: regions with 2 samples (listed), 20 samples (too many taps) and 80
  * samples per bin (too many samples to list) on a wide map, against the reference. */
@@ -887,6 +944,7 @@ int main(void)
         cmocka_unit_test(test_scatter_paths),
         cmocka_unit_test(test_region_scatter_limits),
         cmocka_unit_test(test_tile_gather),
+        cmocka_unit_test(test_max_gather),
         cmocka_unit_test(test_roi_gradient_gpu),
         cmocka_unit_test(test_torchvision),
         cmocka_unit_test(test_skipped_regions),

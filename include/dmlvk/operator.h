@@ -33,7 +33,7 @@ typedef struct dmlvk_operator dmlvk_operator;
  */
 typedef struct dmlvk_operator_params {
     /* Bitwise identical results run to run where the default path uses atomics (ROI_ALIGN_GRAD's
-     * input gradient under MAX); costs extra time there, see the operator's documentation. */
+     * input gradient under MAX, which then gathers); see the operator's documentation. */
     dmlvk_bool deterministic;
     uint32_t reserved[15];
 } dmlvk_operator_params;
