@@ -64,7 +64,7 @@ DMLVK_PARAMS_END(roi_align_params)
  */
 #define ROI_GATHER_QUADS 4u
 #define ROI_GATHER_QUADS_WIDE 8u
-#define ROI_GATHER_VECS 8u
+#define ROI_GATHER_VECS 8u              /* a power of two: the gather masks indices with it */
 #define ROI_GATHER_TILE_W 8u
 /* An invocation reads a bin's channels ROI_GATHER_LOAD_BYTES at a time: 4 of float32, 8 of a
  * 16-bit type, whose transposed dY keeps the tensor's own bits (exact, and half the bytes). */

@@ -34,16 +34,18 @@ float winner_share(uvec4 record, uint y, uint x)
 
 // Adds w times one load of a bin's channels (at: in loads) to the sums of load l (under MAX, the
 // record's share to channel l). A macro: the sums stay registers, where a function would copy the
-// array in and out.
+// array in and out. SUM masks its index: under MAX the AVERAGE branch is dead but still compiled
+// with MAX's load counts, and must not index past the array.
+#define SUM(v) acc[(v) & (ROI_GATHER_VECS - 1u)]
 #if DMLVK_STORAGE16
 #define ADD_AVERAGE(l, at, w)                                                      \
     {                                                                              \
         uvec4 bits = ScratchUvec4(pc.scratch).v[at];                               \
-        acc[2u * (l)] += (w) * vec4(unpack16x2(bits.x), unpack16x2(bits.y));       \
-        acc[2u * (l) + 1u] += (w) * vec4(unpack16x2(bits.z), unpack16x2(bits.w));  \
+        SUM(2u * (l)) += (w) * vec4(unpack16x2(bits.x), unpack16x2(bits.y));       \
+        SUM(2u * (l) + 1u) += (w) * vec4(unpack16x2(bits.z), unpack16x2(bits.w));  \
     }
 #else
-#define ADD_AVERAGE(l, at, w) acc[l] += (w) * ScratchVec4(pc.scratch).v[at];
+#define ADD_AVERAGE(l, at, w) SUM(l) += (w) * ScratchVec4(pc.scratch).v[at];
 #endif
 #define ADD_LOAD(l, at, w)                                                         \
     if (MAXIMUM)                                                                   \
@@ -53,7 +55,7 @@ float winner_share(uvec4 record, uint y, uint x)
 
 void main()
 {
-    // Loads of LOAD_CHANNELS channels per bin, each into LOAD_CHANNELS / 4 sums.
+    // Loads of LOAD_CHANNELS channels of a bin per invocation (under MAX one channel's record).
     const uint lid = gl_LocalInvocationID.x, loads = GROUP_CHANNELS / (LOAD_CHANNELS * QUADS);
     uvec3 n = gl_NumWorkGroups;
     uint group = (gl_WorkGroupID.z * n.y + gl_WorkGroupID.y) * n.x + gl_WorkGroupID.x;

@@ -73,6 +73,8 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
  * their winners), then (a second dispatch) weighs the lines and records the regions, an
  * invocation each.
  */
+_Static_assert((ROI_GATHER_VECS & (ROI_GATHER_VECS - 1)) == 0, "the gather masks sum indices with ROI_GATHER_VECS");
+
 struct gather_plan {
     uint32_t group_channels, quads;
     uint64_t scratch_bytes, transpose_invocations, line_invocations, gather_invocations;
