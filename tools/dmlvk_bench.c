@@ -630,7 +630,7 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
  * non-integer scales, small and large problems, ROI configurations torchvision supports and not.
  * Types past float32 only where a device has 16-bit storage. tools/bench_torch.py times PyTorch on
  * the parameters dmlvk-bench prints for each. */
-static int add_sweep(struct workload *w, int n, bool f16_ok, bool det_ok)
+static int add_sweep(struct workload *w, int n, bool f16_ok)
 {
     const dmlvk_tensor_data_type F32 = DMLVK_TENSOR_DATA_TYPE_FLOAT32, F16 = DMLVK_TENSOR_DATA_TYPE_FLOAT16,
                                  BF16 = DMLVK_TENSOR_DATA_TYPE_BFLOAT16;
@@ -685,7 +685,7 @@ static int add_sweep(struct workload *w, int n, bool f16_ok, bool det_ok)
     };
     for (size_t i = 0; i < sizeof(list) / sizeof(list[0]); i++) {
         struct workload x = list[i];
-        if ((x.type != F32 && !f16_ok) || (x.deterministic && !det_ok))
+        if (x.type != F32 && !f16_ok)
             continue;
         snprintf(x.name, sizeof(x.name), "%.50s_%s", list[i].name, x.type == BF16 ? "bf16" : x.type == F16 ? "f16" : "f32");
         w[n++] = x;
@@ -709,10 +709,10 @@ static void print_json_result(const struct workload *w, const struct result *r, 
            w->roi_grad, !w->aligned_false, w->deterministic, more ? "," : "");
 }
 
-static int add_preset(struct workload *w, int n, const char *preset, bool f16_ok, bool det_ok)
+static int add_preset(struct workload *w, int n, const char *preset, bool f16_ok)
 {
     if (!strcmp(preset, "sweep"))
-        return add_sweep(w, n, f16_ok, det_ok);
+        return add_sweep(w, n, f16_ok);
     bool small = !strcmp(preset, "small");
     const char *types[3] = { "f32", "f16", "bf16" };
     const dmlvk_tensor_data_type type_of[3] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
@@ -735,7 +735,7 @@ static int add_preset(struct workload *w, int n, const char *preset, bool f16_ok
         }
         const uint32_t bins[2] = { 7, 14 };
         for (int k = 0; k < 2; k++)
-            for (int det = 0; det < (det_ok ? 2 : 1); det++) {
+            for (int det = 0; det < 2; det++) {
                 struct workload r = { .kind = ROI_ALIGN_GRAD, .type = type, .deterministic = det, .n = 2,
                                       .c = small ? 8 : 256, .h = small ? 50 : 200, .w = small ? 76 : 304,
                                       .oh = bins[k], .ow = bins[k], .rois = small ? 32 : 512, .samples = 2,
@@ -810,8 +810,7 @@ int main(int argc, char **argv)
     bool small = !strcmp(o.preset, "small");
     double ceiling = copy_ceiling(&v, dev, small ? (UINT64_C(64) << 20) : (UINT64_C(1) << 30), &o);
     struct workload w[128];
-    int all = add_preset(w, 0, o.preset, v.req.vulkan11.storageBuffer16BitAccess,
-                         v.req.vulkan12.shaderBufferInt64Atomics), n = 0;
+    int all = add_preset(w, 0, o.preset, v.req.vulkan11.storageBuffer16BitAccess), n = 0;
     /* --only keeps the workloads whose name contains it; --repeat runs each several times. */
     struct workload picked[128 * 8];
     for (int i = 0; i < all; i++)
