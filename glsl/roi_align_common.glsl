@@ -114,16 +114,16 @@ uint input_last()
            (pc.p.in_h - 1u) * pc.p.in_strides[2] + (pc.p.in_w - 1u) * pc.p.in_strides[3];
 }
 
-// Input elements i and j, a row's two taps: where j follows i, the aligned block of 4 that holds i
-// in one load (and j too, but where i ends the block). Taps scatter over the input, and each load
-// costs a cache access; invocations of a warp mostly take the same path.
+// Input elements i and j, a row's two taps: one load where j follows i in an aligned block of 4
+// (most taps of packed rows). Taps scatter over the input, and each load costs a cache access.
 vec2 load_taps(uint i, uint j)
 {
-    if (j != i + 1u || (i | 3u) > input_last() || !vec4_aligned(pc.x))
-        return vec2(load(pc.x, i), load(pc.x, j));
-    vec4 v = load4(pc.x, i >> 2);
-    uint k = i & 3u;
-    return k == 3u ? vec2(v.w, load(pc.x, j)) : k == 2u ? v.zw : k == 1u ? v.yz : v.xy;
+    if (j == i + 1u && (i & 3u) != 3u && (i | 3u) <= input_last() && vec4_aligned(pc.x)) {
+        vec4 v = load4(pc.x, i >> 2);
+        uint k = i & 3u;
+        return k == 0u ? v.xy : k == 1u ? v.yz : v.zw;
+    }
+    return vec2(load(pc.x, i), load(pc.x, j));
 }
 
 // The input at a sample: the bilinear (or nearest) read; a tap of weight 0 is not read.
