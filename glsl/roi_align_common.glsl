@@ -107,45 +107,19 @@ Axis sample_x(Region g, uint ox, uint j)
     return axis_entry(RoiTable(pc.scratch).v[x_entry_index(g, e)], pc.p.in_w);
 }
 
-// The input's last element, past which no load may reach.
-uint input_last()
-{
-    return (pc.p.batch_count - 1u) * pc.p.in_strides[0] + (pc.p.channels - 1u) * pc.p.in_strides[1] +
-           (pc.p.in_h - 1u) * pc.p.in_strides[2] + (pc.p.in_w - 1u) * pc.p.in_strides[3];
-}
-
-// Input elements i and j, a row's two taps: one load where j follows i in an aligned block of 4
-// (most taps of packed rows). Taps scatter over the input, and each load costs a cache access.
-vec2 load_taps(uint i, uint j)
-{
-    if (j == i + 1u && (i & 3u) != 3u && (i | 3u) <= input_last() && vec4_aligned(pc.x)) {
-        vec4 v = load4(pc.x, i >> 2);
-        uint k = i & 3u;
-        return k == 0u ? v.xy : k == 1u ? v.yz : v.zw;
-    }
-    return vec2(load(pc.x, i), load(pc.x, j));
-}
-
 // The input at a sample: the bilinear (or nearest) read; a tap of weight 0 is not read.
 float read_input(uint plane, Axis y, Axis x)
 {
     uint r0 = plane + y.i0 * pc.p.in_strides[2], r1 = plane + y.i1 * pc.p.in_strides[2];
     uint c0 = x.i0 * pc.p.in_strides[3], c1 = x.i1 * pc.p.in_strides[3];
-    float top, bottom;
-    if (x.w > 0.0) {
-        vec2 t = load_taps(r0 + c0, r0 + c1);
-        top = (1.0 - x.w) * t.x + x.w * t.y;
-    } else {
-        top = load(pc.x, r0 + c0);
-    }
+    float top = load(pc.x, r0 + c0);
+    if (x.w > 0.0)
+        top = (1.0 - x.w) * top + x.w * load(pc.x, r0 + c1);
     if (y.w == 0.0)
         return top;
-    if (x.w > 0.0) {
-        vec2 t = load_taps(r1 + c0, r1 + c1);
-        bottom = (1.0 - x.w) * t.x + x.w * t.y;
-    } else {
-        bottom = load(pc.x, r1 + c0);
-    }
+    float bottom = load(pc.x, r1 + c0);
+    if (x.w > 0.0)
+        bottom = (1.0 - x.w) * bottom + x.w * load(pc.x, r1 + c1);
     return (1.0 - y.w) * top + y.w * bottom;
 }
 
