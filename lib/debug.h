@@ -11,6 +11,7 @@ struct dmlvk_operator_debug {
     uint32_t workgroup_size;            /* invocations per workgroup (default 256) */
     bool force_cas_atomics;             /* compare-and-swap even where float atomic add exists */
     bool force_software_rounding;       /* float16 stores rounded in shader code even where rte16 runs */
+    bool force_no_int64_atomics;        /* as on a device without shaderBufferInt64Atomics */
 };
 
 dmlvk_status dmlvk_operator_create_debug(dmlvk_device *dev, const dmlvk_operator_desc *desc,

@@ -154,9 +154,14 @@ static dmlvk_status check_plan(const struct dmlvk_op_class *cls, const struct dm
     return DMLVK_OK;
 }
 
+/* What the test hooks may change (lib/debug.h); zero: the defaults. */
+struct create_knobs {
+    uint32_t workgroup_size;
+    bool no_float_atomics, no_int64_atomics, software_rounding;
+};
+
 static dmlvk_status create(dmlvk_device *dev, const dmlvk_operator_desc *desc, const dmlvk_operator_params *params_in,
-                           uint32_t workgroup_size, bool force_cas_atomics, bool force_software_rounding,
-                           dmlvk_operator **out)
+                           const struct create_knobs *knobs, dmlvk_operator **out)
 {
     if (!dev)
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_operator_create: device is NULL");
@@ -175,7 +180,7 @@ static dmlvk_status create(dmlvk_device *dev, const dmlvk_operator_desc *desc, c
     if (!dmlvk_reserved_zero(params.reserved, DMLVK_ARRAY_SIZE(params.reserved)))
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT,
                            "%s: dmlvk_operator_params.reserved is not zero (fields of a newer dmlvk?)", cls->info.name);
-    uint32_t wg = workgroup_size ? workgroup_size : DEFAULT_WORKGROUP_SIZE;
+    uint32_t wg = knobs->workgroup_size ? knobs->workgroup_size : DEFAULT_WORKGROUP_SIZE;
     if (wg > dev->props.limits.maxComputeWorkGroupInvocations || wg > dev->props.limits.maxComputeWorkGroupSize[0])
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: workgroup_size %u exceeds the device's limit", cls->info.name, wg);
 
@@ -192,8 +197,8 @@ static dmlvk_status create(dmlvk_device *dev, const dmlvk_operator_desc *desc, c
         .dev = dev,
         .op_name = cls->info.name,
         .float16 = dev->float16,
-        .float32_atomic_add = dev->float32_atomic_add && !force_cas_atomics,
-        .int64_atomics = dev->int64_atomics,
+        .float32_atomic_add = dev->float32_atomic_add && !knobs->no_float_atomics,
+        .int64_atomics = dev->int64_atomics && !knobs->no_int64_atomics,
         .deterministic = params.deterministic != 0,
         .workgroup_size = wg,
         .max_groups = { dev->props.limits.maxComputeWorkGroupCount[0], dev->props.limits.maxComputeWorkGroupCount[1],
@@ -209,7 +214,7 @@ static dmlvk_status create(dmlvk_device *dev, const dmlvk_operator_desc *desc, c
         goto fail;
     for (uint32_t i = 0; i < op->plan.dispatch_count; i++) {
         const struct dmlvk_dispatch_plan *d = &op->plan.dispatches[i];
-        uint32_t variant = dmlvk_variant_select(dev, op->plan.data_type, d->features, force_software_rounding);
+        uint32_t variant = dmlvk_variant_select(dev, op->plan.data_type, d->features, knobs->software_rounding);
         if ((st = dmlvk_pipeline_get(dev->pipelines, d->shader, variant, d->spec, d->spec_set, &op->pipelines[i])) !=
             DMLVK_OK)
             goto fail;
@@ -241,7 +246,8 @@ fail:
 dmlvk_status dmlvk_operator_create(dmlvk_device *dev, const dmlvk_operator_desc *desc, const dmlvk_operator_params *params,
                                    dmlvk_operator **out)
 {
-    return create(dev, desc, params, 0, false, false, out);
+    const struct create_knobs defaults = { 0 };
+    return create(dev, desc, params, &defaults, out);
 }
 
 #ifdef DMLVK_TEST_HOOKS
@@ -252,8 +258,9 @@ dmlvk_status dmlvk_operator_create_debug(dmlvk_device *dev, const dmlvk_operator
     const struct dmlvk_operator_debug none = { 0 };
     if (!debug)
         debug = &none;
-    return create(dev, desc, params, debug->workgroup_size, debug->force_cas_atomics, debug->force_software_rounding,
-                  out);
+    const struct create_knobs knobs = { debug->workgroup_size, debug->force_cas_atomics, debug->force_no_int64_atomics,
+                                        debug->force_software_rounding };
+    return create(dev, desc, params, &knobs, out);
 }
 #endif
 

@@ -4,11 +4,13 @@
  *
  * Under AVERAGE the input gradient is a gather by tiles (plan_gather): every element is stored
  * once, summed in region order, so every mode is deterministic and needs no atomics. So it is
- * under MAX in the deterministic mode and on devices without float atomics: a first pass finds
- * each bin's winning sample per channel, and the gather adds the winners' shares. Otherwise (MAX
- * by default with float atomics, which the gather was not measured against yet; workgroup sizes
- * that make no whole tiles: neither a multiple of 32 nor a multiple of 4 below 32; maps past
- * 65536 rows or columns under MAX) it is a scatter, in one of three ways:
+ * under MAX where the atomics that mode wants are missing (float atomics by default, int64 atomics
+ * in the deterministic mode): a first pass finds each bin's winning sample per channel, and the
+ * gather adds the winners' shares. It loads a 16-byte record per channel where AVERAGE loads 2 or
+ * 4 bytes, so the scatters beat it where they can run (BENCHMARKS.md, note 48). Otherwise (MAX
+ * with those atomics; workgroup sizes that make no whole tiles: neither a multiple of 32 nor a
+ * multiple of 4 below 32; maps past 65536 rows or columns under MAX) it is a scatter, in one of
+ * three ways:
  * - float32 output, default: zero the output, then float atomic adds straight into it
  *   (VK_EXT_shader_atomic_float, or a compare-and-swap loop where the device lacks it);
  * - float16 output: the same into a float32 scratch buffer, then one pass converts;
@@ -100,7 +102,7 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     uint32_t quads = ROI_GATHER_QUADS;
     uint64_t tiles, wide_tiles;
     const bool max = f->reduction == DMLVK_REDUCE_FUNCTION_MAX;
-    if (max && ((!ctx->deterministic && ctx->float32_atomic_add) || s->in_h - 1 > ROI_WINNER_MAX_TAP ||
+    if (max && ((ctx->deterministic ? ctx->int64_atomics : ctx->float32_atomic_add) || s->in_h - 1 > ROI_WINNER_MAX_TAP ||
                 s->in_w - 1 > ROI_WINNER_MAX_TAP))
         return false;
     /* The shader's limits: whole tiles, 16-bit bin indices in a line's header, 32-bit indices

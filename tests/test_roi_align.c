@@ -454,8 +454,9 @@ static void test_tile_gather(void **state)
     }
 }
 
-/* The gather under MAX (the deterministic mode, and devices without float atomics: forced here by
- * the compare-and-swap switch): each bin's winner per channel, then the gather by tiles. Maps of
+/* The gather under MAX (where the mode's atomics are missing: int64 ones in the deterministic
+ * mode, float ones by default, both forced here by test switches): each bin's winner per
+ * channel, then the gather by tiles. Maps of
  * several partial tiles, regions over many tiles, tiny ones (pools), overhanging ones whose
  * out-of-bounds samples win where the input is negative there, exact ties (NEAREST on inputs of a
  * few integers: the first sample wins), regions of another batch, 130 channels split over
@@ -487,7 +488,8 @@ static void test_max_gather(void **state)
         }
         p.q.ambiguous = NULL;
         assert_int_equal(ambiguous, 0);
-        struct test_params det = { .deterministic = 1, .workgroup_size = tile_workgroups[iter % 4] };
+        struct test_params det = { .deterministic = 1, .workgroup_size = tile_workgroups[iter % 4],
+                                   .force_no_int64_atomics = true };
         struct test_params cas = { .force_cas_atomics = 1, .workgroup_size = tile_workgroups[iter % 4] };
         assert_int_equal(gpu_backward(&p, &det, type, r.got, NULL), DMLVK_OK);
         expect_close("max gather", r.got, r.want, r.mag, p.nx, type_tolerance(type));

@@ -30,6 +30,7 @@ struct test_params {
     uint32_t workgroup_size;
     bool force_cas_atomics;
     bool force_software_rounding;
+    bool force_no_int64_atomics;
 };
 
 static inline dmlvk_status test_operator_create(dmlvk_device *dev, const dmlvk_operator_desc *desc,
@@ -39,7 +40,8 @@ static inline dmlvk_status test_operator_create(dmlvk_device *dev, const dmlvk_o
     if (!tp)
         tp = &none;
     dmlvk_operator_params params = { .deterministic = tp->deterministic };
-    struct dmlvk_operator_debug debug = { tp->workgroup_size, tp->force_cas_atomics, tp->force_software_rounding };
+    struct dmlvk_operator_debug debug = { tp->workgroup_size, tp->force_cas_atomics, tp->force_software_rounding,
+                                          tp->force_no_int64_atomics };
     return dmlvk_operator_create_debug(dev, desc, &params, &debug, op);
 }
 #endif

@@ -95,8 +95,8 @@ typedef struct dmlvk_vulkan_import {
  * What dmlvk wants of a device, for a host to merge into its own vkCreateDevice before calling
  * dmlvk_device_import: bufferDeviceAddress (required), and where the physical device has them
  * storageBuffer16BitAccess (FLOAT16 tensors), shaderInt64 with shaderBufferInt64Atomics
- * (ROI_ALIGN_GRAD's deterministic MAX on maps past 65536 rows or columns), shaderBufferFloat32AtomicAdd with its extension (the input
- * gradient's float atomics). features.pNext chains vulkan11, vulkan12 and, when extensions lists
+ * (ROI_ALIGN_GRAD's deterministic MAX scatter; without them it gathers, slower),
+ * shaderBufferFloat32AtomicAdd with its extension (the input gradient's float atomics). features.pNext chains vulkan11, vulkan12 and, when extensions lists
  * VK_EXT_shader_atomic_float, atomic_float: a host with no feature structs of its own can pass
  * &features as VkDeviceCreateInfo.pNext; one with its own sets the same members there to VK_TRUE
  * (a chain may hold each structure once). The chain points into the struct: use it where it was
@@ -131,7 +131,7 @@ typedef struct dmlvk_device_info {
     dmlvk_device_type type;
     dmlvk_bool float16;          /* FLOAT16 and BFLOAT16 tensors run (16-bit storage) */
     dmlvk_bool float32_atomic_add; /* the input gradient of ROI align scatters with float atomics */
-    dmlvk_bool int64_atomics;    /* ROI_ALIGN_GRAD's deterministic mode runs where it cannot gather */
+    dmlvk_bool int64_atomics;    /* ROI_ALIGN_GRAD's deterministic MAX scatters (faster than its gather) */
     uint64_t max_storage_buffer_range;
     float timestamp_period;      /* nanoseconds per timestamp tick, 0 without timestamps */
 } dmlvk_device_info;
