@@ -54,7 +54,6 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_SPEC_CHANNELS 6             /* channels per invocation (ROI_ALIGN1, the ROI gradient) */
 #define ROI_SPEC_PREPARE_LINES 7        /* the gather's prepare pass: weigh lines, else transpose dY */
 #define ROI_SPEC_GATHER_QUADS 8         /* the gather's invocations per element */
-#define ROI_SPEC_GATHER_ROWS 9          /* the gather's rows per invocation, 1 or ROI_GATHER_ROWS */
 #define ROI_MAX_CHANNELS 8u
 
 /*
@@ -67,9 +66,6 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_GATHER_QUADS_WIDE 8u
 #define ROI_GATHER_VECS 8u              /* a power of two: the gather masks indices with it */
 #define ROI_GATHER_TILE_W 8u
-/* Where it has many workgroups an invocation takes ROI_GATHER_ROWS neighbouring rows, which
- * mostly read the same bins: each load serves both. */
-#define ROI_GATHER_ROWS 2u
 /* An invocation reads a bin's channels ROI_GATHER_LOAD_BYTES at a time: 4 of float32, 8 of a
  * 16-bit type, whose transposed dY keeps the tensor's own bits (exact, and half the bytes). */
 #define ROI_GATHER_LOAD_BYTES 16u

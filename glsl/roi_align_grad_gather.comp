@@ -32,55 +32,30 @@ float winner_share(uvec4 record, uint y, uint x)
     return uintBitsToFloat(record.x) * (ty * tx);
 }
 
-// A line's weight for its k-th bin (0 past its n bins; k may have wrapped below 0).
-float line_weight(vec3 w, uint k, uint n)
-{
-    return k >= n ? 0.0 : k == 0u ? w.x : k == 1u ? w.y : w.z;
-}
-
-// Adds one load of a bin's channels (at: in loads) to the sums of load l of the invocation's
-// first element with weight w and of its second with weight w2 (a zero weight adds nothing, not
-// even 0 * Inf; under MAX a weight only says whether the bin reaches the element, and the record's
-// share is added to channel l). Macros: the sums stay registers, where a function would copy the
-// arrays in and out. SUM masks its index: under MAX the AVERAGE branch is dead but still compiled
+// Adds w times one load of a bin's channels (at: in loads) to the sums of load l (under MAX, the
+// record's share to channel l). A macro: the sums stay registers, where a function would copy the
+// array in and out. SUM masks its index: under MAX the AVERAGE branch is dead but still compiled
 // with MAX's load counts, and must not index past the array.
-#define SUM(a, v) a[(v) & (ROI_GATHER_VECS - 1u)]
+#define SUM(v) acc[(v) & (ROI_GATHER_VECS - 1u)]
 #if DMLVK_STORAGE16
-#define LOAD_BIN(at, lo, hi)                                                       \
+#define ADD_AVERAGE(l, at, w)                                                      \
     {                                                                              \
         uvec4 bits = ScratchUvec4(pc.scratch).v[at];                               \
-        lo = vec4(unpack16x2(bits.x), unpack16x2(bits.y));                         \
-        hi = vec4(unpack16x2(bits.z), unpack16x2(bits.w));                         \
-    }
-#define ADD_AVERAGE(a, l, w, lo, hi)                                               \
-    {                                                                              \
-        SUM(a, 2u * (l)) += (w) * lo;                                              \
-        SUM(a, 2u * (l) + 1u) += (w) * hi;                                         \
+        SUM(2u * (l)) += (w) * vec4(unpack16x2(bits.x), unpack16x2(bits.y));       \
+        SUM(2u * (l) + 1u) += (w) * vec4(unpack16x2(bits.z), unpack16x2(bits.w));  \
     }
 #else
-#define LOAD_BIN(at, lo, hi) lo = ScratchVec4(pc.scratch).v[at];
-#define ADD_AVERAGE(a, l, w, lo, hi) SUM(a, l) += (w) * lo;
+#define ADD_AVERAGE(l, at, w) SUM(l) += (w) * ScratchVec4(pc.scratch).v[at];
 #endif
-#define ADD_LOAD(l, at, w, w2)                                                     \
-    if (MAXIMUM) {                                                                 \
-        uvec4 record = ScratchUvec4(pc.scratch).v[at];                             \
-        if ((w) != 0.0)                                                            \
-            acc[(l) >> 2][(l) & 3u] += winner_share(record, y, x);                 \
-        if ((w2) != 0.0)                                                           \
-            acc2[(l) >> 2][(l) & 3u] += winner_share(record, y + 1u, x);           \
-    } else {                                                                       \
-        vec4 lo, hi;                                                               \
-        LOAD_BIN(at, lo, hi)                                                       \
-        if ((w) != 0.0)                                                            \
-            ADD_AVERAGE(acc, l, w, lo, hi)                                         \
-        if ((w2) != 0.0)                                                           \
-            ADD_AVERAGE(acc2, l, w2, lo, hi)                                       \
-    }
+#define ADD_LOAD(l, at, w)                                                         \
+    if (MAXIMUM)                                                                   \
+        acc[(l) >> 2][(l) & 3u] += winner_share(ScratchUvec4(pc.scratch).v[at], y, x); \
+    else                                                                           \
+        ADD_AVERAGE(l, at, w)
 
 void main()
 {
-    // Loads of LOAD_CHANNELS channels of a bin per invocation (under MAX one channel's record),
-    // for element (y, x) and, with ROWS 2, (y + 1, x).
+    // Loads of LOAD_CHANNELS channels of a bin per invocation (under MAX one channel's record).
     const uint lid = gl_LocalInvocationID.x, loads = GROUP_CHANNELS / (LOAD_CHANNELS * QUADS);
     uvec3 n = gl_NumWorkGroups;
     uint group = (gl_WorkGroupID.z * n.y + gl_WorkGroupID.y) * n.x + gl_WorkGroupID.x;
@@ -92,17 +67,15 @@ void main()
         return;
     uint y0 = ty * TILE_H, x0 = tx * TILE_W;
     uint pixel = lid / QUADS, quad = lid % QUADS;
-    uint y = y0 + pixel / TILE_W * ROWS, x = x0 + pixel % TILE_W;
-    bool inside = y < pc.p.in_h && x < pc.p.in_w, inside2 = ROWS == 2u && inside && y + 1u < pc.p.in_h;
+    uint y = y0 + pixel / TILE_W, x = x0 + pixel % TILE_W;
+    bool inside = y < pc.p.in_h && x < pc.p.in_w;
     ScratchUvec4 lines_of = ScratchUvec4(pc.scratch);
     FloatSums pool = FloatSums(pc.scratch);
     uint bin_loads = gather_stride() / LOAD_CHANNELS, lines = pc.p.in_h + pc.p.in_w;
     uint line_base = lines_vec4();
-    vec4 acc[ROI_GATHER_VECS], acc2[ROI_GATHER_VECS];
-    [[unroll]] for (uint v = 0u; v < ROI_GATHER_VECS; v++) {
+    vec4 acc[ROI_GATHER_VECS];
+    [[unroll]] for (uint v = 0u; v < ROI_GATHER_VECS; v++)
         acc[v] = vec4(0.0);
-        acc2[v] = vec4(0.0);
-    }
     for (uint base = 0u; base < pc.p.num_rois; base += gl_WorkGroupSize.x) {
         barrier();
         if (lid < (gl_WorkGroupSize.x + 31u) / 32u)
@@ -118,71 +91,54 @@ void main()
         barrier();
         if (!inside)
             continue;
-        // One region ahead: its lines load while this one's bins are read.
+        // One region ahead: its two lines load while this one's bins are read.
         uint word = 0u, bits = gather_over[0];
         uint slot = next_region(word, bits);
-        uvec4 next_y = uvec4(0u), next_y2 = uvec4(0u), next_x = uvec4(0u);
+        uvec4 next_y = uvec4(0u), next_x = uvec4(0u);
         if (slot != NO_BIN) {
-            uint at = line_base + (base + slot) * lines;
-            next_y = lines_of.v[at + y];
-            if (inside2)
-                next_y2 = lines_of.v[at + y + 1u];
-            next_x = lines_of.v[at + pc.p.in_h + x];
+            next_y = lines_of.v[line_base + (base + slot) * lines + y];
+            next_x = lines_of.v[line_base + (base + slot) * lines + pc.p.in_h + x];
         }
         while (slot != NO_BIN) {
             uint rr = base + slot;
-            uvec4 ly = next_y, ly2 = next_y2, lx = next_x;
+            uvec4 ly = next_y, lx = next_x;
             slot = next_region(word, bits);
             if (slot != NO_BIN) {
-                uint at = line_base + (base + slot) * lines;
-                next_y = lines_of.v[at + y];
-                if (inside2)
-                    next_y2 = lines_of.v[at + y + 1u];
-                next_x = lines_of.v[at + pc.p.in_h + x];
+                next_y = lines_of.v[line_base + (base + slot) * lines + y];
+                next_x = lines_of.v[line_base + (base + slot) * lines + pc.p.in_h + x];
             }
-            uint ny = ly.w >> 16, ny2 = ly2.w >> 16, nx = lx.w >> 16;
-            uint by = ly.w & 0xffffu, by2 = ly2.w & 0xffffu, bx = lx.w & 0xffffu;
-            vec3 wy = uintBitsToFloat(ly.xyz), wy2 = uintBitsToFloat(ly2.xyz), wx = uintBitsToFloat(lx.xyz);
-            if (nx == 0u || (ny == 0u && ny2 == 0u))
+            uint ny = ly.w >> 16, nx = lx.w >> 16, by = ly.w & 0xffffu, bx = lx.w & 0xffffu;
+            vec3 wy = uintBitsToFloat(ly.xyz), wx = uintBitsToFloat(lx.xyz);
+            if (ny == 0u || nx == 0u)
                 continue;
             uint region_bins = rr * pc.p.out_h;
-            // Both rows' bins from the first of them (rows of a region's bins move monotonically,
-            // either way): where they fit LINE_BINS + ROWS - 1 rows, each load serves both.
-            uint first = ny == 0u ? by2 : ny2 == 0u ? by : min(by, by2), d = by - first, d2 = by2 - first;
-            uint span = max(ny == 0u ? 0u : d + ny, ny2 == 0u ? 0u : d2 + ny2);
-            if (ny <= LINE_BINS && ny2 <= LINE_BINS && nx <= LINE_BINS && span <= LINE_BINS + ROWS - 1u) {
+            if (ny <= LINE_BINS && nx <= LINE_BINS) {
                 // Unrolled to constant bounds, so that every bin's loads issue before the sums
                 // wait on them: few workgroups (small maps) cannot hide one latency per bin.
-                [[unroll]] for (uint i = 0u; i < LINE_BINS + ROWS - 1u; i++) {
-                    float a = line_weight(wy, i - d, ny), a2 = ROWS == 2u ? line_weight(wy2, i - d2, ny2) : 0.0;
+                [[unroll]] for (uint i = 0u; i < LINE_BINS; i++) {
                     [[unroll]] for (uint j = 0u; j < LINE_BINS; j++) {
-                        float w = a * wx[j], w2 = a2 * wx[j];
-                        if (j >= nx || (w == 0.0 && w2 == 0.0))
+                        float w = wy[i] * wx[j];
+                        if (i >= ny || j >= nx || w == 0.0)
                             continue;
-                        uint at = ((region_bins + first + i) * pc.p.out_w + bx + j) * bin_loads + c0 / LOAD_CHANNELS + quad;
+                        uint at = ((region_bins + by + i) * pc.p.out_w + bx + j) * bin_loads + c0 / LOAD_CHANNELS + quad;
                         [[unroll]] for (uint l = 0u; l < loads; l++)
-                            ADD_LOAD(l, at + QUADS * l, w, w2)
+                            ADD_LOAD(l, at + QUADS * l, w)
                     }
                 }
                 continue;
             }
-            // More bins than a line holds (bins narrower than a pixel), or rows far apart: each
-            // element alone, its bins' weights in the pool past LINE_BINS.
-            [[unroll]] for (uint e = 0u; e < ROWS; e++) {
-                uint ne = e == 0u ? ny : ny2, be = e == 0u ? by : by2, pool_y = e == 0u ? ly.x : ly2.x;
-                vec3 we = e == 0u ? wy : wy2;
-                for (uint i = 0u; i < ne; i++) {
-                    float wyi = ne > LINE_BINS ? pool.v[pool_y + i] : line_weight(we, i, ne);
-                    if (wyi == 0.0)
+            // More bins than a line holds (bins narrower than a pixel): their weights in the pool.
+            for (uint i = 0u; i < ny; i++) {
+                float wyi = ny > LINE_BINS ? pool.v[ly.x + i] : wy[i];
+                if (wyi == 0.0)
+                    continue;
+                for (uint j = 0u; j < nx; j++) {
+                    float w = wyi * (nx > LINE_BINS ? pool.v[lx.x + j] : wx[j]);
+                    if (w == 0.0)
                         continue;
-                    for (uint j = 0u; j < nx; j++) {
-                        float w = wyi * (nx > LINE_BINS ? pool.v[lx.x + j] : wx[j]);
-                        if (w == 0.0)
-                            continue;
-                        uint at = ((region_bins + be + i) * pc.p.out_w + bx + j) * bin_loads + c0 / LOAD_CHANNELS + quad;
-                        [[unroll]] for (uint l = 0u; l < loads; l++)
-                            ADD_LOAD(l, at + QUADS * l, e == 0u ? w : 0.0, e == 0u ? 0.0 : w)
-                    }
+                    uint at = ((region_bins + by + i) * pc.p.out_w + bx + j) * bin_loads + c0 / LOAD_CHANNELS + quad;
+                    [[unroll]] for (uint l = 0u; l < loads; l++)
+                        ADD_LOAD(l, at + QUADS * l, w)
                 }
             }
         }
@@ -194,11 +150,8 @@ void main()
         [[unroll]] for (uint k = 0u; k < 4u; k++) {
             uint n = 4u * v + k;
             uint c = c0 + LOAD_CHANNELS * (quad + QUADS * (n / LOAD_CHANNELS)) + n % LOAD_CHANNELS;
-            if (c < pc.p.channels) {
+            if (c < pc.p.channels)
                 store(pc.grad, grad_offset(uvec4(b, c, y, x)), acc[v][k]);
-                if (inside2)
-                    store(pc.grad, grad_offset(uvec4(b, c, y + 1u, x)), acc2[v][k]);
-            }
         }
     }
 }

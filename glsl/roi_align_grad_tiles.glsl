@@ -9,14 +9,12 @@
 // accumulates their terms in registers, in region order, without barriers. QUADS invocations
 // share an element, each loading 16 bytes of a bin's channels at once (4 of float32, 8 of a 16-bit
 // type): neighbouring invocations read neighbouring bytes, and neighbouring elements mostly the
-// same bins (with ROWS 2 an invocation takes an element and the one below, and adds each load to
-// both). Under MAX the same lines name the bins whose samples reach the element, and each
+// same bins. Under MAX the same lines name the bins whose samples reach the element, and each
 // channel's record says whether its winner tapped it (no weights in the lines are used).
 layout(constant_id = ROI_SPEC_GATHER_QUADS) const uint QUADS = ROI_GATHER_QUADS;
-layout(constant_id = ROI_SPEC_GATHER_ROWS) const uint ROWS = 1u;
 const uint TILE_PIXELS = gl_WorkGroupSize.x / QUADS;
 const uint TILE_W = TILE_PIXELS < ROI_GATHER_TILE_W ? TILE_PIXELS : ROI_GATHER_TILE_W;
-const uint TILE_H = TILE_PIXELS / TILE_W * ROWS;
+const uint TILE_H = TILE_PIXELS / TILE_W;
 // A line is a uvec4: its bins' weights (the first word: where they start in the pool, past
 // LINE_BINS of them), then a header, count << 16 | first bin.
 const uint LINE_BINS = ROI_LINE_BINS;

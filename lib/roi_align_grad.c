@@ -78,18 +78,18 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
 _Static_assert((ROI_GATHER_VECS & (ROI_GATHER_VECS - 1)) == 0, "the gather masks sum indices with ROI_GATHER_VECS");
 
 struct gather_plan {
-    uint32_t group_channels, quads, rows;
+    uint32_t group_channels, quads;
     uint64_t scratch_bytes, transpose_invocations, line_invocations, gather_invocations;
 };
 
-/* The tiles of the input a gather with `quads` invocations per element and `rows` per invocation
- * covers; false where the workgroup makes no whole tiles. */
-static bool gather_tiles(uint32_t wg, uint32_t quads, uint32_t rows, const struct roi_shape *s, uint64_t *tiles)
+/* The tiles of the input a gather with `quads` invocations per element covers; false where the
+ * workgroup makes no whole tiles. */
+static bool gather_tiles(uint32_t wg, uint32_t quads, const struct roi_shape *s, uint64_t *tiles)
 {
     const uint32_t pixels = wg / quads, tile_w = pixels < ROI_GATHER_TILE_W ? pixels : ROI_GATHER_TILE_W;
     if (wg % quads || pixels == 0 || pixels % tile_w)
         return false;
-    const uint32_t tile_h = pixels / tile_w * rows;
+    const uint32_t tile_h = pixels / tile_w;
     *tiles = (uint64_t)((s->in_h + tile_h - 1) / tile_h) * ((s->in_w + tile_w - 1) / tile_w);
     return true;
 }
@@ -99,7 +99,7 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
                         struct gather_plan *g)
 {
     const uint32_t wg = ctx->workgroup_size;
-    uint32_t quads = ROI_GATHER_QUADS, rows = 1;
+    uint32_t quads = ROI_GATHER_QUADS;
     uint64_t tiles, wide_tiles;
     const bool max = f->reduction == DMLVK_REDUCE_FUNCTION_MAX;
     if (max && ((ctx->deterministic ? ctx->int64_atomics : ctx->float32_atomic_add) || s->in_h - 1 > ROI_WINNER_MAX_TAP ||
@@ -107,17 +107,13 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
         return false;
     /* The shader's limits: whole tiles, 16-bit bin indices in a line's header, 32-bit indices
      * into scratch. */
-    if (!gather_tiles(wg, quads, rows, s, &tiles) || s->out_h > ROI_GATHER_MAX_BINS || s->out_w > ROI_GATHER_MAX_BINS)
+    if (!gather_tiles(wg, quads, s, &tiles) || s->out_h > ROI_GATHER_MAX_BINS || s->out_w > ROI_GATHER_MAX_BINS)
         return false;
     uint64_t most = ROI_GATHER_VECS * 4 * quads;
-    if (tiles * s->batch_count * ((s->channels + most - 1) / most) < ROI_GATHER_WIDE_BELOW) {
-        if (gather_tiles(wg, ROI_GATHER_QUADS_WIDE, rows, s, &wide_tiles)) {
-            quads = ROI_GATHER_QUADS_WIDE;
-            tiles = wide_tiles;
-        }
-    } else {
-        rows = ROI_GATHER_ROWS;
-        gather_tiles(wg, quads, rows, s, &tiles);
+    if (tiles * s->batch_count * ((s->channels + most - 1) / most) < ROI_GATHER_WIDE_BELOW &&
+        gather_tiles(wg, ROI_GATHER_QUADS_WIDE, s, &wide_tiles)) {
+        quads = ROI_GATHER_QUADS_WIDE;
+        tiles = wide_tiles;
     }
     /* Whole loads and whole vec4 of sums per invocation: a 16-bit type's transposed dY keeps its
      * bits; under MAX a record per channel. */
@@ -140,7 +136,6 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     *g = (struct gather_plan){
         .group_channels = channels,
         .quads = quads,
-        .rows = rows,
         .scratch_bytes = 4 * words,
         .transpose_invocations = blocks * wg,
         .line_invocations = lines,
@@ -264,7 +259,6 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
                 lines->concurrent = max;
                 dmlvk_dispatch_spec(p, lines, ROI_SPEC_PREPARE_LINES, 1);
                 dmlvk_dispatch_spec(p, gather, ROI_SPEC_GATHER_QUADS, g.quads);
-                dmlvk_dispatch_spec(p, gather, ROI_SPEC_GATHER_ROWS, g.rows);
             }
         } else if (ctx->deterministic) {
             if (!ctx->int64_atomics)

@@ -393,8 +393,7 @@ static void test_scatter_paths(void **state)
 }
 
 /* A problem for the gather by tiles, the iter-th of a test: maps of several partial tiles (19x45),
- * 130 channels on a 63x200 map (iter 6 and 7), a 255x256 map (iter 8), the last three with enough
- * workgroups for 2 rows per invocation (odd heights: a last row alone); MAX_ROIS regions (6 on the
+ * 130 channels on a 64x200 map (iter 6 and 7), a 256x256 map (iter 8); MAX_ROIS regions (6 on the
  * wide map) over many tiles, every fifth tiny (bins narrower than a pixel: pools), corners up to
  * `overhang` pixels before the map, some of another batch or none. dY and the regions are
  * representable in `type`; the input is left for the test to fill. */
@@ -405,7 +404,7 @@ static void tile_problem(struct problem *p, int iter, dmlvk_tensor_data_type typ
     struct ref_roi *q = &p->q;
     bool many_channels = iter == 6 || iter == 7, large_map = iter == 8;
     *q = (struct ref_roi){ .batch = 2, .channels = many_channels ? 130 : channels,
-                           .height = many_channels ? 63 : large_map ? 255 : 19,
+                           .height = many_channels ? 64 : large_map ? 256 : 19,
                            .width = many_channels ? 200 : large_map ? 256 : 45,
                            .num_rois = many_channels ? 6 : MAX_ROIS, .out_h = 2 + below(5), .out_w = 2 + below(6),
                            .linear = linear, .maximum = maximum, .align_corners = iter % 4 == 3, .spatial_x = 0.5,
@@ -433,9 +432,8 @@ static const uint32_t tile_workgroups[] = { 0, 512, 32, 16 };
 /* The gather by tiles (AVERAGE): maps of several partial tiles, regions over many tiles and tiny
  * ones whose lines more than 3 bins reach (weights in the region's pool), regions of another batch
  * or none, more regions than a workgroup scans at once, channels padded and split over workgroups
- * (130 channels on a 63x200 map, in float32 and float16), every type, every mode bitwise alike, workgroups of 256, 512, 32
- * and 16 invocations; 8 invocations per element on these small maps, 4 and 2 rows per invocation on
- * the larger ones. */
+ * (130 channels on a 64x200 map, in float32 and float16), every type, every mode bitwise alike, workgroups of 256, 512, 32
+ * and 16 invocations; 8 invocations per element on these small maps, 4 on a 256x256 map. */
 static void test_tile_gather(void **state)
 {
     (void)state;
