@@ -54,6 +54,7 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_SPEC_CHANNELS 6             /* channels per invocation (ROI_ALIGN1, the ROI gradient) */
 #define ROI_SPEC_PREPARE_LINES 7        /* the gather's prepare pass: weigh lines, else transpose dY */
 #define ROI_SPEC_GATHER_QUADS 8         /* the gather's invocations per element */
+#define ROI_SPEC_GATHER_SPLITS 9        /* the gather's shares of the regions per element */
 #define ROI_MAX_CHANNELS 8u
 
 /*
@@ -66,6 +67,11 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_GATHER_QUADS_WIDE 8u
 #define ROI_GATHER_VECS 8u              /* a power of two: the gather masks indices with it */
 #define ROI_GATHER_TILE_W 8u
+/* Where even so it has few workgroups (small maps), up to ROI_GATHER_MAX_SPLITS invocations share
+ * an element's channels, each walking every SPLITS-th region over the tile, and one adds their
+ * sums in a fixed order (through shared memory: at most ROI_GATHER_SPLIT_SUMS per invocation). */
+#define ROI_GATHER_MAX_SPLITS 8u
+#define ROI_GATHER_SPLIT_SUMS 8u
 /* An invocation reads a bin's channels ROI_GATHER_LOAD_BYTES at a time: 4 of float32, 8 of a
  * 16-bit type, whose transposed dY keeps the tensor's own bits (exact, and half the bytes). */
 #define ROI_GATHER_LOAD_BYTES 16u

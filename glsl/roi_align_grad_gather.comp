@@ -6,11 +6,14 @@
 
 #include "roi_align_grad_tiles.glsl"
 
-// The next region of a scan that reaches the tile (NO_BIN: none left), in order.
-uint next_region(inout uint word, inout uint bits)
+shared vec4 split_sums[SPLITS > 1u ? gl_WorkGroupSize.x / 4u * ROI_GATHER_SPLIT_SUMS : 1u];
+
+// The next region of a scan that reaches the tile and is in this invocation's share (the slots
+// that `share` masks: every SPLITS-th), in order (NO_BIN: none left).
+uint next_region(inout uint word, inout uint bits, uint share)
 {
     while (bits == 0u && word + 1u < (gl_WorkGroupSize.x + 31u) / 32u)
-        bits = gather_over[++word];
+        bits = gather_over[++word] & share;
     if (bits == 0u)
         return NO_BIN;
     uint slot = word * 32u + uint(findLSB(bits));
@@ -66,7 +69,9 @@ void main()
     if (b >= pc.p.batch_count)
         return;
     uint y0 = ty * TILE_H, x0 = tx * TILE_W;
-    uint pixel = lid / QUADS, quad = lid % QUADS;
+    // A warp's invocations share a split, so that their loads of a bin are contiguous.
+    uint split = lid / TILE_INVOCATIONS, pixel = lid % TILE_INVOCATIONS / QUADS, quad = lid % QUADS;
+    uint share = 0xffffffffu / ((1u << SPLITS) - 1u) << split;  // bits split, split + SPLITS, ...
     uint y = y0 + pixel / TILE_W, x = x0 + pixel % TILE_W;
     bool inside = y < pc.p.in_h && x < pc.p.in_w;
     ScratchUvec4 lines_of = ScratchUvec4(pc.scratch);
@@ -92,8 +97,8 @@ void main()
         if (!inside)
             continue;
         // One region ahead: its two lines load while this one's bins are read.
-        uint word = 0u, bits = gather_over[0];
-        uint slot = next_region(word, bits);
+        uint word = 0u, bits = gather_over[0] & share;
+        uint slot = next_region(word, bits, share);
         uvec4 next_y = uvec4(0u), next_x = uvec4(0u);
         if (slot != NO_BIN) {
             next_y = lines_of.v[line_base + (base + slot) * lines + y];
@@ -102,7 +107,7 @@ void main()
         while (slot != NO_BIN) {
             uint rr = base + slot;
             uvec4 ly = next_y, lx = next_x;
-            slot = next_region(word, bits);
+            slot = next_region(word, bits, share);
             if (slot != NO_BIN) {
                 next_y = lines_of.v[line_base + (base + slot) * lines + y];
                 next_x = lines_of.v[line_base + (base + slot) * lines + pc.p.in_h + x];
@@ -141,6 +146,22 @@ void main()
                         ADD_LOAD(l, at + QUADS * l, w)
                 }
             }
+        }
+    }
+    if (SPLITS > 1u) {
+        // The other splits' sums, added in split order.
+        const uint vecs = GROUP_CHANNELS / (4u * QUADS), inner = lid % TILE_INVOCATIONS;
+        barrier();
+        if (split > 0u) {
+            [[unroll]] for (uint v = 0u; v < vecs; v++)
+                split_sums[((split - 1u) * TILE_INVOCATIONS + inner) * vecs + v] = acc[v];
+        }
+        barrier();
+        if (split > 0u)
+            return;
+        for (uint k = 1u; k < SPLITS; k++) {
+            [[unroll]] for (uint v = 0u; v < vecs; v++)
+                acc[v] += split_sums[((k - 1u) * TILE_INVOCATIONS + inner) * vecs + v];
         }
     }
     if (!inside)

@@ -9,10 +9,13 @@
 // accumulates their terms in registers, in region order, without barriers. QUADS invocations
 // share an element, each loading 16 bytes of a bin's channels at once (4 of float32, 8 of a 16-bit
 // type): neighbouring invocations read neighbouring bytes, and neighbouring elements mostly the
-// same bins. Under MAX the same lines name the bins whose samples reach the element, and each
+// same bins. On small maps SPLITS invocations per element and channels each walk every SPLITS-th
+// region, so that each walk is shorter, and their sums meet in shared memory. Under MAX the same lines name the bins whose samples reach the element, and each
 // channel's record says whether its winner tapped it (no weights in the lines are used).
 layout(constant_id = ROI_SPEC_GATHER_QUADS) const uint QUADS = ROI_GATHER_QUADS;
-const uint TILE_PIXELS = gl_WorkGroupSize.x / QUADS;
+layout(constant_id = ROI_SPEC_GATHER_SPLITS) const uint SPLITS = 1u;
+const uint TILE_INVOCATIONS = gl_WorkGroupSize.x / SPLITS;    // one share of the regions each
+const uint TILE_PIXELS = TILE_INVOCATIONS / QUADS;
 const uint TILE_W = TILE_PIXELS < ROI_GATHER_TILE_W ? TILE_PIXELS : ROI_GATHER_TILE_W;
 const uint TILE_H = TILE_PIXELS / TILE_W;
 // A line is a uvec4: its bins' weights (the first word: where they start in the pool, past

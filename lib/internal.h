@@ -85,6 +85,7 @@ struct dmlvk_op_context {
     bool deterministic;
     uint32_t workgroup_size;
     uint32_t max_groups[3];
+    uint32_t max_shared_bytes;          /* maxComputeSharedMemorySize */
 };
 
 struct dmlvk_op_class {

@@ -203,6 +203,7 @@ static dmlvk_status create(dmlvk_device *dev, const dmlvk_operator_desc *desc, c
         .workgroup_size = wg,
         .max_groups = { dev->props.limits.maxComputeWorkGroupCount[0], dev->props.limits.maxComputeWorkGroupCount[1],
                         dev->props.limits.maxComputeWorkGroupCount[2] },
+        .max_shared_bytes = dev->props.limits.maxComputeSharedMemorySize,
     };
     if ((st = cls->plan(&ctx, desc->Desc, &op->plan)) != DMLVK_OK)
         goto fail;

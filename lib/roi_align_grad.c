@@ -54,6 +54,8 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
 /* Workgroups (at ROI_GATHER_QUADS and its most channels) below which it takes
  * ROI_GATHER_QUADS_WIDE invocations per element. */
 #define ROI_GATHER_WIDE_BELOW 2048
+/* Workgroups below which it splits each element's regions over more invocations. */
+#define ROI_GATHER_SPLIT_BELOW 1024
 
 /*
  * The gather by tiles (glsl/roi_align_grad_gather.comp): one workgroup per tile of
@@ -78,7 +80,7 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
 _Static_assert((ROI_GATHER_VECS & (ROI_GATHER_VECS - 1)) == 0, "the gather masks sum indices with ROI_GATHER_VECS");
 
 struct gather_plan {
-    uint32_t group_channels, quads;
+    uint32_t group_channels, quads, splits;
     uint64_t scratch_bytes, transpose_invocations, line_invocations, gather_invocations;
 };
 
@@ -126,6 +128,19 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
            tiles * s->batch_count * ((s->channels + channels - 1) / channels) < ROI_GATHER_MIN_WORKGROUPS)
         channels = channels / 2 < step ? step : channels / 2 / step * step;
     uint64_t stride = (s->channels + channels - 1) / channels * channels;
+    /* Still few workgroups: each walk over the regions is a chain of dependent loads, so split
+     * the regions over invocations (whole tiles of wg / splits invocations, their sums in shared
+     * memory) while that is short of ROI_GATHER_SPLIT_BELOW workgroups. */
+    uint32_t splits = 1;
+    while (splits < ROI_GATHER_MAX_SPLITS && s->num_rois >= 4 * 2 * splits && channels / quads <= ROI_GATHER_SPLIT_SUMS &&
+           (uint64_t)wg * 4 * ROI_GATHER_SPLIT_SUMS + wg / 8 <= ctx->max_shared_bytes && wg % (2 * splits) == 0 &&
+           tiles * s->batch_count * (stride / channels) < ROI_GATHER_SPLIT_BELOW) {
+        uint64_t split_tiles;
+        if (!gather_tiles(wg / (2 * splits), quads, s, &split_tiles))
+            break;
+        splits *= 2;
+        tiles = split_tiles;
+    }
     uint64_t lines = (uint64_t)s->num_rois * ((uint64_t)s->in_h + s->in_w);
     uint64_t transposed = (uint64_t)s->num_rois * s->out_h * s->out_w * stride; /* elements */
     uint64_t words = transposed * element_bytes / 4 + ROI_LINE_WORDS * lines +
@@ -136,6 +151,7 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     *g = (struct gather_plan){
         .group_channels = channels,
         .quads = quads,
+        .splits = splits,
         .scratch_bytes = 4 * words,
         .transpose_invocations = blocks * wg,
         .line_invocations = lines,
@@ -259,6 +275,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
                 lines->concurrent = max;
                 dmlvk_dispatch_spec(p, lines, ROI_SPEC_PREPARE_LINES, 1);
                 dmlvk_dispatch_spec(p, gather, ROI_SPEC_GATHER_QUADS, g.quads);
+                dmlvk_dispatch_spec(p, gather, ROI_SPEC_GATHER_SPLITS, g.splits);
             }
         } else if (ctx->deterministic) {
             if (!ctx->int64_atomics)
