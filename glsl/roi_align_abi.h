@@ -70,7 +70,7 @@ DMLVK_PARAMS_END(roi_align_params)
 /* Where even so it has few workgroups (small maps), up to ROI_GATHER_MAX_SPLITS invocations share
  * an element's channels, each walking every SPLITS-th region over the tile, and one adds their
  * sums in a fixed order (through shared memory: at most ROI_GATHER_SPLIT_SUMS per invocation). */
-#define ROI_GATHER_MAX_SPLITS 8u
+#define ROI_GATHER_MAX_SPLITS 2u
 #define ROI_GATHER_SPLIT_SUMS 8u
 /* An invocation reads a bin's channels ROI_GATHER_LOAD_BYTES at a time: 4 of float32, 8 of a
  * 16-bit type, whose transposed dY keeps the tensor's own bits (exact, and half the bytes). */
