@@ -119,6 +119,25 @@ uint f32_to_16_bits(float f)
 }
 #endif
 
+#if DMLVK_BF16
+// Two elements into one word (a in the low half), as f32_to_16_bits does each: the pair rounds
+// together and only a NaN takes the slow way, so most stores cost a few integer operations.
+uint pack16x2(float a, float b)
+{
+    uvec2 x = floatBitsToUint(vec2(a, b));
+    // Bits, not isnan(): without SignedZeroInfNanPreserve a driver may assume no NaN.
+    if (any(greaterThan(x & 0x7fffffffu, uvec2(0x7f800000u))))
+        return f32_to_16_bits(a) | (f32_to_16_bits(b) << 16);
+    uvec2 r = x + 0x7fffu + ((x >> 16) & 1u);
+    return (r.x >> 16) | (r.y & 0xffff0000u);
+}
+#else
+uint pack16x2(float a, float b)
+{
+    return f32_to_16_bits(a) | (f32_to_16_bits(b) << 16);
+}
+#endif
+
 #if DMLVK_RTE16
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer TensorHalf2 { f16vec2 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer TensorHalf4 { f16vec4 v[]; };
@@ -147,7 +166,7 @@ void store(Tensor t, uint i, float f)
 void store2(Tensor t, uint i, float a, float b)
 {
     if ((i & 1u) == 0u) {
-        TensorWords(t).v[i >> 1] = f32_to_16_bits(a) | (f32_to_16_bits(b) << 16);
+        TensorWords(t).v[i >> 1] = pack16x2(a, b);
     } else {
         store(t, i, a);
         store(t, i + 1u, b);
@@ -173,8 +192,7 @@ void store4(Tensor t, uint q, vec4 f)
 #if DMLVK_RTE16
     TensorHalf4(t).v[q] = f16vec4(f);
 #else
-    TensorUvec2(t).v[q] = uvec2(f32_to_16_bits(f.x) | (f32_to_16_bits(f.y) << 16),
-                                f32_to_16_bits(f.z) | (f32_to_16_bits(f.w) << 16));
+    TensorUvec2(t).v[q] = uvec2(pack16x2(f.x, f.y), pack16x2(f.z, f.w));
 #endif
 }
 
@@ -192,10 +210,7 @@ void store8(Tensor t, uint q, vec4 lo, vec4 hi)
     TensorHalf4(t).v[2u * q] = f16vec4(lo);
     TensorHalf4(t).v[2u * q + 1u] = f16vec4(hi);
 #else
-    TensorVec4(t).v[q] = uvec4(f32_to_16_bits(lo.x) | (f32_to_16_bits(lo.y) << 16),
-                               f32_to_16_bits(lo.z) | (f32_to_16_bits(lo.w) << 16),
-                               f32_to_16_bits(hi.x) | (f32_to_16_bits(hi.y) << 16),
-                               f32_to_16_bits(hi.z) | (f32_to_16_bits(hi.w) << 16));
+    TensorVec4(t).v[q] = uvec4(pack16x2(lo.x, lo.y), pack16x2(lo.z, lo.w), pack16x2(hi.x, hi.y), pack16x2(hi.z, hi.w));
 #endif
 }
 #else

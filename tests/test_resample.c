@@ -626,6 +626,44 @@ static void test_float16_rounding(void **state)
     }
 }
 
+/* Bfloat16 results are the float32 results of the same inputs, rounded to nearest-even bit for bit
+ * (the shaders compute in float32 either way and round each pair of elements together): sums on
+ * ties, up to bfloat16's largest values and past them (Inf), through the block gather, the
+ * general loops and the forward pass. */
+static void test_bfloat16_rounding(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 24; k++) {
+        struct resample_case c;
+        bool backward = k % 3 != 2;
+        if (k % 3 == 0) {
+            const uint32_t small[4] = { 1, 2, 6, 37 };
+            c = half_pixel_case(small, k % 2 ? 1.5f : 2.0f, DMLVK_INTERPOLATION_MODE_LINEAR);
+        } else {
+            random_case(&c, 1 + (uint32_t)(k % 4));
+            c.mode = DMLVK_INTERPOLATION_MODE_LINEAR;
+        }
+        uint32_t ns = count(c.dims, backward ? c.big : c.small), nd = count(c.dims, backward ? c.small : c.big);
+        float *src = malloc(ns * 4), *wide = malloc(nd * 4), *got = malloc(nd * 4);
+        for (uint32_t i = 0; i < ns; i++) {
+            /* few mantissa bits (ties after a weight of 1/4 or 3/4), magnitudes up to 2^127 */
+            double v = ldexp(1 + (double)(splitmix64_next(&rng_state) % 8) / 8, (int)floor(uniform(-20, k % 4 == 1 ? 128 : 20)));
+            src[i] = bfloat16_to_float(bfloat16_from_double(uniform(-1, 1) < 0 ? -v : v));
+        }
+        run_resample_with(&c, backward, DMLVK_TENSOR_DATA_TYPE_FLOAT32, src, wide, 0, NULL);
+        run_resample_with(&c, backward, DMLVK_TENSOR_DATA_TYPE_BFLOAT16, src, got, 0, NULL);
+        for (uint32_t i = 0; i < nd; i++) {
+            float want = bfloat16_to_float(bfloat16_from_float(wide[i]));
+            if (memcmp(&want, &got[i], 4) != 0)
+                fail_msg("case %d, element %u: %.9g in float32 rounds to %.9g, the bfloat16 run gave %.9g", k, i,
+                         wide[i], want, got[i]);
+        }
+        free(src);
+        free(wide);
+        free(got);
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -650,6 +688,7 @@ int main(void)
         cmocka_unit_test(test_block_gather),
         cmocka_unit_test(test_block_gather_inf),
         cmocka_unit_test(test_float16_rounding),
+        cmocka_unit_test(test_bfloat16_rounding),
         cmocka_unit_test(test_layouts),
         cmocka_unit_test(test_channel_blocks),
     };
