@@ -119,24 +119,20 @@ uint f32_to_16_bits(float f)
 }
 #endif
 
-#if DMLVK_BF16
-// Two elements into one word (a in the low half), as f32_to_16_bits does each: the pair rounds
-// together and only a NaN takes the slow way, so most stores cost a few integer operations.
+// Two elements into one word (a in the low half), as f32_to_16_bits rounds each. Bfloat16 rounds
+// the pair together where neither is NaN: a few integer operations per store.
 uint pack16x2(float a, float b)
 {
+#if DMLVK_BF16
     uvec2 x = floatBitsToUint(vec2(a, b));
     // Bits, not isnan(): without SignedZeroInfNanPreserve a driver may assume no NaN.
-    if (any(greaterThan(x & 0x7fffffffu, uvec2(0x7f800000u))))
-        return f32_to_16_bits(a) | (f32_to_16_bits(b) << 16);
-    uvec2 r = x + 0x7fffu + ((x >> 16) & 1u);
-    return (r.x >> 16) | (r.y & 0xffff0000u);
-}
-#else
-uint pack16x2(float a, float b)
-{
+    if (!any(greaterThan(x & 0x7fffffffu, uvec2(0x7f800000u)))) {
+        uvec2 r = x + 0x7fffu + ((x >> 16) & 1u);
+        return (r.x >> 16) | (r.y & 0xffff0000u);
+    }
+#endif
     return f32_to_16_bits(a) | (f32_to_16_bits(b) << 16);
 }
-#endif
 
 #if DMLVK_RTE16
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer TensorHalf2 { f16vec2 v[]; };

@@ -591,6 +591,20 @@ static void test_channel_blocks(void **state)
     }
 }
 
+/* The k-th case of the rounding tests, LINEAR: a half-pixel 2x or 1.5x case every third, else a
+ * random one of 1 to 4 dimensions; true where the test runs it backward (two in three). */
+static bool rounding_case(int k, struct resample_case *c)
+{
+    if (k % 3 == 0) {
+        const uint32_t small[4] = { 1, 2, 6, 37 };
+        *c = half_pixel_case(small, k % 2 ? 1.5f : 2.0f, DMLVK_INTERPOLATION_MODE_LINEAR);
+    } else {
+        random_case(c, 1 + (uint32_t)(k % 4));
+        c->mode = DMLVK_INTERPOLATION_MODE_LINEAR;
+    }
+    return k % 3 != 2;
+}
+
 /* Float16 results rounded by the device's conversion (where it can be asked for nearest-even, as
  * lavapipe can) and by the shaders' own code are the same bits: sums that land on ties, in the
  * subnormal range and past 65504, through the block gather, the general loops and the forward. */
@@ -600,14 +614,7 @@ static void test_float16_rounding(void **state)
     const struct test_params software = { .force_software_rounding = 1 };
     for (int k = 0; k < 24; k++) {
         struct resample_case c;
-        bool backward = k % 3 != 2;
-        if (k % 3 == 0) {
-            const uint32_t small[4] = { 1, 2, 6, 37 };
-            c = half_pixel_case(small, k % 2 ? 1.5f : 2.0f, DMLVK_INTERPOLATION_MODE_LINEAR);
-        } else {
-            random_case(&c, 1 + (uint32_t)(k % 4));
-            c.mode = DMLVK_INTERPOLATION_MODE_LINEAR;
-        }
+        bool backward = rounding_case(k, &c);
         uint32_t ns = count(c.dims, backward ? c.big : c.small), nd = count(c.dims, backward ? c.small : c.big);
         float *src = malloc(ns * 4), *hw = malloc(nd * 4), *sw = malloc(nd * 4);
         for (uint32_t i = 0; i < ns; i++) {
@@ -635,14 +642,7 @@ static void test_bfloat16_rounding(void **state)
     (void)state;
     for (int k = 0; k < 12; k++) {
         struct resample_case c;
-        bool backward = k % 3 != 2;
-        if (k % 3 == 0) {
-            const uint32_t small[4] = { 1, 2, 6, 37 };
-            c = half_pixel_case(small, k % 2 ? 1.5f : 2.0f, DMLVK_INTERPOLATION_MODE_LINEAR);
-        } else {
-            random_case(&c, 1 + (uint32_t)(k % 4));
-            c.mode = DMLVK_INTERPOLATION_MODE_LINEAR;
-        }
+        bool backward = rounding_case(k, &c);
         uint32_t ns = count(c.dims, backward ? c.big : c.small), nd = count(c.dims, backward ? c.small : c.big);
         float *src = malloc(ns * 4), *wide = malloc(nd * 4), *got = malloc(nd * 4);
         for (uint32_t i = 0; i < ns; i++) {

@@ -456,11 +456,11 @@ static void test_tile_gather(void **state)
 
 /* The gather under MAX (where the mode's atomics are missing: int64 ones in the deterministic
  * mode, float ones by default, both forced here by test switches): each bin's winner per
- * channel, then the gather by tiles. Maps of
- * several partial tiles, regions over many tiles, tiny ones (pools), overhanging ones whose
- * out-of-bounds samples win where the input is negative there, exact ties (NEAREST on inputs of a
- * few integers: the first sample wins), regions of another batch, 130 channels split over
- * workgroups, every type, workgroups of 256, 512, 32 and 16, 8 and 4 invocations per element;
+ * channel, then the gather by tiles. Maps of several partial tiles, regions over many tiles, tiny
+ * ones (pools), overhanging ones whose out-of-bounds samples win where the input is negative
+ * there, exact ties (NEAREST on inputs of a few integers: the first sample wins), regions of
+ * another batch, 130 channels split over workgroups, every type, workgroups of 256, 512, 32 and
+ * 16, 8 and 4 invocations per element, regions split over 2 invocations on the small maps;
  * against the reference, bitwise alike run to run and with either switch. */
 static void test_max_gather(void **state)
 {
