@@ -259,8 +259,12 @@ dmlvk_status dmlvk_operator_create_debug(dmlvk_device *dev, const dmlvk_operator
     const struct dmlvk_operator_debug none = { 0 };
     if (!debug)
         debug = &none;
-    const struct create_knobs knobs = { debug->workgroup_size, debug->force_cas_atomics, debug->force_no_int64_atomics,
-                                        debug->force_software_rounding };
+    const struct create_knobs knobs = {
+        .workgroup_size = debug->workgroup_size,
+        .no_float_atomics = debug->force_cas_atomics,
+        .no_int64_atomics = debug->force_no_int64_atomics,
+        .software_rounding = debug->force_software_rounding,
+    };
     return create(dev, desc, params, &knobs, out);
 }
 #endif

@@ -40,8 +40,12 @@ static inline dmlvk_status test_operator_create(dmlvk_device *dev, const dmlvk_o
     if (!tp)
         tp = &none;
     dmlvk_operator_params params = { .deterministic = tp->deterministic };
-    struct dmlvk_operator_debug debug = { tp->workgroup_size, tp->force_cas_atomics, tp->force_software_rounding,
-                                          tp->force_no_int64_atomics };
+    struct dmlvk_operator_debug debug = {
+        .workgroup_size = tp->workgroup_size,
+        .force_cas_atomics = tp->force_cas_atomics,
+        .force_software_rounding = tp->force_software_rounding,
+        .force_no_int64_atomics = tp->force_no_int64_atomics,
+    };
     return dmlvk_operator_create_debug(dev, desc, &params, &debug, op);
 }
 #endif
