@@ -763,12 +763,13 @@ static double sweep_round(double v)
     return k == 0 ? round(v) : k == 1 ? round(2 * v) / 2 : v;
 }
 
-/* One axis of a region: inside, overhanging, 10 to 10^6 times the input, mirrored, empty or
- * smaller than a cell. `limit` bounds the coordinates (the type's range). */
+/* One axis of a region: inside, overhanging, 10 to 10^6 times the input, mirrored, empty, smaller
+ * than a cell, or with ends far from the map's scale (up to `limit`, the type's range, or tiny),
+ * whose exact sums leave the geometry's register words for its wide ones, some midway. */
 static void sweep_axis(double size, double scale, double limit, double *lo, double *hi)
 {
     double a, b;
-    switch (below(6)) {
+    switch (below(7)) {
     case 0: /* inside */
         a = uniform(0, size);
         b = a + uniform(0, size - a);
@@ -790,6 +791,18 @@ static void sweep_axis(double size, double scale, double limit, double *lo, doub
         a = uniform(-1.5, size + 0.5);
         b = a + uniform(-0.5, 0.5);
         break;
+    case 6: { /* each end: near the map, huge or tiny */
+        double end[2];
+        for (int e = 0; e < 2; e++) {
+            uint32_t kind = below(3);
+            end[e] = kind == 0 ? uniform(-1, size + 1)
+                     : kind == 1 ? (below(2) ? -limit : limit) * uniform(0.01, 1)
+                                 : uniform(-1, 1) * 1e-36;
+        }
+        a = end[0];
+        b = end[1];
+        break;
+    }
     default: /* edges near -1 and the size, where ties decide bounds */
         a = -1 - below(3) * 0.5;
         b = size + below(3) * 0.5;
