@@ -21,7 +21,7 @@ static dmlvk_device_type device_type(VkPhysicalDeviceType t)
 
 struct physical_caps {
     VkPhysicalDeviceProperties props;
-    bool api_ok, bda, storage16, rte16, atomic_add, int64_atomics;
+    bool api_ok, bda, storage16, rte16, atomic_add, int64_atomics, subgroup_shuffle;
     int32_t compute_family;
     uint32_t timestamp_bits;
 };
@@ -63,10 +63,18 @@ static void query_caps(const struct dmlvk_vk *vk, VkPhysicalDevice pd, struct ph
     caps->storage16 = v11.storageBuffer16BitAccess;
     caps->atomic_add = atomic_ext && atomic.shaderBufferFloat32AtomicAdd;
     caps->int64_atomics = f2.features.shaderInt64 && v12.shaderBufferInt64Atomics;
-    VkPhysicalDeviceVulkan12Properties p12 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES };
+    VkPhysicalDeviceSubgroupProperties subgroup = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES };
+    VkPhysicalDeviceVulkan12Properties p12 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES,
+        .pNext = &subgroup,
+    };
     VkPhysicalDeviceProperties2 p2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &p12 };
     vk->vkGetPhysicalDeviceProperties2(pd, &p2);
     caps->rte16 = p12.shaderRoundingModeRTEFloat16;
+    const VkSubgroupFeatureFlags shuffle = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
+                                           VK_SUBGROUP_FEATURE_BALLOT_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
+    caps->subgroup_shuffle = (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
+                             (subgroup.supportedOperations & shuffle) == shuffle;
 
     uint32_t nq = 0;
     vk->vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, NULL);
@@ -355,6 +363,7 @@ static void take_enabled(dmlvk_device *dev, const struct enabled_features *e, co
     dev->float16 = e->storage16 && caps->storage16;
     dev->float16_supported = caps->storage16;
     dev->float16_rte = caps->rte16;
+    dev->subgroup_shuffle = caps->subgroup_shuffle;
     dev->float32_atomic_add = e->float32_atomic_add && e->atomic_float_ext && caps->atomic_add;
     dev->int64_atomics = e->int64 && e->int64_atomics && caps->int64_atomics;
 }

@@ -82,6 +82,7 @@ struct dmlvk_op_context {
     bool float16;
     bool float32_atomic_add;
     bool int64_atomics;
+    bool subgroup_shuffle;              /* the device's, unless a test hook turned it off */
     bool deterministic;
     uint32_t workgroup_size;
     uint32_t max_groups[3];
@@ -183,6 +184,7 @@ struct dmlvk_device {
     bool float16;
     bool float16_supported;             /* by the hardware, whether or not the device enabled it */
     bool float16_rte;                   /* shaderRoundingModeRTEFloat16: the rte16 shader variants */
+    bool subgroup_shuffle;              /* compute subgroups with basic, vote, ballot and shuffle */
     bool float32_atomic_add;
     bool int64_atomics;
     uint32_t device_index;

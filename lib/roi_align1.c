@@ -1,6 +1,7 @@
-/* ROI_ALIGN1 (OPERATORS.md section 4): the sample tables (roi_align.c), then one invocation per
- * output element. Shaders: glsl/roi_align_geometry.comp, glsl/roi_align1.comp; validation shared
- * with ROI_ALIGN_GRAD in roi_align.c. */
+/* ROI_ALIGN1 (OPERATORS.md section 4): the sample tables (roi_align.c), then the bins, a workgroup
+ * per region and group of channels. Shaders: glsl/roi_align_geometry.comp, glsl/roi_align1.comp
+ * and glsl/roi_align1_rows.comp (both glsl/roi_align1.glsl); validation shared with
+ * ROI_ALIGN_GRAD in roi_align.c. */
 #include <stddef.h>
 
 #include "roi_align.h"
@@ -27,14 +28,21 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     s.batch_slot = 2;
     if (!dmlvk_roi_align_geometry(ctx, &f, &s, p))
         return DMLVK_ERROR_UNSUPPORTED;
+    /* A workgroup per region and group of channels; float32 AVERAGE by sample rows where the
+     * device can (roi_align1.glsl), which measured slower with 16-bit types and with several
+     * channels per invocation (BENCHMARKS.md note 56). */
     uint32_t channels = dmlvk_roi_align_channels(&s);
-    uint64_t groups = (s.channels + channels - 1) / channels;
-    struct dmlvk_dispatch_plan *dp = dmlvk_plan_add_dispatch(p, ctx, DMLVK_SHADER_ROI_ALIGN1, DMLVK_PUSH_SLOTS(roi_align1_push),
-                                                             groups * s.num_rois * s.out_h * s.out_w);
+    uint32_t group_channels = channels * 2 * (ctx->workgroup_size >= 64 ? ctx->workgroup_size / 32 : 1);
+    bool rows = ctx->subgroup_shuffle && channels == 1 && f.reduction != DMLVK_REDUCE_FUNCTION_MAX;
+    uint64_t groups = (s.channels + group_channels - 1) / group_channels * (uint64_t)s.num_rois;
+    struct dmlvk_dispatch_plan *dp =
+        dmlvk_plan_add_dispatch(p, ctx, rows ? DMLVK_SHADER_ROI_ALIGN1_ROWS : DMLVK_SHADER_ROI_ALIGN1,
+                                DMLVK_PUSH_SLOTS(roi_align1_push), groups * ctx->workgroup_size);
     if (!dp)
         return DMLVK_ERROR_UNSUPPORTED;
     dmlvk_roi_align_spec(&f, p, dp);
     dmlvk_dispatch_spec(p, dp, ROI_SPEC_CHANNELS, channels);
+    dmlvk_dispatch_spec(p, dp, ROI_SPEC_GROUP_CHANNELS, group_channels);
     DMLVK_BIND(dp, roi_align1_push, p, DMLVK_SLOT_PARAMS);
     DMLVK_BIND(dp, roi_align1_push, x, 0);
     DMLVK_BIND(dp, roi_align1_push, rois, 1);

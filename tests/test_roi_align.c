@@ -211,7 +211,8 @@ static void packed_roi_tensors(struct roi_tensors *t, dmlvk_tensor_data_type typ
 }
 
 /* GPU runs of ROI_ALIGN1 / ROI_ALIGN_GRAD on problem p, in any float type, packed tensors. */
-static void gpu_forward_typed(const struct problem *p, dmlvk_tensor_data_type type, double *out)
+static void gpu_forward_typed(const struct problem *p, dmlvk_tensor_data_type type, const struct test_params *params,
+                              double *out)
 {
     const struct ref_roi *q = &p->q;
     struct roi_tensors t;
@@ -227,7 +228,7 @@ static void gpu_forward_typed(const struct problem *p, dmlvk_tensor_data_type ty
     const dmlvk_tensor_desc *descs[4] = { &t.x, &t.rois, &t.batch, &t.bins };
     void *values[4] = { vx, vr, (void *)p->batch, vy };
     dmlvk_operator_desc od = { DMLVK_OPERATOR_ROI_ALIGN1, &d };
-    if (gpu_run(dev, &od, NULL, descs, values, 4) != DMLVK_OK)
+    if (gpu_run(dev, &od, params, descs, values, 4) != DMLVK_OK)
         fail_msg("%s", dmlvk_last_error());
     from_type(vy, p->ny, type, out);
     free(vx);
@@ -237,7 +238,7 @@ static void gpu_forward_typed(const struct problem *p, dmlvk_tensor_data_type ty
 
 static void gpu_forward(const struct problem *p, double *out)
 {
-    gpu_forward_typed(p, DMLVK_TENSOR_DATA_TYPE_FLOAT32, out);
+    gpu_forward_typed(p, DMLVK_TENSOR_DATA_TYPE_FLOAT32, NULL, out);
 }
 
 /* Runs the backward pass; dx and droi are filled when non-NULL. */
@@ -348,7 +349,7 @@ static void test_forward_channels(void **state)
         ref_roi_forward(&p.q, p.x, want);
         for (uint64_t i = 0; i < p.ny; i++)
             mag[i] = 1;
-        gpu_forward_typed(&p, type, got);
+        gpu_forward_typed(&p, type, NULL, got);
         expect_close("ROI_ALIGN1", got, want, mag, p.ny, type_tolerance(type));
         free(want);
         free(got);
@@ -908,7 +909,11 @@ static void test_exact_geometry(void **state)
             ref_roi_forward(q, p.x, want);
             for (uint64_t i = 0; i < p.ny; i++)
                 mag[i] = 1 + fabs(q->oob_value);
-            gpu_forward_typed(&p, type, got);
+            /* Float32 AVERAGE by sample rows and by whole bins in turn, in workgroups smaller than a
+             * subgroup too. */
+            struct test_params forward = { .workgroup_size = iter % 24 == 0 ? 4 : iter % 24 == 6 ? 8 : iter % 24 == 12 ? 16 : 0,
+                                           .force_no_subgroup_shuffle = iter % 12 >= 6 };
+            gpu_forward_typed(&p, type, &forward, got);
             expect_close("ROI_ALIGN1", got, want, mag, p.ny, rel);
             free(want);
             free(got);

@@ -31,6 +31,7 @@ struct test_params {
     bool force_cas_atomics;
     bool force_software_rounding;
     bool force_no_int64_atomics;
+    bool force_no_subgroup_shuffle;
 };
 
 static inline dmlvk_status test_operator_create(dmlvk_device *dev, const dmlvk_operator_desc *desc,
@@ -45,6 +46,7 @@ static inline dmlvk_status test_operator_create(dmlvk_device *dev, const dmlvk_o
         .force_cas_atomics = tp->force_cas_atomics,
         .force_software_rounding = tp->force_software_rounding,
         .force_no_int64_atomics = tp->force_no_int64_atomics,
+        .force_no_subgroup_shuffle = tp->force_no_subgroup_shuffle,
     };
     return dmlvk_operator_create_debug(dev, desc, &params, &debug, op);
 }
