@@ -133,17 +133,6 @@ uvec4 bin_index(uint e)
     return uvec4(e / pc.p.channels, e % pc.p.channels, oy, ox);
 }
 
-// (r, c, oy, ox) of an index over {ChannelCount (or groups of channels), NumROIs, OutH, OutW}:
-// the invocations in flight share channels, whose planes of the input stay in cache.
-uvec4 bin_index_channel_major(uint e)
-{
-    uint ox = e % pc.p.out_w;
-    e /= pc.p.out_w;
-    uint oy = e % pc.p.out_h;
-    e /= pc.p.out_h;
-    return uvec4(e % pc.p.num_rois, e / pc.p.num_rois, oy, ox);
-}
-
 uint bin_offset(uvec4 i)
 {
     return i.x * pc.p.bin_strides[0] + i.y * pc.p.bin_strides[1] + i.z * pc.p.bin_strides[2] + i.w * pc.p.bin_strides[3];

@@ -1,16 +1,23 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
-// ROI_ALIGN_GRAD: one invocation per InputGradient element scatters its samples, channels slowest.
+// ROI_ALIGN_GRAD under MAX: a workgroup per region and GROUP_CHANNELS channels, each invocation
+// scattering the winning sample of a bin of one channel, its neighbours on the neighbouring bins.
 #include "roi_align_grad_common.glsl"
 
 void main()
 {
-    uint e = invocation_index();
-    if (e >= pc.p.num_rois * pc.p.channels * pc.p.out_h * pc.p.out_w)
+    uvec3 n = gl_NumWorkGroups;
+    uint group = (gl_WorkGroupID.z * n.y + gl_WorkGroupID.y) * n.x + gl_WorkGroupID.x;
+    uint r = group % pc.p.num_rois, c_first = group / pc.p.num_rois * GROUP_CHANNELS;
+    if (c_first >= pc.p.channels)
         return;
-    uvec4 i = bin_index_channel_major(e);
-    Region g = region(i.x);
+    Region g = region(r);
     if (!g.valid)
         return;
-    scatter_bin(g, i, fixed_point_scale());
+    uint bins = pc.p.out_h * pc.p.out_w, jobs = (min(c_first + GROUP_CHANNELS, pc.p.channels) - c_first) * bins;
+    float fixed_scale = fixed_point_scale();
+    for (uint j = gl_LocalInvocationID.x; j < jobs; j += gl_WorkGroupSize.x) {
+        uint b = j % bins;
+        scatter_bin(g, uvec4(r, c_first + j / bins, b / pc.p.out_w, b % pc.p.out_w), fixed_scale);
+    }
 }

@@ -251,9 +251,10 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     bool ok = dmlvk_roi_align_geometry(ctx, &f, &s, p);
     if (ok && f.grad) {
         uint64_t elements = s.grad.elements, bins = s.bins.elements;
-        /* MAXIMUM picks each bin's sample by value: only AVERAGE scatters by regions. */
-        uint32_t per_region = 0;
-        uint64_t scatter_size = bins;
+        /* MAXIMUM picks each bin's sample by value (a workgroup per region and a few channels,
+         * as ROI_ALIGN1's whole bins): only AVERAGE scatters by regions. */
+        uint32_t per_region = 2 * (ctx->workgroup_size >= 64 ? ctx->workgroup_size / 32 : 1);
+        uint64_t scatter_size = (s.channels + per_region - 1) / per_region * (uint64_t)s.num_rois * ctx->workgroup_size;
         enum dmlvk_shader scatter = DMLVK_SHADER_ROI_ALIGN_GRAD_SCATTER;
         if (f.reduction != DMLVK_REDUCE_FUNCTION_MAX) {
             scatter_size = region_scatter_size(ctx, &f, &s, &per_region);
