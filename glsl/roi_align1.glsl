@@ -82,7 +82,8 @@ void main()
     // Lane t: sample ix of bin column ox for lane group k's CHANNELS channels: a bin row's sample
     // columns take `width` lanes (a power of two), up to the subgroup, which takes as many
     // groups as it holds widths.
-    uint columns_all = pc.p.out_w * nx, width = columns_all >= lanes ? lanes : 1u << findMSB(2u * columns_all - 1u);
+    uint columns_all = pc.p.out_w >= lanes ? lanes : pc.p.out_w * nx;    // no overflow: nx <= lanes
+    uint width = columns_all >= lanes ? lanes : 1u << findMSB(2u * columns_all - 1u);
     uint per_subgroup = lanes / width, per_pass = width / nx;
     uint k = t / width, u = t % width, ix = u % nx, step = gl_NumSubgroups * per_subgroup * CHANNELS;
     for (uint first = c_first + gl_SubgroupID * per_subgroup * CHANNELS; first < c_end; first += step) {
