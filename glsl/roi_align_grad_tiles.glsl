@@ -99,7 +99,8 @@ Axis sample_entry(Samples x, uint e)
 
 uint entry_bin(Samples x, uint e)
 {
-    return (e + x.first_j) / x.per + x.first_bin;
+    uint first_left = x.per - x.first_j;   // entries in the first bin; e + first_j may pass 2^32
+    return e < first_left ? x.first_bin : x.first_bin + 1u + (e - first_left) / x.per;
 }
 
 // The first entry whose first tap lies past v in the axis' direction, or count (first taps

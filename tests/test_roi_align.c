@@ -765,12 +765,12 @@ static double sweep_round(double v)
 }
 
 /* One axis of a region: inside, overhanging, 10 to 10^6 times the input, mirrored, empty, smaller
- * than a cell, or with ends far from the map's scale (up to `limit`, the type's range, or tiny),
- * whose exact sums leave the geometry's register words for its wide ones, some midway. */
+ * than a cell, with ends far from the map's scale (up to `limit`, the type's range, or tiny), or
+ * so wide that a bin holds 2^32 - 1 samples (where sample indices within a bin near 2^32). */
 static void sweep_axis(double size, double scale, double limit, double *lo, double *hi)
 {
     double a, b;
-    switch (below(7)) {
+    switch (below(8)) {
     case 0: /* inside */
         a = uniform(0, size);
         b = a + uniform(0, size - a);
@@ -802,6 +802,12 @@ static void sweep_axis(double size, double scale, double limit, double *lo, doub
         }
         a = end[0];
         b = end[1];
+        break;
+    }
+    case 7: { /* about 10^10 wide around the map: 2^32 - 1 samples per bin, a few of them inside */
+        double c = uniform(-1, size + 1), half = uniform(5e9, 3e10);
+        a = c - half;
+        b = c + half;
         break;
     }
     default: /* edges near -1 and the size, where ties decide bounds */
