@@ -101,7 +101,21 @@ void main()
                 float acc[ROI_MAX_CHANNELS];
                 [[unroll]] for (uint m = 0u; m < ROI_MAX_CHANNELS; m++)
                     acc[m] = 0.0;
-                for (uint iy = rows.x; iy < rows.y; iy++) {
+                // Two sample rows at a time, so that their loads are in flight together (the sums in
+                // row order all the same). Counted from the end: rows.y may be 2^32 - 1.
+                uint iy = rows.x;
+                for (; rows.y - iy >= 2u; iy += 2u) {
+                    Axis y0 = sample_y(g, oy, iy), y1 = sample_y(g, oy, iy + 1u);
+                    [[unroll]] for (uint m = 0u; m < ROI_MAX_CHANNELS; m++) {
+                        if (m < CHANNELS && sampled && c0 + m < c_end) {
+                            float v0 = read_input(plane + m * pc.p.in_strides[1], y0, x);
+                            float v1 = read_input(plane + m * pc.p.in_strides[1], y1, x);
+                            acc[m] += v0;
+                            acc[m] += v1;
+                        }
+                    }
+                }
+                if (iy < rows.y) {
                     Axis y = sample_y(g, oy, iy);
                     [[unroll]] for (uint m = 0u; m < ROI_MAX_CHANNELS; m++)
                         if (m < CHANNELS && sampled && c0 + m < c_end)
