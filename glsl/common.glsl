@@ -272,12 +272,18 @@ uint invocation_count()
     return n.x * n.y * n.z * gl_WorkGroupSize.x;
 }
 
-// A linear invocation index over a dispatch spread across x, y and z.
-uint invocation_index()
+// A linear workgroup index over a dispatch spread across x, y and z.
+uint workgroup_index()
 {
     uvec3 n = gl_NumWorkGroups;
     uvec3 g = gl_WorkGroupID;
-    return ((g.z * n.y + g.y) * n.x + g.x) * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+    return (g.z * n.y + g.y) * n.x + g.x;
+}
+
+// A linear invocation index over the same.
+uint invocation_index()
+{
+    return workgroup_index() * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
 }
 
 // a * b = p + two_prod_err(a, b, p) exactly (Dekker's product: no fma, whose rounding Vulkan

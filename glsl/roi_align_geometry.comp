@@ -536,8 +536,7 @@ void start_searches(uint k, Axis a, bool valid)
 
 void main()
 {
-    uvec3 groups = gl_NumWorkGroups;
-    uint r = (gl_WorkGroupID.z * groups.y + gl_WorkGroupID.y) * groups.x + gl_WorkGroupID.x;
+    uint r = workgroup_index();
     uint lid = gl_LocalInvocationID.x;
     if (r >= pc.p.num_rois)
         return;

@@ -91,8 +91,7 @@ uint transpose_groups()     // one per region and T channels
 
 void main()
 {
-    uvec3 n = gl_NumWorkGroups;
-    uint group = (gl_WorkGroupID.z * n.y + gl_WorkGroupID.y) * n.x + gl_WorkGroupID.x, lid = gl_LocalInvocationID.x;
+    uint group = workgroup_index(), lid = gl_LocalInvocationID.x;
     uint bins = pc.p.out_h * pc.p.out_w, stride = gather_stride();
     if (!PREPARE_LINES) {
         if (group >= transpose_groups())

@@ -22,8 +22,7 @@ vec4 sample_roi_grad(uint plane, Axis y, Axis x, float share)
 
 void main()
 {
-    uvec3 n = gl_NumWorkGroups;
-    uint group = (gl_WorkGroupID.z * n.y + gl_WorkGroupID.y) * n.x + gl_WorkGroupID.x;
+    uint group = workgroup_index();
     // Parts slowest: the workgroups in flight share channels, whose planes stay in cache.
     uint r = group % pc.p.num_rois, part = group / pc.p.num_rois;
     uint lid = gl_LocalInvocationID.x;

@@ -6,8 +6,7 @@
 
 void main()
 {
-    uvec3 n = gl_NumWorkGroups;
-    uint group = (gl_WorkGroupID.z * n.y + gl_WorkGroupID.y) * n.x + gl_WorkGroupID.x;
+    uint group = workgroup_index();
     uint r = group % pc.p.num_rois, c_first = group / pc.p.num_rois * GROUP_CHANNELS;
     if (c_first >= pc.p.channels)
         return;

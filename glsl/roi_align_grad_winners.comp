@@ -13,8 +13,7 @@ shared uvec4 winner_block[T][T + 1u];
 
 void main()
 {
-    uvec3 n = gl_NumWorkGroups;
-    uint group = (gl_WorkGroupID.z * n.y + gl_WorkGroupID.y) * n.x + gl_WorkGroupID.x, lid = gl_LocalInvocationID.x;
+    uint group = workgroup_index(), lid = gl_LocalInvocationID.x;
     uint bins = pc.p.out_h * pc.p.out_w, stride = gather_stride(), channel_blocks = (stride + T - 1u) / T;
     if (group >= pc.p.num_rois * channel_blocks)
         return;

@@ -209,6 +209,16 @@ uint32_t dmlvk_roi_align_channels(const struct roi_shape *s)
     return DMLVK_IS_16BIT_FLOAT(s->bins.type) ? 2 : 1;
 }
 
+/* Two channels per 32 invocations times those per invocation, at most 64 (128 measured slower with
+ * 8 per invocation; BENCHMARKS.md notes 56-57). */
+uint64_t dmlvk_roi_align_region_groups(const struct dmlvk_op_context *ctx, const struct roi_shape *s,
+                                       uint32_t per_invocation, uint32_t *group_channels)
+{
+    uint32_t channels = per_invocation * 2 * (ctx->workgroup_size >= 64 ? ctx->workgroup_size / 32 : 1);
+    *group_channels = channels < 64 ? channels : 64;
+    return (s->channels + *group_channels - 1) / *group_channels * (uint64_t)s->num_rois * ctx->workgroup_size;
+}
+
 void dmlvk_roi_align_spec(const struct roi_fields *f, struct dmlvk_op_plan *plan, struct dmlvk_dispatch_plan *d)
 {
     dmlvk_dispatch_spec(plan, d, ROI_SPEC_LINEAR, f->mode == DMLVK_INTERPOLATION_MODE_LINEAR);

@@ -28,19 +28,14 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     s.batch_slot = 2;
     if (!dmlvk_roi_align_geometry(ctx, &f, &s, p))
         return DMLVK_ERROR_UNSUPPORTED;
-    /* A workgroup per region and group of channels (up to 64: 128 measured slower with 8 per
-     * invocation); float32 AVERAGE by sample rows where the device can (roi_align1.glsl), which
-     * measured slower with 16-bit types and with several channels per invocation (BENCHMARKS.md
-     * note 56). */
-    uint32_t channels = dmlvk_roi_align_channels(&s);
-    uint32_t group_channels = channels * 2 * (ctx->workgroup_size >= 64 ? ctx->workgroup_size / 32 : 1);
-    if (group_channels > 64)
-        group_channels = 64;
+    /* Float32 AVERAGE by sample rows where the device can (roi_align1.glsl), which measured
+     * slower with 16-bit types and with several channels per invocation (BENCHMARKS.md note 56). */
+    uint32_t channels = dmlvk_roi_align_channels(&s), group_channels;
+    uint64_t invocations = dmlvk_roi_align_region_groups(ctx, &s, channels, &group_channels);
     bool rows = ctx->subgroup_shuffle && channels == 1 && f.reduction != DMLVK_REDUCE_FUNCTION_MAX;
-    uint64_t groups = (s.channels + group_channels - 1) / group_channels * (uint64_t)s.num_rois;
     struct dmlvk_dispatch_plan *dp =
         dmlvk_plan_add_dispatch(p, ctx, rows ? DMLVK_SHADER_ROI_ALIGN1_ROWS : DMLVK_SHADER_ROI_ALIGN1,
-                                DMLVK_PUSH_SLOTS(roi_align1_push), groups * ctx->workgroup_size);
+                                DMLVK_PUSH_SLOTS(roi_align1_push), invocations);
     if (!dp)
         return DMLVK_ERROR_UNSUPPORTED;
     dmlvk_roi_align_spec(&f, p, dp);

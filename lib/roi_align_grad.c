@@ -253,8 +253,8 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
         uint64_t elements = s.grad.elements, bins = s.bins.elements;
         /* MAXIMUM picks each bin's sample by value (a workgroup per region and a few channels,
          * as ROI_ALIGN1's whole bins): only AVERAGE scatters by regions. */
-        uint32_t per_region = 2 * (ctx->workgroup_size >= 64 ? ctx->workgroup_size / 32 : 1);
-        uint64_t scatter_size = (s.channels + per_region - 1) / per_region * (uint64_t)s.num_rois * ctx->workgroup_size;
+        uint32_t per_region;
+        uint64_t scatter_size = dmlvk_roi_align_region_groups(ctx, &s, 1, &per_region);
         enum dmlvk_shader scatter = DMLVK_SHADER_ROI_ALIGN_GRAD_SCATTER;
         if (f.reduction != DMLVK_REDUCE_FUNCTION_MAX) {
             scatter_size = region_scatter_size(ctx, &f, &s, &per_region);
