@@ -209,14 +209,31 @@ uint32_t dmlvk_roi_align_channels(const struct roi_shape *s)
     return DMLVK_IS_16BIT_FLOAT(s->bins.type) ? 2 : 1;
 }
 
-/* Two channels per 32 invocations times those per invocation, at most 64 (128 measured slower with
- * 8 per invocation; BENCHMARKS.md notes 56-57). */
+/*
+ * About 32 channels per workgroup (fewer, or 64, measured slower; BENCHMARKS.md notes 56-57, 59).
+ * Whole bins take the most sets of per_invocation channels, up to 32 channels, whose jobs (a set's
+ * bins each) leave at most 5% of the invocations idle in their last round (a 32-channel group of
+ * 7x7 bins ran 784 jobs in four rounds of 256, the last nearly empty); where no count does, two
+ * channels per 32 invocations times those per invocation, at most 64. Sample rows (ROI_ALIGN1's
+ * float32 AVERAGE) hold two channels per subgroup in each pass: two passes.
+ */
 uint64_t dmlvk_roi_align_region_groups(const struct dmlvk_op_context *ctx, const struct roi_shape *s,
-                                       uint32_t per_invocation, uint32_t *group_channels)
+                                       uint32_t per_invocation, bool rows, uint32_t *group_channels)
 {
-    uint32_t channels = per_invocation * 2 * (ctx->workgroup_size >= 64 ? ctx->workgroup_size / 32 : 1);
+    uint32_t wg = ctx->workgroup_size, warps = wg >= 64 ? wg / 32 : 1;
+    uint32_t channels = rows ? 4 * warps : per_invocation * 2 * warps;
+    if (!rows) {
+        uint64_t bins = (uint64_t)s->out_h * s->out_w;
+        for (uint32_t sets = 32 / per_invocation; sets > 0; sets--) {
+            uint64_t jobs = sets * bins, rounds = (jobs + wg - 1) / wg;
+            if (20 * jobs >= 19 * rounds * wg) {
+                channels = sets * per_invocation;
+                break;
+            }
+        }
+    }
     *group_channels = channels < 64 ? channels : 64;
-    return (s->channels + *group_channels - 1) / *group_channels * (uint64_t)s->num_rois * ctx->workgroup_size;
+    return (s->channels + *group_channels - 1) / *group_channels * (uint64_t)s->num_rois * wg;
 }
 
 void dmlvk_roi_align_spec(const struct roi_fields *f, struct dmlvk_op_plan *plan, struct dmlvk_dispatch_plan *d)

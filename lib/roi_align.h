@@ -78,10 +78,10 @@ void dmlvk_roi_align_place_tables(const struct roi_shape *s, struct dmlvk_op_pla
 uint32_t dmlvk_roi_align_channels(const struct roi_shape *s);
 
 /* The stages with a workgroup per region and group of channels (ROI_ALIGN1, the MAX scatter):
- * the channels of a group for `per_invocation` channels per invocation, and the invocations to
- * dispatch. */
+ * the channels of a group for `per_invocation` channels per invocation of whole bins (or for
+ * ROI_ALIGN1's sample rows), and the invocations to dispatch. */
 uint64_t dmlvk_roi_align_region_groups(const struct dmlvk_op_context *ctx, const struct roi_shape *s,
-                                       uint32_t per_invocation, uint32_t *group_channels);
+                                       uint32_t per_invocation, bool rows, uint32_t *group_channels);
 
 /* The specialization constants both operators' shaders share: LINEAR, MAXIMUM, ALIGN_CORNERS. */
 void dmlvk_roi_align_spec(const struct roi_fields *f, struct dmlvk_op_plan *plan, struct dmlvk_dispatch_plan *d);

@@ -31,8 +31,8 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     /* Float32 AVERAGE by sample rows where the device can (roi_align1.glsl), which measured
      * slower with 16-bit types and with several channels per invocation (BENCHMARKS.md note 56). */
     uint32_t channels = dmlvk_roi_align_channels(&s), group_channels;
-    uint64_t invocations = dmlvk_roi_align_region_groups(ctx, &s, channels, &group_channels);
     bool rows = ctx->subgroup_shuffle && channels == 1 && f.reduction != DMLVK_REDUCE_FUNCTION_MAX;
+    uint64_t invocations = dmlvk_roi_align_region_groups(ctx, &s, channels, rows, &group_channels);
     struct dmlvk_dispatch_plan *dp =
         dmlvk_plan_add_dispatch(p, ctx, rows ? DMLVK_SHADER_ROI_ALIGN1_ROWS : DMLVK_SHADER_ROI_ALIGN1,
                                 DMLVK_PUSH_SLOTS(roi_align1_push), invocations);
