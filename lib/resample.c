@@ -711,7 +711,13 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
     memcpy(plan->params + header_at, &hdr, sizeof(hdr));
 
     enum dmlvk_shader shader = f->backward ? DMLVK_SHADER_RESAMPLE_BACKWARD : DMLVK_SHADER_RESAMPLE_FORWARD;
-    struct dmlvk_dispatch_plan *dp = dmlvk_plan_add_dispatch(plan, ctx, shader, DMLVK_PUSH_SLOTS(resample_push), invocations);
+    /* 16-bit block gathers of 2-element loads ran faster in workgroups of 128, every other kind as
+     * fast or slower (BENCHMARKS.md note 59). */
+    struct dmlvk_op_context sized = *ctx;
+    if (storage16 && shape.rows && !shape.channel_lanes && shape.chunk == 2 && sized.workgroup_size > 128)
+        sized.workgroup_size = 128;
+    struct dmlvk_dispatch_plan *dp =
+        dmlvk_plan_add_dispatch(plan, &sized, shader, DMLVK_PUSH_SLOTS(resample_push), invocations);
     if (!dp)
         return DMLVK_ERROR_UNSUPPORTED;
     DMLVK_BIND(dp, resample_push, p, DMLVK_SLOT_PARAMS);
