@@ -84,7 +84,8 @@ _Static_assert((ROI_GATHER_VECS & (ROI_GATHER_VECS - 1)) == 0, "the gather masks
 
 struct gather_plan {
     uint32_t group_channels, quads, splits;
-    uint64_t scratch_bytes, transpose_invocations, line_invocations, gather_invocations;
+    uint32_t workgroup_size;            /* the gather's own */
+    uint64_t scratch_bytes, transpose_blocks, line_invocations, gather_invocations;
 };
 
 /* The tiles of the input a gather with `quads` invocations per element covers; false where the
@@ -156,10 +157,29 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
         .quads = quads,
         .splits = splits,
         .scratch_bytes = 4 * words,
-        .transpose_invocations = blocks * wg,
+        .workgroup_size = wg,
+        .transpose_blocks = blocks,
         .line_invocations = lines,
         .gather_invocations = tiles * s->batch_count * (stride / channels) * wg,
     };
+    return true;
+}
+
+/* Workgroups of 128 for float32 AVERAGE gathers of ROI_GATHER_QUADS invocations per element (large
+ * maps) ran faster than the operator's 256; 16-bit ones as fast, and the wide gathers of small maps
+ * slower (BENCHMARKS.md note 60). */
+static bool plan_gather_sized(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
+                              struct gather_plan *g)
+{
+    if (!plan_gather(ctx, f, s, g))
+        return false;
+    struct dmlvk_op_context half = *ctx;
+    half.workgroup_size = 128;
+    struct gather_plan h;
+    const bool float32 = s->bins.type == DMLVK_TENSOR_DATA_TYPE_FLOAT32;
+    if (ctx->workgroup_size > 128 && f->reduction != DMLVK_REDUCE_FUNCTION_MAX && float32 && g->quads == ROI_GATHER_QUADS &&
+        plan_gather(&half, f, s, &h) && h.quads == ROI_GATHER_QUADS)
+        *g = h;
     return true;
 }
 
@@ -261,7 +281,9 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
             scatter = DMLVK_SHADER_ROI_ALIGN_GRAD_SCATTER_REGIONS;
         }
         struct gather_plan g;
-        if (plan_gather(ctx, &f, &s, &g)) {
+        if (plan_gather_sized(ctx, &f, &s, &g)) {
+            struct dmlvk_op_context gather_ctx = *ctx;
+            gather_ctx.workgroup_size = g.workgroup_size;
             p->scratch_bytes = g.scratch_bytes;
             struct dmlvk_dispatch_plan *first = NULL, *lines = NULL, *gather = NULL;
             /* dY's transposition reads no sample table and runs beside the geometry stage; the
@@ -269,10 +291,10 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
              * the winners instead. */
             const bool max = f.reduction == DMLVK_REDUCE_FUNCTION_MAX;
             ok = (first = stage(p, ctx, &f, max ? DMLVK_SHADER_ROI_ALIGN_GRAD_WINNERS : DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE,
-                                true, 0, g.transpose_invocations, g.group_channels)) &&
+                                true, 0, g.transpose_blocks * ctx->workgroup_size, g.group_channels)) &&
                  (lines = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE, true, 0, g.line_invocations,
                                 g.group_channels)) &&
-                 (gather = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_GATHER, false, 0, g.gather_invocations,
+                 (gather = stage(p, &gather_ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_GATHER, false, 0, g.gather_invocations,
                                  g.group_channels));
             if (ok) {
                 first->concurrent = !max;
