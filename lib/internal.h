@@ -89,6 +89,16 @@ struct dmlvk_op_context {
     uint32_t max_shared_bytes;          /* maxComputeSharedMemorySize */
 };
 
+/* ctx for a dispatch whose workgroups hold at most `most` invocations: never more than the
+ * operator's size, which a test hook may have made smaller. */
+static inline struct dmlvk_op_context dmlvk_context_capped(const struct dmlvk_op_context *ctx, uint64_t most)
+{
+    struct dmlvk_op_context c = *ctx;
+    if (c.workgroup_size > most)
+        c.workgroup_size = (uint32_t)most;
+    return c;
+}
+
 struct dmlvk_op_class {
     dmlvk_operator_info info;
     /* Diagnostics counters its shaders write (DMLVK_SLOT_COUNTERS), named for dmlvk_diagnostics. */

@@ -151,11 +151,9 @@ bool dmlvk_roi_align_geometry(const struct dmlvk_op_context *ctx, const struct r
     /* A workgroup per region, whose searches fill one warp and whose entries take an invocation
      * each: no more invocations than that, so that the device holds many more regions at once
      * (BENCHMARKS.md note 43). */
-    struct dmlvk_op_context narrow = *ctx;
     uint64_t entries = (s->table_x + s->table_y + ROI_GEOMETRY_WORKGROUP - 1) / ROI_GEOMETRY_WORKGROUP *
                        ROI_GEOMETRY_WORKGROUP;
-    if (narrow.workgroup_size > entries)
-        narrow.workgroup_size = (uint32_t)entries;
+    struct dmlvk_op_context narrow = dmlvk_context_capped(ctx, entries);
     struct dmlvk_dispatch_plan *d = dmlvk_plan_add_dispatch(plan, &narrow, DMLVK_SHADER_ROI_ALIGN_GEOMETRY,
                                                             DMLVK_PUSH_SLOTS(roi_align_geometry_push),
                                                             (uint64_t)s->num_rois * narrow.workgroup_size);

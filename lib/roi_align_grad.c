@@ -173,8 +173,7 @@ static bool plan_gather_sized(const struct dmlvk_op_context *ctx, const struct r
 {
     if (!plan_gather(ctx, f, s, g))
         return false;
-    struct dmlvk_op_context half = *ctx;
-    half.workgroup_size = 128;
+    struct dmlvk_op_context half = dmlvk_context_capped(ctx, 128);
     struct gather_plan h;
     const bool float32 = s->bins.type == DMLVK_TENSOR_DATA_TYPE_FLOAT32;
     if (ctx->workgroup_size > 128 && f->reduction != DMLVK_REDUCE_FUNCTION_MAX && float32 && g->quads == ROI_GATHER_QUADS &&
@@ -282,8 +281,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
         }
         struct gather_plan g;
         if (plan_gather_sized(ctx, &f, &s, &g)) {
-            struct dmlvk_op_context gather_ctx = *ctx;
-            gather_ctx.workgroup_size = g.workgroup_size;
+            struct dmlvk_op_context gather_ctx = dmlvk_context_capped(ctx, g.workgroup_size);
             p->scratch_bytes = g.scratch_bytes;
             struct dmlvk_dispatch_plan *first = NULL, *lines = NULL, *gather = NULL;
             /* dY's transposition reads no sample table and runs beside the geometry stage; the
