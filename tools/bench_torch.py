@@ -142,7 +142,8 @@ def main():
     copy = ours["copy_gbps"]
     print(f"device: {ours['device']}, torch {torch.__version__} on {torch.cuda.get_device_name()}")
     print(f"copy ceiling (dmlvk-bench, compute-shader copy): {copy:.0f} GB/s\n")
-    head = f"{'workload':44} {'dmlvk ms':>9} {'of copy':>8} {'torch ms':>9} {'of copy':>8} {'speedup':>8}"
+    head = (f"{'workload':44} {'dmlvk ms':>9} {'of copy':>8} {'same size':>9} {'torch ms':>9} {'of copy':>8} "
+            f"{'speedup':>8}")
     print(head)
     print("-" * len(head))
     rows = []
@@ -152,6 +153,7 @@ def main():
         speedup = t / r["ms"] if t else None
         rows.append(dict(r, torch_ms=t, torch_fraction_of_copy=torch_frac, speedup=speedup))
         print(f"{r['name']:44} {r['ms']:9.4f} {100 * r['fraction_of_copy']:7.1f}% "
+              f"{100 * r['fraction_of_same_size_copy']:8.1f}% "
               + (f"{t:9.4f} {100 * torch_frac:7.1f}% {speedup:7.2f}x" if t else f"{'-':>9} {'-':>8} {'-':>8}"))
         sys.stdout.flush()
     if args.out:
