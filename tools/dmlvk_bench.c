@@ -5,10 +5,11 @@
  *
  * For each workload it prints the median time over many runs (after warm-up, on random inputs),
  * the effective bandwidth on the minimal bytes (every input read once, every output written once)
- * and that bandwidth as a fraction of the copy ceiling. Small workloads cannot reach that ceiling
- * (a dispatch's start and drain weigh more), so it also times the same copy moving the workload's
- * bytes, and reports the fraction of that. It also reports how long creating the pipelines takes
- * cold and from the disk cache.
+ * and that bandwidth as a fraction of the copy ceiling. A workload's size moves what it can reach
+ * (a dispatch's start and drain weigh more in small ones; working sets that fit the last-level
+ * cache stay there from run to run), so it also times the same copy moving the workload's bytes
+ * and reports the fraction of that. It also reports how long creating the pipelines takes cold
+ * and from the disk cache.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -408,7 +409,7 @@ static void roi_boxes(const struct workload *w, float *boxes, uint32_t *batch)
 
 struct result {
     double ms, bytes, create_cold_ms, create_cached_ms;
-    double same_size_gbps;      /* a copy of the workload's bytes: what its size allows */
+    double same_size_gbps;      /* the copy moving the workload's bytes */
 };
 
 static dmlvk_buffer *tensor_buffer(dmlvk_device *dev, uint64_t elements, dmlvk_tensor_data_type type)
