@@ -291,30 +291,46 @@ static VkDeviceAddress address_of(struct vk *v, dmlvk_buffer *b)
     return vkGetBufferDeviceAddress(v->device, &ai);
 }
 
+/* The copy's pipeline, made once for the ceiling and every workload's same-size copy. */
+struct copy_kernel {
+    VkShaderModule module;
+    VkPipelineLayout layout;
+    VkPipeline pipeline;
+};
+
+static void copy_kernel_create(struct vk *v, struct copy_kernel *k)
+{
+    VkShaderModuleCreateInfo smci = { .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = sizeof(bench_copy_spv),
+                                      .pCode = bench_copy_spv };
+    CHECK_VK(vkCreateShaderModule(v->device, &smci, NULL, &k->module));
+    VkPushConstantRange range = { VK_SHADER_STAGE_COMPUTE_BIT, 0, 24 };
+    VkPipelineLayoutCreateInfo lci = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .pushConstantRangeCount = 1,
+                                       .pPushConstantRanges = &range };
+    CHECK_VK(vkCreatePipelineLayout(v->device, &lci, NULL, &k->layout));
+    VkComputePipelineCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+                                       .stage = { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                                                  .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = k->module, .pName = "main" },
+                                       .layout = k->layout };
+    CHECK_VK(vkCreateComputePipelines(v->device, VK_NULL_HANDLE, 1, &ci, NULL, &k->pipeline));
+}
+
+static void copy_kernel_destroy(struct vk *v, struct copy_kernel *k)
+{
+    vkDestroyPipeline(v->device, k->pipeline, NULL);
+    vkDestroyPipelineLayout(v->device, k->layout, NULL);
+    vkDestroyShaderModule(v->device, k->module, NULL);
+}
+
 /* GB/s (bytes read + written) of a compute-shader copy of `bytes`. */
-static double copy_ceiling(struct vk *v, dmlvk_device *dev, uint64_t bytes, const struct options *o)
+static double copy_rate(struct vk *v, dmlvk_device *dev, const struct copy_kernel *k, uint64_t bytes,
+                        const struct options *o)
 {
     dmlvk_buffer *a, *b;
     CHECK(dmlvk_buffer_create(dev, bytes, &a));
     CHECK(dmlvk_buffer_create(dev, bytes, &b));
-    VkShaderModuleCreateInfo smci = { .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = sizeof(bench_copy_spv),
-                                      .pCode = bench_copy_spv };
-    VkShaderModule module;
-    CHECK_VK(vkCreateShaderModule(v->device, &smci, NULL, &module));
-    VkPushConstantRange range = { VK_SHADER_STAGE_COMPUTE_BIT, 0, 24 };
-    VkPipelineLayoutCreateInfo lci = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .pushConstantRangeCount = 1,
-                                       .pPushConstantRanges = &range };
-    struct copy_job c = { .src = address_of(v, a), .dst = address_of(v, b), .vec4s = (uint32_t)(bytes / 16) };
-    CHECK_VK(vkCreatePipelineLayout(v->device, &lci, NULL, &c.layout));
-    VkComputePipelineCreateInfo ci = { .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-                                       .stage = { .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-                                                  .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = module, .pName = "main" },
-                                       .layout = c.layout };
-    CHECK_VK(vkCreateComputePipelines(v->device, VK_NULL_HANDLE, 1, &ci, NULL, &c.pipeline));
+    struct copy_job c = { .pipeline = k->pipeline, .layout = k->layout, .src = address_of(v, a),
+                          .dst = address_of(v, b), .vec4s = (uint32_t)(bytes / 16) };
     double ms = time_runs(v, record_copy, &c, o->warmup, o->iterations);
-    vkDestroyPipeline(v->device, c.pipeline, NULL);
-    vkDestroyPipelineLayout(v->device, c.layout, NULL);
-    vkDestroyShaderModule(v->device, module, NULL);
     dmlvk_buffer_destroy(a);
     dmlvk_buffer_destroy(b);
     return 2.0 * (double)bytes / (ms * 1e6);
@@ -813,7 +829,9 @@ int main(int argc, char **argv)
     CHECK(dmlvk_device_get_info(dev, &info));
 
     bool small = !strcmp(o.preset, "small");
-    double ceiling = copy_ceiling(&v, dev, small ? (UINT64_C(64) << 20) : (UINT64_C(1) << 30), &o);
+    struct copy_kernel copy;
+    copy_kernel_create(&v, &copy);
+    double ceiling = copy_rate(&v, dev, &copy, small ? (UINT64_C(64) << 20) : (UINT64_C(1) << 30), &o);
     struct workload w[128];
     int all = add_preset(w, 0, o.preset, v.req.vulkan11.storageBuffer16BitAccess), n = 0;
     /* --only keeps the workloads whose name contains it; --repeat runs each several times. */
@@ -834,7 +852,7 @@ int main(int argc, char **argv)
         run_workload(&v, dev, &picked[i], &o, cache_dir, &r);
         /* Read + written: a copy of half the bytes moves them all. */
         uint64_t half = (uint64_t)(r.bytes / 2) / 16 * 16;
-        r.same_size_gbps = copy_ceiling(&v, dev, half > 16 ? half : 16, &o);
+        r.same_size_gbps = copy_rate(&v, dev, &copy, half > 16 ? half : 16, &o);
         double gbps = r.bytes / (r.ms * 1e6);
         if (o.json)
             print_json_result(&picked[i], &r, gbps, ceiling, i + 1 < n);
@@ -845,6 +863,7 @@ int main(int argc, char **argv)
     }
     if (o.json)
         printf("]}\n");
+    copy_kernel_destroy(&v, &copy);
     dmlvk_device_destroy(dev);
     char cmd[600];
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", cache_dir);
