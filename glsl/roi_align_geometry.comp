@@ -226,13 +226,13 @@ void sum_position(Axis a, uvec2 w_lo, uvec2 w_hi, uvec2 w_off, bool offset_terms
     }
 }
 
-// 2*D*p of sample s (0 <= s < count), exactly, in big.
+// 2*D*p of sample s (0 <= s < count), exactly, in big: one call of sum_position, which is inlined
+// wherever a sample is placed.
 void sum_sample(Axis a, uvec2 s)
 {
-    if (a.single)
-        sum_position(a, uvec2(1u, 0u), uvec2(1u, 0u), uvec2(2u, 0u), false);
-    else
-        sum_position(a, sub_64(a.d, s), s, a.d, !ALIGN_CORNERS);
+    bool single = a.single;
+    uvec2 one = uvec2(1u, 0u);
+    sum_position(a, single ? one : sub_64(a.d, s), single ? one : s, single ? uvec2(2u, 0u) : a.d, !single && !ALIGN_CORNERS);
 }
 
 // q = floor(2p) where it lies in [-4, 2 * size + 2), else -5 below or 2 * size + 2 above; r = 2Dp - qD
@@ -325,6 +325,8 @@ bool past(Axis a, uvec2 s, bool first)
 // ceil(|W| / bins) clamped to [MinimumSamplesPerOutput, MaximumSamplesPerOutput], |W| exactly.
 uint samples_per_bin(Axis a)
 {
+    if (pc.p.min_samples == pc.p.max_samples)   // a fixed sampling ratio: |W| cannot move the clamp
+        return pc.p.min_samples;
     FloatParts sc = float_parts(a.scale), lo = float_parts(a.lo), hi = float_parts(a.hi);
     big_clear();
     for (uint t = 0u; t < 2u; t++) {
@@ -398,10 +400,9 @@ float sample_estimate(Axis a, float edge)
     return isnan(s) ? 0.0 : s;
 }
 
-// A sample's table entry (roi_align_abi.h).
-uvec4 sample_entry(Axis a, uvec2 s)
+// Sample s's table entry (roi_align_abi.h), from its place p.
+uvec4 placed_entry(Axis a, uvec2 s, Place p)
 {
-    Place p = place_sample(a, s);
     int top = 2 * int(a.size);
     uint flags = 0u;
     bool low = p.q < 0, high = p.q > top - 2 || (p.q == top - 2 && !p.exact);
@@ -429,6 +430,11 @@ uvec4 sample_entry(Axis a, uvec2 s)
     return uvec4(i0, flags, floatBitsToUint(w), floatBitsToUint(t));
 }
 
+uvec4 sample_entry(Axis a, uvec2 s)
+{
+    return placed_entry(a, s, place_sample(a, s));
+}
+
 // The windows' edges: per axis, the first sample at or past the near edge of the bounds and the
 // first past the far edge, each the first s in [0, count] where past() holds (it is monotone).
 // The first round's lanes probe the samples next to a float estimate; later rounds probe evenly
@@ -443,6 +449,13 @@ shared uint search_hit[SEARCHES];       // the first lane whose probe holds, thi
 shared uint search_down;                // bit k: search k's answer lay below its first round's probes
 shared uvec4 axis_window[2];
 shared Axis axes[2];
+// An axis of at most DIRECT_LANES samples takes no search: one invocation places each of its
+// samples (axis k on invocations [k * DIRECT_LANES, (k + 1) * DIRECT_LANES)), the counts of those
+// below and above the bounds give its window, and the same places give its entries. That is one
+// exact sum on the way, where a search round and the entries took two.
+const uint DIRECT_LANES = gl_WorkGroupSize.x / 2u;
+shared bool axis_direct[2];
+shared uint direct_below[2], direct_above[2];
 
 // Lanes per search: a power of two, so that the four searches fill a warp of 32; more would
 // only add work where the estimate is right, as it mostly is.
@@ -512,11 +525,18 @@ void start_searches(uint k, Axis a, bool valid)
     search_hit[2u * k] = NO_HIT;
     search_hit[2u * k + 1u] = NO_HIT;
     axis_window[k] = uvec4(0u);
+    axis_direct[k] = false;
+    direct_below[k] = 0u;
+    direct_above[k] = 0u;
     if (!valid)
         return;
     if (a.dir == 0 || a.single) {   // every sample at one place: all in bounds or none
         if (!outside(a, place_sample(a, uvec2(0u))))
             axis_window[k] = uvec4(0u, 0u, a.count);
+        return;
+    }
+    if (a.count.y == 0u && a.count.x <= DIRECT_LANES) {
+        axis_direct[k] = true;
         return;
     }
     uint lanes = search_lanes();
@@ -532,6 +552,28 @@ void start_searches(uint k, Axis a, bool valid)
         search_start[2u * k + e] = less_64(room, start) ? room : start;
         search_range[2u * k + e] = uvec4(0u, 0u, a.count);
     }
+}
+
+// Axis k's window of in-bounds samples, from its searches or its direct counts, into axis_window.
+void set_window(uint k, bool valid)
+{
+    Axis a = axes[k];
+    uvec4 w = axis_window[k];
+    if (axis_direct[k]) {
+        // Positions are monotone: the samples below the bounds come first going up, last going
+        // down, and those above the other way round; as a search would find it.
+        uint before = a.dir > 0 ? direct_below[k] : direct_above[k];
+        uint after = a.dir > 0 ? direct_above[k] : direct_below[k];
+        w = uvec4(before, 0u, max(before, a.count.x - after), 0u);
+    } else if (valid && a.dir != 0 && !a.single) {
+        uvec2 first = search_range[2u * k].xy, end = search_range[2u * k + 1u].xy;
+        w = uvec4(first, less_64(end, first) ? first : end);
+    }
+    // The proof of the tables' sizes (lib/roi_align.c) holds; this only keeps writes inside.
+    uvec2 cap = uvec2(k == 0u ? pc.p.table_x : pc.p.table_y, 0u);
+    if (less_64(cap, sub_64(w.zw, w.xy)))
+        w.zw = add_64(w.xy, cap);
+    axis_window[k] = w;
 }
 
 void main()
@@ -575,26 +617,43 @@ void main()
             if (search_range[k].xy != search_range[k].zw)
                 search_narrow(k, round);
     }
-    for (uint k = lid; k < 2u; k += gl_WorkGroupSize.x) {
-        Axis a = axes[k];
-        uvec4 w = axis_window[k];
-        if (valid && a.dir != 0 && !a.single) {
-            uvec2 first = search_range[2u * k].xy, end = search_range[2u * k + 1u].xy;
-            w = uvec4(first, less_64(end, first) ? first : end);
+    // Two phases, with one call that places a sample (it is inlined wherever called): first the
+    // direct axes' samples, whose counts give their windows, then the searched axes' entries.
+    uint direct_axis = DIRECT_LANES > 0u ? lid / max(DIRECT_LANES, 1u) : 2u, direct_sample = lid - direct_axis * DIRECT_LANES;
+    bool placing = direct_axis < 2u && axis_direct[direct_axis] && direct_sample < axes[direct_axis].count.x;
+    uvec4 direct_entry = uvec4(0u);
+    uint count_x = 0u, count_y = 0u;
+    for (uint phase = 0u; phase < 2u; phase++) {
+        if (phase == 1u) {
+            barrier();
+            for (uint k = lid; k < 2u; k += gl_WorkGroupSize.x)
+                set_window(k, valid);
+            barrier();
+            count_x = axis_window[0].z - axis_window[0].x;
+            count_y = axis_window[1].z - axis_window[1].x;
+            uvec4 w = placing ? axis_window[direct_axis] : uvec4(0u);
+            if (placing && direct_sample >= w.x && direct_sample < w.z)
+                pc.scratch.v[base + ROI_RECORD_VEC4 + (direct_axis == 0u ? 0u : pc.p.table_x) + direct_sample - w.x] = direct_entry;
         }
-        // The proof of the tables' sizes (lib/roi_align.c) holds; this only keeps writes inside.
-        uvec2 cap = uvec2(k == 0u ? pc.p.table_x : pc.p.table_y, 0u);
-        if (less_64(cap, sub_64(w.zw, w.xy)))
-            w.zw = add_64(w.xy, cap);
-        axis_window[k] = w;
-    }
-    barrier();
-    uint count_x = axis_window[0].z - axis_window[0].x, count_y = axis_window[1].z - axis_window[1].x;
-    for (uint k = lid; k < count_x + count_y; k += gl_WorkGroupSize.x) {
-        bool x = k < count_x;
-        uint slot = x ? 0u : 1u, e = x ? k : k - count_x;
-        uvec2 s = add_64(axis_window[slot].xy, uvec2(e, 0u));
-        pc.scratch.v[base + ROI_RECORD_VEC4 + (x ? 0u : pc.p.table_x) + e] = sample_entry(axes[slot], s);
+        for (uint k = lid; k < (phase == 0u ? gl_WorkGroupSize.x : count_x + count_y); k += gl_WorkGroupSize.x) {
+            bool x = k < count_x;
+            uint slot = phase == 0u ? direct_axis : x ? 0u : 1u, e = x ? k : k - count_x;
+            if (phase == 0u ? !placing : axis_direct[slot])
+                continue;
+            uvec2 s = phase == 0u ? uvec2(direct_sample, 0u) : add_64(axis_window[slot].xy, uvec2(e, 0u));
+            Axis a = axes[slot];
+            Place p = place_sample(a, s);
+            uvec4 entry = placed_entry(a, s, p);
+            if (phase == 1u) {
+                pc.scratch.v[base + ROI_RECORD_VEC4 + (x ? 0u : pc.p.table_x) + e] = entry;
+                continue;
+            }
+            direct_entry = entry;
+            if (below(p))
+                atomicAdd(direct_below[slot], 1u);
+            if (above(a, p))
+                atomicAdd(direct_above[slot], 1u);
+        }
     }
     if (lid == 0u) {
         if (!valid)
