@@ -404,15 +404,52 @@ static bool place_windows(struct block_axis *ba, uint32_t phases, uint32_t chunk
     return best->window <= max_window;
 }
 
+/* Block shape by x bx, if its windows fit: per shape, loads of 4 or of 2 elements, whichever sums
+ * fewer taps, then issues fewer loads (2-element chunks let windows sit alike in every block where
+ * 4-element ones cannot: bilinear 1.5x float16 73% -> 86% of copy). */
+static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t by, uint32_t bx,
+                            const struct resample_params *hdr, struct block_shape *shape)
+{
+    static const uint32_t chunks[] = { 4, 2 };
+    if ((by > 1 && y.members < by) || (bx > 1 && x.members < bx))
+        return false;
+    bool stores4 = rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4);
+    struct block_layout rows;
+    bool unused;
+    y.block = by;
+    y.align = 1;
+    if (!place_windows(&y, 1, 1, MAX_ROWS, false, &rows, &unused))
+        return false;
+    bool found = false;
+    for (size_t c = 0; c < DMLVK_ARRAY_SIZE(chunks); c++) {
+        struct block_layout cols;
+        bool stores, vector = rows_of(hdr->in_sizes, hdr->in_strides, AXES - 1, chunks[c]);
+        x.block = bx;
+        x.align = vector ? chunks[c] : 1;
+        if (!place_windows(&x, bx, chunks[c], MAX_WINDOW, stores4, &cols, &stores))
+            continue;
+        uint32_t n = cols.window ? cols.window / chunks[c] : 1;
+        if (found && (layout_taps(&cols) > layout_taps(&shape->x) ||
+                      (layout_taps(&cols) == layout_taps(&shape->x) && n >= shape->chunks)))
+            continue;
+        *shape = (struct block_shape){ .block_y = by, .block_x = bx, .rows = rows.window ? rows.window : 1,
+                                       .chunks = n, .chunk = chunks[c], .x_phase = x.phase,
+                                       .regular_y = y.regular, .regular_x = x.regular, .vector_loads = vector,
+                                       .vector_stores = stores, .y = rows, .x = cols };
+        found = true;
+    }
+    return found;
+}
+
 /* The first block shape whose window fits, in an order measured on an H100 (BENCHMARKS.md notes
  * 14-16, 26 and 30: backward, 2x2 blocks fastest for float32 LINEAR, 2x4 for float16 LINEAR and
  * float32 NEAREST_NEIGHBOR; float16 is bound by instructions per block, and 4x4 NEAREST_NEIGHBOR
  * blocks spread them over the most outputs. Forward, note 36: 4x4 in every case, a block's
- * instructions spread over the most outputs where each output reads little). Per shape, loads
- * of 4 or of 2 elements, whichever sums fewer taps, then issues fewer loads: 2-element chunks let
- * windows sit alike in every block where 4-element ones cannot (bilinear 1.5x float16: 73% -> 86%
- * of copy). */
-static bool choose_block_shape(struct block_axis y, struct block_axis x, bool linear, bool f16,
+ * instructions spread over the most outputs where each output reads little). Float32 and float16
+ * LINEAR backward take 4x4 blocks before that order where each of their rows leaves as one
+ * 4-element store (note 63: 2x and 1.5x faster, and 1.5x no longer bimodal; without those stores,
+ * odd sizes and 2x3x, slower; bfloat16 2x slower). */
+static bool choose_block_shape(struct block_axis y, struct block_axis x, bool linear, dmlvk_tensor_data_type type,
                                const struct resample_params *hdr, struct block_shape *shape)
 {
     static const uint32_t forward_order[][2] = { { 4, 4 }, { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 1 } };
@@ -420,43 +457,18 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
     static const uint32_t linear_f16_order[][2] = { { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
     static const uint32_t nearest_order[][2] = { { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
     static const uint32_t nearest_f16_order[][2] = { { 4, 4 }, { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 1 } };
-    static const uint32_t chunks[] = { 4, 2 };
-    const uint32_t(*order)[2] = !y.ranges ? forward_order
+    const bool f16 = DMLVK_IS_16BIT_FLOAT(type), backward = y.ranges != NULL;
+    const uint32_t(*order)[2] = !backward ? forward_order
                                 : linear  ? (f16 ? linear_f16_order : linear_order)
                                 : f16     ? nearest_f16_order
                                           : nearest_order;
-    bool stores4 = rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4);
-    for (size_t k = 0; k < DMLVK_ARRAY_SIZE(linear_order); k++) {
-        uint32_t by = order[k][0], bx = order[k][1];
-        if ((by > 1 && y.members < by) || (bx > 1 && x.members < bx))
-            continue;
-        struct block_layout rows;
-        bool unused;
-        y.block = by;
-        y.align = 1;
-        if (!place_windows(&y, 1, 1, MAX_ROWS, false, &rows, &unused))
-            continue;
-        bool found = false;
-        for (size_t c = 0; c < DMLVK_ARRAY_SIZE(chunks); c++) {
-            struct block_layout cols;
-            bool stores, vector = rows_of(hdr->in_sizes, hdr->in_strides, AXES - 1, chunks[c]);
-            x.block = bx;
-            x.align = vector ? chunks[c] : 1;
-            if (!place_windows(&x, bx, chunks[c], MAX_WINDOW, stores4, &cols, &stores))
-                continue;
-            uint32_t n = cols.window ? cols.window / chunks[c] : 1;
-            if (found && (layout_taps(&cols) > layout_taps(&shape->x) ||
-                          (layout_taps(&cols) == layout_taps(&shape->x) && n >= shape->chunks)))
-                continue;
-            *shape = (struct block_shape){ .block_y = by, .block_x = bx, .rows = rows.window ? rows.window : 1,
-                                           .chunks = n, .chunk = chunks[c], .x_phase = x.phase,
-                                           .regular_y = y.regular, .regular_x = x.regular, .vector_loads = vector,
-                                           .vector_stores = stores, .y = rows, .x = cols };
-            found = true;
-        }
-        if (found)
+    if (backward && linear && type != DMLVK_TENSOR_DATA_TYPE_BFLOAT16 && try_block_shape(y, x, 4, 4, hdr, shape) &&
+        shape->vector_stores)
+        return true;
+    for (size_t k = 0; k < DMLVK_ARRAY_SIZE(linear_order); k++)
+        if (try_block_shape(y, x, order[k][0], order[k][1], hdr, shape))
             return true;
-    }
+    *shape = (struct block_shape){ 0 };
     return false;
 }
 
@@ -501,7 +513,7 @@ static bool choose_channel_shape(struct block_axis y, struct block_axis x, bool 
 /* Plans the block gather where axes 0 and 1 are identities and some block shape fits; otherwise
  * shape->rows stays 0 and the general loops run. */
 static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct axis *axes, bool backward, bool linear,
-                                      uint32_t table_at, struct resample_params *hdr, bool storage16,
+                                      uint32_t table_at, struct resample_params *hdr, dmlvk_tensor_data_type type,
                                       struct block_shape *shape)
 {
     *shape = (struct block_shape){ 0 };
@@ -525,8 +537,8 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
                                      .ranges = backward ? table(plan, table_at, hdr->range_offset[2 + a]) : NULL,
                                      .members = hdr->out_sizes[2 + a],
                                      .advance = backward ? axes[2 + a].scale : 1 / axes[2 + a].scale };
-    if (channels ? !choose_channel_shape(ba[0], ba[1], storage16, hdr, shape)
-                 : !choose_block_shape(ba[0], ba[1], linear, storage16, hdr, shape))
+    if (channels ? !choose_channel_shape(ba[0], ba[1], DMLVK_IS_16BIT_FLOAT(type), hdr, shape)
+                 : !choose_block_shape(ba[0], ba[1], linear, type, hdr, shape))
         return DMLVK_OK;
     ba[0].block = shape->block_y;
     ba[0].align = 1;
@@ -687,7 +699,7 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
 
     struct block_shape shape = { 0 };
     bool storage16 = DMLVK_IS_16BIT_FLOAT(in.type);
-    if (plan_block_gather(plan, axes, f->backward, f->mode == DMLVK_INTERPOLATION_MODE_LINEAR, table_at, &hdr, storage16,
+    if (plan_block_gather(plan, axes, f->backward, f->mode == DMLVK_INTERPOLATION_MODE_LINEAR, table_at, &hdr, in.type,
                           &shape) != DMLVK_OK)
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the coordinate tables", op);
     uint32_t identity = 0;
