@@ -430,11 +430,6 @@ uvec4 placed_entry(Axis a, uvec2 s, Place p)
     return uvec4(i0, flags, floatBitsToUint(w), floatBitsToUint(t));
 }
 
-uvec4 sample_entry(Axis a, uvec2 s)
-{
-    return placed_entry(a, s, place_sample(a, s));
-}
-
 // The windows' edges: per axis, the first sample at or past the near edge of the bounds and the
 // first past the far edge, each the first s in [0, count] where past() holds (it is monotone).
 // The first round's lanes probe the samples next to a float estimate; later rounds probe evenly
