@@ -445,11 +445,11 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
  * 14-16, 26 and 30: backward, 2x2 blocks fastest for float32 LINEAR, 2x4 for float16 LINEAR and
  * float32 NEAREST_NEIGHBOR; float16 is bound by instructions per block, and 4x4 NEAREST_NEIGHBOR
  * blocks spread them over the most outputs. Forward, note 36: 4x4 in every case, a block's
- * instructions spread over the most outputs where each output reads little). Float32 and float16
- * LINEAR backward take 4x4 blocks before that order where each of their rows leaves as one
- * 4-element store (note 63: 2x and 1.5x faster, and 1.5x no longer bimodal; without those stores,
- * odd sizes and 2x3x, slower; bfloat16 2x slower). Float16 LINEAR backward whose rows cannot take
- * 4-element stores (odd widths) takes 4x2 blocks first (note 63: 53% -> 66% of copy). */
+ * instructions spread over the most outputs where each output reads little). LINEAR backward
+ * first tries the shapes of note 64's scale sweep (1.25x to 3x): float32 2x4, then 4x4, where each
+ * block row leaves as one 4-element store; 16-bit types 4x4, but 4x2 where rows cannot take
+ * 4-element stores (odd widths), and bfloat16 not where 4x4 loads 4 elements and stores rows
+ * whole (2x: 95% -> 80% of copy, a cause not found). */
 static bool choose_block_shape(struct block_axis y, struct block_axis x, bool linear, dmlvk_tensor_data_type type,
                                const struct resample_params *hdr, struct block_shape *shape)
 {
@@ -463,12 +463,15 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
                                 : linear  ? (f16 ? linear_f16_order : linear_order)
                                 : f16     ? nearest_f16_order
                                           : nearest_order;
-    if (backward && linear && type != DMLVK_TENSOR_DATA_TYPE_BFLOAT16 && try_block_shape(y, x, 4, 4, hdr, shape) &&
-        shape->vector_stores)
-        return true;
-    if (backward && linear && type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 &&
-        !rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4) && try_block_shape(y, x, 4, 2, hdr, shape))
-        return true;
+    if (backward && linear) {
+        if (f16 && !rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4) && try_block_shape(y, x, 4, 2, hdr, shape))
+            return true;
+        if (!f16 ? (try_block_shape(y, x, 2, 4, hdr, shape) && shape->vector_stores) ||
+                       (try_block_shape(y, x, 4, 4, hdr, shape) && shape->vector_stores)
+                 : try_block_shape(y, x, 4, 4, hdr, shape) &&
+                       !(type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16 && shape->chunk == 4 && shape->vector_stores))
+            return true;
+    }
     for (size_t k = 0; k < DMLVK_ARRAY_SIZE(linear_order); k++)
         if (try_block_shape(y, x, order[k][0], order[k][1], hdr, shape))
             return true;

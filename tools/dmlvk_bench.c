@@ -670,6 +670,13 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
         { "bilinear_grad_small", BILINEAR_GRAD, F32, .n = 1, .c = 32, .h = 32, .w = 32, .oh = 64, .ow = 64 },
         { "bilinear_grad_small", BILINEAR_GRAD, F16, .n = 1, .c = 32, .h = 32, .w = 32, .oh = 64, .ow = 64 },
         { "linear1d_grad_2x", BILINEAR_GRAD, F32, .n = 16, .c = 256, .h = 1, .w = 4096, .oh = 1, .ow = 8192, .dims = 3 },
+        /* scales between the presets' (BENCHMARKS.md note 64) */
+        { "bilinear_grad_1.75x", BILINEAR_GRAD, F32, .n = 16, .c = 64, .h = 128, .w = 128, .oh = 224, .ow = 224 },
+        { "bilinear_grad_2.5x", BILINEAR_GRAD, F32, .n = 16, .c = 64, .h = 128, .w = 128, .oh = 320, .ow = 320 },
+        { "bilinear_grad_2.5x", BILINEAR_GRAD, BF16, .n = 16, .c = 64, .h = 128, .w = 128, .oh = 320, .ow = 320 },
+        { "bilinear_grad_3x", BILINEAR_GRAD, F16, .n = 16, .c = 64, .h = 128, .w = 128, .oh = 384, .ow = 384 },
+        { "bilinear_grad_2x3x", BILINEAR_GRAD, BF16, .n = 8, .c = 64, .h = 64, .w = 64, .oh = 128, .ow = 192 },
+        { "bilinear_grad_odd", BILINEAR_GRAD, BF16, .n = 4, .c = 64, .h = 97, .w = 131, .oh = 200, .ow = 260 },
         /* resample forward */
         { "bilinear_2x", BILINEAR, F32, .n = 32, .c = 64, .h = 128, .w = 128, .oh = 256, .ow = 256 },
         { "bilinear_2x", BILINEAR, F16, .n = 32, .c = 64, .h = 128, .w = 128, .oh = 256, .ow = 256 },
