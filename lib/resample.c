@@ -446,10 +446,10 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
  * float32 NEAREST_NEIGHBOR; float16 is bound by instructions per block, and 4x4 NEAREST_NEIGHBOR
  * blocks spread them over the most outputs. Forward, note 36: 4x4 in every case, a block's
  * instructions spread over the most outputs where each output reads little). LINEAR backward
- * first tries the shapes of note 64's scale sweep (1.25x to 3x): float32 2x4, then 4x4, where each
- * block row leaves as one 4-element store; 16-bit types 4x4, but 4x2 where rows cannot take
- * 4-element stores (odd widths), and bfloat16 not where 4x4 loads 4 elements and stores rows
- * whole (2x: 95% -> 80% of copy, a cause not found). */
+ * first tries the shapes of note 64's scale sweep (1.25x to 3x): float32 2x4 where each block row
+ * leaves as one 4-element store (4x4 has the same columns, so it would not add stores); 16-bit
+ * types 4x4, but 4x2 where rows cannot take 4-element stores (odd widths), and bfloat16 not where
+ * 4x4 loads 4 elements and stores rows whole (2x: 95% -> 80% of copy, a cause not found). */
 static bool choose_block_shape(struct block_axis y, struct block_axis x, bool linear, dmlvk_tensor_data_type type,
                                const struct resample_params *hdr, struct block_shape *shape)
 {
@@ -466,8 +466,7 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
     if (backward && linear) {
         if (f16 && !rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4) && try_block_shape(y, x, 4, 2, hdr, shape))
             return true;
-        if (!f16 ? (try_block_shape(y, x, 2, 4, hdr, shape) && shape->vector_stores) ||
-                       (try_block_shape(y, x, 4, 4, hdr, shape) && shape->vector_stores)
+        if (!f16 ? try_block_shape(y, x, 2, 4, hdr, shape) && shape->vector_stores
                  : try_block_shape(y, x, 4, 4, hdr, shape) &&
                        !(type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16 && shape->chunk == 4 && shape->vector_stores))
             return true;
