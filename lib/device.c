@@ -21,7 +21,7 @@ static dmlvk_device_type device_type(VkPhysicalDeviceType t)
 
 struct physical_caps {
     VkPhysicalDeviceProperties props;
-    bool api_ok, bda, storage16, rte16, atomic_add, int64_atomics, subgroup_shuffle;
+    bool api_ok, bda, storage16, rte16, atomic_add, int64_atomics, subgroup_shuffle, executable_info;
     int32_t compute_family;
     uint32_t timestamp_bits;
 };
@@ -52,9 +52,14 @@ static void query_caps(const struct dmlvk_vk *vk, VkPhysicalDevice pd, struct ph
     VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT,
     };
+    bool executable_ext = has_extension(vk, pd, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR,
+        .pNext = atomic_ext ? &atomic : NULL,
+    };
     VkPhysicalDeviceVulkan12Features v12 = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-        .pNext = atomic_ext ? &atomic : NULL,
+        .pNext = executable_ext ? (void *)&executable : atomic_ext ? (void *)&atomic : NULL,
     };
     VkPhysicalDeviceVulkan11Features v11 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, .pNext = &v12 };
     VkPhysicalDeviceFeatures2 f2 = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &v11 };
@@ -63,6 +68,7 @@ static void query_caps(const struct dmlvk_vk *vk, VkPhysicalDevice pd, struct ph
     caps->storage16 = v11.storageBuffer16BitAccess;
     caps->atomic_add = atomic_ext && atomic.shaderBufferFloat32AtomicAdd;
     caps->int64_atomics = f2.features.shaderInt64 && v12.shaderBufferInt64Atomics;
+    caps->executable_info = executable_ext && executable.pipelineExecutableInfo;
     VkPhysicalDeviceSubgroupProperties subgroup = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES };
     VkPhysicalDeviceVulkan12Properties p12 = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES,
@@ -314,6 +320,7 @@ dmlvk_status dmlvk_device_get_requirements(PFN_vkGetInstanceProcAddr gipa, VkIns
 /* What a VkDeviceCreateInfo enabled of the features dmlvk uses. */
 struct enabled_features {
     bool bda, storage16, int64, int64_atomics, float32_atomic_add, atomic_float_ext;
+    bool executable_info, executable_ext;
 };
 
 static void read_enabled(const VkDeviceCreateInfo *dci, struct enabled_features *e)
@@ -347,14 +354,18 @@ static void read_enabled(const VkDeviceCreateInfo *dci, struct enabled_features 
         case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT:
             e->float32_atomic_add |= ((const VkPhysicalDeviceShaderAtomicFloatFeaturesEXT *)p)->shaderBufferFloat32AtomicAdd;
             break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR:
+            e->executable_info |= ((const VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR *)p)->pipelineExecutableInfo;
+            break;
         default:
             break;
         }
     }
-    for (uint32_t i = 0; i < dci->enabledExtensionCount; i++)
-        if (dci->ppEnabledExtensionNames && dci->ppEnabledExtensionNames[i] &&
-            !strcmp(dci->ppEnabledExtensionNames[i], VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME))
-            e->atomic_float_ext = true;
+    for (uint32_t i = 0; i < dci->enabledExtensionCount; i++) {
+        const char *name = dci->ppEnabledExtensionNames ? dci->ppEnabledExtensionNames[i] : NULL;
+        e->atomic_float_ext |= name && !strcmp(name, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+        e->executable_ext |= name && !strcmp(name, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    }
 }
 
 /* The device's optional features: what the device was created with, where the hardware has it. */
@@ -378,6 +389,13 @@ static dmlvk_status init_common(dmlvk_device *dev, const struct physical_caps *c
     dmlvk_status st = dmlvk_vk_load_device(&dev->vk, dev->device);
     if (st != DMLVK_OK)
         return st;
+    if (params->pipeline_statistics) {
+        dev->pipeline_statistics = (PFN_vkGetPipelineExecutableStatisticsKHR)dev->vk.vkGetDeviceProcAddr(
+            dev->device, "vkGetPipelineExecutableStatisticsKHR");
+        if (!dev->pipeline_statistics)
+            return dmlvk_error(DMLVK_ERROR_UNSUPPORTED,
+                               "dmlvk_device_params.pipeline_statistics: vkGetPipelineExecutableStatisticsKHR not found");
+    }
     dev->vk.vkGetDeviceQueue(dev->device, dev->queue_family, dev->queue_index, &dev->queue);
     if ((st = dmlvk_submit_init(dev)) != DMLVK_OK)
         return st;
@@ -420,7 +438,7 @@ static dmlvk_status alloc_device(const dmlvk_device_params *params, PFN_vkGetIns
     return DMLVK_OK;
 }
 
-static dmlvk_status create_logical(dmlvk_device *dev, const struct physical_caps *caps)
+static dmlvk_status create_logical(dmlvk_device *dev, const struct physical_caps *caps, bool statistics)
 {
     float priority = 1.0f;
     VkDeviceQueueCreateInfo qci = {
@@ -432,6 +450,19 @@ static dmlvk_status create_logical(dmlvk_device *dev, const struct physical_caps
     /* Created from what a host is told to enable, so that both read it the same way. */
     dmlvk_device_requirements req;
     fill_requirements(caps, &req);
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR,
+        .pNext = req.features.pNext,
+        .pipelineExecutableInfo = VK_TRUE,
+    };
+    if (statistics) {
+        if (!caps->executable_info)
+            return dmlvk_error(DMLVK_ERROR_UNSUPPORTED,
+                               "dmlvk_device_params.pipeline_statistics: %s lacks VK_KHR_pipeline_executable_properties",
+                               caps->props.deviceName);
+        req.features.pNext = &executable;
+        req.extensions[req.extension_count++] = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
+    }
     VkDeviceCreateInfo dci = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
         .pNext = &req.features,
@@ -503,7 +534,7 @@ dmlvk_status dmlvk_device_create(const dmlvk_device_params *params_in, dmlvk_dev
         goto fail;
     }
     dev->queue_family = (uint32_t)caps.compute_family;
-    if ((st = create_logical(dev, &caps)) != DMLVK_OK)
+    if ((st = create_logical(dev, &caps, params.pipeline_statistics)) != DMLVK_OK)
         goto fail;
     if ((st = init_common(dev, &caps, &params)) != DMLVK_OK)
         goto fail;
@@ -606,6 +637,12 @@ dmlvk_status dmlvk_device_import(const dmlvk_vulkan_import *import, const dmlvk_
                          "%s: import->device_create_info does not enable bufferDeviceAddress (VkPhysicalDeviceVulkan12Features "
                          "or VkPhysicalDeviceBufferDeviceAddressFeatures; dmlvk_device_get_requirements lists what to enable)",
                          fn);
+        goto fail;
+    }
+    if (params.pipeline_statistics && !(e.executable_info && e.executable_ext && caps.executable_info)) {
+        st = dmlvk_error(DMLVK_ERROR_UNSUPPORTED,
+                         "%s: dmlvk_device_params.pipeline_statistics: import->device_create_info does not enable "
+                         "VK_KHR_pipeline_executable_properties with pipelineExecutableInfo", fn);
         goto fail;
     }
     take_enabled(dev, &e, &caps);

@@ -195,6 +195,7 @@ struct dmlvk_device {
     bool float16_supported;             /* by the hardware, whether or not the device enabled it */
     bool float16_rte;                   /* shaderRoundingModeRTEFloat16: the rte16 shader variants */
     bool subgroup_shuffle;              /* compute subgroups with basic, vote, ballot and shuffle */
+    PFN_vkGetPipelineExecutableStatisticsKHR pipeline_statistics; /* NULL: not logged */
     bool float32_atomic_add;
     bool int64_atomics;
     uint32_t device_index;

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,55 @@ static const struct dmlvk_shader_blob *find_blob(enum dmlvk_shader shader, uint3
         if (dmlvk_shader_blobs[i].shader == shader && dmlvk_shader_blobs[i].variant == variant)
             return &dmlvk_shader_blobs[i];
     return NULL;
+}
+
+DMLVK_PRINTF(4, 5) static size_t append(char *line, size_t size, size_t at, const char *fmt, ...)
+{
+    if (at >= size)
+        return at;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line + at, size - at, fmt, ap);
+    va_end(ap);
+    return n < 0 ? size : at + (size_t)n;
+}
+
+/* What the driver reports of a pipeline it compiled, as one line: the shader, its variant, the
+ * specialization constants that were set, then each statistic. */
+static void log_statistics(dmlvk_device *dev, const struct dmlvk_shader_blob *blob, const uint32_t *spec,
+                           uint32_t spec_set, VkPipeline pipeline)
+{
+    VkPipelineExecutableInfoKHR info = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR,
+        .pipeline = pipeline,
+    };
+    VkPipelineExecutableStatisticKHR stats[16];
+    uint32_t n = DMLVK_ARRAY_SIZE(stats);
+    for (uint32_t i = 0; i < n; i++)
+        stats[i] = (VkPipelineExecutableStatisticKHR){ .sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR };
+    VkResult r = dev->pipeline_statistics(dev->device, &info, &n, stats);
+    if (r < 0) {
+        dmlvk_log(dev, DMLVK_LOG_WARN, "pipeline %s: vkGetPipelineExecutableStatisticsKHR failed (%d)", blob->name, (int)r);
+        return;
+    }
+    char line[1024];
+    size_t at = 0;
+    at = append(line, sizeof(line), at, "pipeline %s, variant %u, specialization", blob->name, blob->variant);
+    for (uint32_t id = 0; id < DMLVK_MAX_SPEC_CONSTANTS; id++)
+        if (spec_set >> id & 1)
+            at = append(line, sizeof(line), at, " %u=%u", id, spec[id]);
+    for (uint32_t i = 0; i < n; i++) {
+        const VkPipelineExecutableStatisticKHR *st = &stats[i];
+        if (st->format == VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR)
+            at = append(line, sizeof(line), at, "; %s %s", st->name, st->value.b32 ? "true" : "false");
+        else if (st->format == VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR)
+            at = append(line, sizeof(line), at, "; %s %lld", st->name, (long long)st->value.i64);
+        else if (st->format == VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR)
+            at = append(line, sizeof(line), at, "; %s %llu", st->name, (unsigned long long)st->value.u64);
+        else
+            at = append(line, sizeof(line), at, "; %s %g", st->name, st->value.f64);
+    }
+    dmlvk_log(dev, DMLVK_LOG_INFO, "%s", line);
 }
 
 static dmlvk_status compile(struct dmlvk_pipeline_cache *cache, const struct dmlvk_shader_blob *blob,
@@ -77,11 +127,15 @@ static dmlvk_status compile(struct dmlvk_pipeline_cache *cache, const struct dml
         },
         .layout = dev->layout,
     };
+    if (dev->pipeline_statistics)
+        ci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
     r = dmlvk_fault(dev) ? VK_ERROR_OUT_OF_DEVICE_MEMORY
                          : dev->vk.vkCreateComputePipelines(dev->device, cache->vk_cache, 1, &ci, NULL, pipeline);
     dev->vk.vkDestroyShaderModule(dev->device, module, NULL);
     if (r != VK_SUCCESS)
         return dmlvk_vk_error(r, "vkCreateComputePipelines");
+    if (dev->pipeline_statistics)
+        log_statistics(dev, blob, spec, spec_set, *pipeline);
     atomic_fetch_add(&cache->compiled, 1);
     if (feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT)
         atomic_fetch_add(&cache->disk_hits, 1);

@@ -123,6 +123,45 @@ static void test_import_checks(void **state)
     assert_error(import(&h, &dev), DMLVK_ERROR_INVALID_ARGUMENT, "reserved");
 }
 
+/* Counts the statistics lines of compiled pipelines; passes everything on to test_log. */
+static void count_statistics(void *user, dmlvk_log_level level, const char *message)
+{
+    if (level == DMLVK_LOG_INFO && !strncmp(message, "pipeline ", 9) && strstr(message, ", specialization"))
+        ++*(int *)user;
+    test_log(NULL, level, message);
+}
+
+/* dmlvk_device_params.pipeline_statistics: a line per compiled pipeline where the device has
+ * VK_KHR_pipeline_executable_properties, a refusal that names the field where it has not, and on
+ * an import that did not enable the extension. */
+static void test_pipeline_statistics(void **state)
+{
+    struct device_fixture *f = *state;
+    struct host h;
+    describe(f->dev, &h, true, true);
+    dmlvk_device_params p = { .log = test_log, .pipeline_statistics = 1 };
+    dmlvk_device *dev = NULL;
+    assert_error(dmlvk_device_import(&h.imp, &p, &dev), DMLVK_ERROR_UNSUPPORTED,
+                 "pipeline_statistics: import->device_create_info does not enable VK_KHR_pipeline_executable_properties");
+
+    int lines = 0;
+    const char *v = getenv("DMLVK_TEST_VALIDATION");
+    p = (dmlvk_device_params){ .validation = !(v && v[0] == '0'), .disable_disk_cache = 1, .log = count_statistics,
+                               .log_user = &lines, .log_level = DMLVK_LOG_INFO, .pipeline_statistics = 1 };
+    dmlvk_status st = dmlvk_device_create(&p, &dev);
+    if (st != DMLVK_OK) {
+        assert_error(st, DMLVK_ERROR_UNSUPPORTED, "dmlvk_device_params.pipeline_statistics: ");
+        assert_non_null(strstr(dmlvk_last_error(), "lacks VK_KHR_pipeline_executable_properties"));
+        return;
+    }
+    dmlvk_tensor_desc x = f32x4(), y = f32x4();
+    dmlvk_operator *op;
+    assert_int_equal(create_relu(dev, &x, &y, &op), DMLVK_OK);
+    assert_true(lines >= 1);
+    assert_int_equal(dmlvk_operator_destroy(op), DMLVK_OK);
+    test_device_done(dev);
+}
+
 /* FLOAT16 on an import that did not enable 16-bit storage blames the import, not the hardware. */
 static void test_import_features(void **state)
 {
@@ -402,6 +441,7 @@ int main(void)
         cmocka_unit_test(test_device_destroy_with_children),
         cmocka_unit_test(test_import_checks),
         cmocka_unit_test(test_import_features),
+        cmocka_unit_test(test_pipeline_statistics),
         cmocka_unit_test(test_import_second_queue),
         cmocka_unit_test(test_buffer_wrap),
         cmocka_unit_test(test_directml_enums),

@@ -38,6 +38,8 @@ struct vk {
     float period;
     /* How the device was made, kept for dmlvk_device_import; the chain points into req. */
     dmlvk_device_requirements req;
+    bool statistics; /* --stats: the device enables VK_KHR_pipeline_executable_properties */
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable;
     float priority;
     VkDeviceQueueCreateInfo qci;
     VkDeviceCreateInfo dci;
@@ -48,6 +50,7 @@ struct options {
     int iterations, warmup;
     bool json;
     bool addresses;
+    bool stats;
     const char *preset;
     const char *only;
     int repeat;
@@ -135,6 +138,25 @@ static void vk_create(struct vk *v, const char *want)
         fprintf(stderr, "dmlvk-bench: no compute queue with timestamps\n");
         exit(2);
     }
+    if (v->statistics) {
+        uint32_t ne = 0;
+        vkEnumerateDeviceExtensionProperties(v->physical, NULL, &ne, NULL);
+        VkExtensionProperties *ext = calloc(ne ? ne : 1, sizeof(*ext));
+        bool found = false;
+        if (ext && vkEnumerateDeviceExtensionProperties(v->physical, NULL, &ne, ext) == VK_SUCCESS)
+            for (uint32_t i = 0; i < ne && !found; i++)
+                found = !strcmp(ext[i].extensionName, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+        free(ext);
+        if (!found) {
+            fprintf(stderr, "dmlvk-bench: --stats: the device lacks %s\n", VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+            exit(2);
+        }
+        v->executable = (VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR){
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR,
+            .pNext = v->req.features.pNext, .pipelineExecutableInfo = VK_TRUE };
+        v->req.features.pNext = &v->executable;
+        v->req.extensions[v->req.extension_count++] = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
+    }
     v->priority = 1;
     v->qci = (VkDeviceQueueCreateInfo){ .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = v->family,
                                         .queueCount = 1, .pQueuePriorities = &v->priority };
@@ -157,6 +179,13 @@ static void vk_create(struct vk *v, const char *want)
     v->period = props.limits.timestampPeriod;
 }
 
+static void log_to_stderr(void *user, dmlvk_log_level level, const char *message)
+{
+    (void)user;
+    (void)level;
+    fprintf(stderr, "dmlvk: %s\n", message);
+}
+
 static dmlvk_device *import_device(const struct vk *v, const char *cache_dir)
 {
     dmlvk_vulkan_import imp = {
@@ -170,6 +199,11 @@ static dmlvk_device *import_device(const struct vk *v, const char *cache_dir)
     };
     dmlvk_device_params p = DMLVK_DEVICE_PARAMS_DEFAULT;
     p.cache_dir = cache_dir;
+    if (v->statistics) {
+        p.pipeline_statistics = 1;
+        p.log = log_to_stderr;
+        p.log_level = DMLVK_LOG_INFO;
+    }
     dmlvk_device *dev;
     CHECK(dmlvk_device_import(&imp, &p, &dev));
     return dev;
@@ -788,10 +822,12 @@ static int add_preset(struct workload *w, int n, const char *preset, bool f16_ok
 static void usage(FILE *f)
 {
     fprintf(f, "usage: dmlvk-bench [--preset gpu|small|sweep] [--device N|NAME] [--iterations N] [--warmup N] [--json]\n"
-               "                   [--only SUBSTRING] [--repeat N] [--addresses]\n"
+               "                   [--only SUBSTRING] [--repeat N] [--addresses] [--stats]\n"
                "Times dmlvk's backward operators with Vulkan timestamps next to a compute-shader copy of the same\n"
                "device. gpu: the workloads of BENCHMARKS.md; small: the same kinds, sized for a CPU device; sweep:\n"
-               "more layouts, shapes, types and ROI configurations, forward and backward (issue 15).\n");
+               "more layouts, shapes, types and ROI configurations, forward and backward (issue 15).\n"
+               "--stats: print what the driver reports of each pipeline it compiles (register counts and the\n"
+               "like; needs VK_KHR_pipeline_executable_properties).\n");
 }
 
 int main(int argc, char **argv)
@@ -802,6 +838,8 @@ int main(int argc, char **argv)
             o.json = true;
         else if (!strcmp(argv[i], "--addresses"))
             o.addresses = true;
+        else if (!strcmp(argv[i], "--stats"))
+            o.stats = true;
         else if (!strcmp(argv[i], "--preset") && i + 1 < argc)
             o.preset = argv[++i];
         else if (!strcmp(argv[i], "--device") && i + 1 < argc)
@@ -826,7 +864,7 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    struct vk v = { 0 };
+    struct vk v = { .statistics = o.stats };
     vk_create(&v, o.device);
     char cache_dir[] = "/tmp/dmlvk-bench-cache-XXXXXX";
     if (!mkdtemp(cache_dir))

@@ -57,7 +57,12 @@ typedef struct dmlvk_device_params {
     dmlvk_log_fn log;            /* NULL: no logging, and nothing printed anywhere */
     void *log_user;
     dmlvk_log_level log_level;   /* the most verbose level passed to log */
-    uint32_t reserved[8];
+    /* Log what the driver reports of each pipeline it compiles (register counts and the like,
+     * VK_KHR_pipeline_executable_properties) at DMLVK_LOG_INFO, with the shader and its
+     * specialization: for tuning, not for production. Creation fails where the device lacks the
+     * extension; an imported device must have enabled it with pipelineExecutableInfo. */
+    dmlvk_bool pipeline_statistics;
+    uint32_t reserved[7];
 } dmlvk_device_params;
 
 #define DMLVK_DEVICE_PARAMS_DEFAULT ((dmlvk_device_params){ 0 })
