@@ -458,17 +458,17 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
     static const uint32_t linear_f16_order[][2] = { { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
     static const uint32_t nearest_order[][2] = { { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
     static const uint32_t nearest_f16_order[][2] = { { 4, 4 }, { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 1 } };
-    const bool f16 = DMLVK_IS_16BIT_FLOAT(type), backward = y.ranges != NULL;
-    const uint32_t(*order)[2] = !backward ? forward_order
-                                : linear  ? (f16 ? linear_f16_order : linear_order)
-                                : f16     ? nearest_f16_order
-                                          : nearest_order;
+    const bool storage16 = DMLVK_IS_16BIT_FLOAT(type), backward = y.ranges != NULL;
+    const uint32_t(*order)[2] = !backward   ? forward_order
+                                : linear    ? (storage16 ? linear_f16_order : linear_order)
+                                : storage16 ? nearest_f16_order
+                                            : nearest_order;
     if (backward && linear) {
-        if (f16 && !rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4) && try_block_shape(y, x, 4, 2, hdr, shape))
+        if (storage16 && !rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4) && try_block_shape(y, x, 4, 2, hdr, shape))
             return true;
-        if (!f16 ? try_block_shape(y, x, 2, 4, hdr, shape) && shape->vector_stores
-                 : try_block_shape(y, x, 4, 4, hdr, shape) &&
-                       !(type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16 && shape->chunk == 4 && shape->vector_stores))
+        if (!storage16 ? try_block_shape(y, x, 2, 4, hdr, shape) && shape->vector_stores
+                       : try_block_shape(y, x, 4, 4, hdr, shape) &&
+                             !(type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16 && shape->chunk == 4 && shape->vector_stores))
             return true;
     }
     for (size_t k = 0; k < DMLVK_ARRAY_SIZE(linear_order); k++)
