@@ -272,6 +272,14 @@ uint invocation_count()
     return n.x * n.y * n.z * gl_WorkGroupSize.x;
 }
 
+// The first stride of a reduction tree over the workgroup's invocations, i and i + stride folding
+// while i + stride is in the workgroup: half its size rounded up to a power of two, so that sizes
+// that are not powers of two (48) leave nothing out.
+uint tree_top()
+{
+    return gl_WorkGroupSize.x <= 1u ? 0u : 1u << findMSB(gl_WorkGroupSize.x - 1u);
+}
+
 // A linear workgroup index over a dispatch spread across x, y and z.
 uint workgroup_index()
 {

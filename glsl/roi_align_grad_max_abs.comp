@@ -21,8 +21,8 @@ void main()
     }
     partial_max[lid] = bits;
     barrier();
-    for (uint s = gl_WorkGroupSize.x / 2u; s > 0u; s >>= 1u) {
-        if (lid < s)
+    for (uint s = tree_top(); s > 0u; s >>= 1u) {
+        if (lid < s && lid + s < gl_WorkGroupSize.x)
             partial_max[lid] = max(partial_max[lid], partial_max[lid + s]);
         barrier();
     }

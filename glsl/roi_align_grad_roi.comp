@@ -64,8 +64,8 @@ void main()
     // A fixed reduction tree: the same sum run to run.
     partial[lid] = sum;
     barrier();
-    for (uint s = gl_WorkGroupSize.x / 2u; s > 0u; s >>= 1u) {
-        if (lid < s)
+    for (uint s = tree_top(); s > 0u; s >>= 1u) {
+        if (lid < s && lid + s < gl_WorkGroupSize.x)
             partial[lid] += partial[lid + s];
         barrier();
     }
