@@ -31,6 +31,7 @@ DMLVK_PARAMS_BEGIN(roi_align_params)
     DMLVK_U32 table_y;
     DMLVK_U32 roi_grad_parts;       /* workgroups per region of the ROI gradient */
     DMLVK_U32 roi_grad_base;        /* their partial sums in scratch, in vec4, where parts > 1 */
+    DMLVK_U32 input_base;           /* the ROI gradient's channels-last copy of InputTensor in scratch, in uvec4 */
 DMLVK_PARAMS_END(roi_align_params)
 
 /* counters: the operators' diagnostics counters (ROI_COUNTER_*), one uint each. */
@@ -52,9 +53,13 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_SPEC_TO_SCRATCH 4           /* sums go to scratch, not straight to OutputGradientTensor */
 #define ROI_SPEC_GROUP_CHANNELS 5       /* channels per workgroup (scatter by regions, gather) */
 #define ROI_SPEC_CHANNELS 6             /* channels per invocation (ROI_ALIGN1, the ROI gradient) */
-#define ROI_SPEC_PREPARE_LINES 7        /* the gather's prepare pass: weigh lines, else transpose dY */
+#define ROI_SPEC_PREPARE 7              /* what roi_align_grad_prepare does: ROI_PREPARE_* */
 #define ROI_SPEC_GATHER_QUADS 8         /* the gather's invocations per element */
 #define ROI_SPEC_GATHER_SPLITS 9        /* the gather's shares of the regions per element */
+#define ROI_SPEC_INPUT_LAST 10          /* the ROI gradient reads InputTensor's channels-last copy */
+#define ROI_PREPARE_DY 0u               /* dY to [region][bin][channel] for the gather */
+#define ROI_PREPARE_LINES 1u            /* the gather's lines and region records */
+#define ROI_PREPARE_INPUT 2u            /* InputTensor to [batch][row][column][channel] */
 #define ROI_MAX_CHANNELS 8u
 
 /*
@@ -85,6 +90,14 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_LINE_BINS 3u                /* bins a line holds itself; more go to the pool */
 #define ROI_POOL_WORDS 2u               /* a sample taps at most two lines */
 #define ROI_TRANSPOSE_CHANNELS 32u
+/*
+ * The ROI gradient (AVERAGE, LINEAR) reads a copy of InputTensor with the channels fastest, each
+ * pixel's channels padded to whole loads of ROI_INPUT_LOAD_BYTES (4 of float32, 8 of a 16-bit
+ * type, whose copy keeps the tensor's bits): neighbouring invocations take neighbouring channels
+ * of one bin, so that each tap of a sample is one contiguous read for the warp. The prepare pass
+ * copies ROI_TRANSPOSE_CHANNELS channels by as many pixels per workgroup.
+ */
+#define ROI_INPUT_LOAD_BYTES 16u
 /* A line's header holds a bin index and a count in 16 bits each. */
 #define ROI_GATHER_MAX_BINS 0xffffu
 /* Under MAX the gather's dY is a record of ROI_WINNER_BYTES per channel (roi_align_grad_winners):

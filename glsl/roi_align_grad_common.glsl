@@ -58,6 +58,27 @@ int fixed_exponent()
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer Scratch { float v[]; };
 #endif
 
+// The ROI gradient's copy of InputTensor (ROI_INPUT_LOAD_BYTES in roi_align_abi.h): channels per
+// pixel, whole loads of them.
+#if DMLVK_STORAGE16
+const uint INPUT_LOAD_CHANNELS = ROI_INPUT_LOAD_BYTES / 2u;
+#else
+const uint INPUT_LOAD_CHANNELS = ROI_INPUT_LOAD_BYTES / 4u;
+#endif
+uint input_stride()
+{
+    return (pc.p.channels + INPUT_LOAD_CHANNELS - 1u) / INPUT_LOAD_CHANNELS * INPUT_LOAD_CHANNELS;
+}
+
+// Its address, input_base uvec4 into scratch: 64-bit arithmetic, where the other stages' scratch
+// may pass 4 GiB.
+uvec2 input_copy()
+{
+    uvec2 a = uvec2(pc.scratch);
+    uint lo = a.x + (pc.p.input_base << 4);
+    return uvec2(lo, a.y + (pc.p.input_base >> 28) + (lo < a.x ? 1u : 0u));
+}
+
 // OutputGradientTensor's offset of (b, c, y, x).
 uint grad_offset(uvec4 i)
 {

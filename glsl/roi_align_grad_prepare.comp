@@ -67,11 +67,11 @@ void prepare_line(uint r, uint l)
     ScratchUvec4(pc.scratch).v[lines_vec4() + line] = uvec4(floatBitsToUint(w.xyz), count == 0u ? 0u : count << 16 | first);
 }
 
-// Two dispatches: dY to [region][bin][channel] through T x T blocks in shared memory, so that
+// Three dispatches: dY to [region][bin][channel] through T x T blocks in shared memory, so that
 // reads and writes are both contiguous (beside the geometry stage: it needs no sample table),
-// then the lines.
-layout(constant_id = ROI_SPEC_PREPARE_LINES) const bool PREPARE_LINES = false;
-const uint T = ROI_TRANSPOSE_CHANNELS;    // channels and bins per block
+// then the lines; and for the ROI gradient InputTensor to [batch][pixel][channel] alike.
+layout(constant_id = ROI_SPEC_PREPARE) const uint PREPARE = ROI_PREPARE_DY;
+const uint T = ROI_TRANSPOSE_CHANNELS;    // channels and bins (or pixels) per block
 shared uint transpose_block[T][T + 1u];   // the elements' bits
 
 // dY's element i as stored: float32 bits, or a 16-bit type's bits in the low half.
@@ -89,11 +89,64 @@ uint transpose_groups()     // one per region and T channels
     return pc.p.num_rois * ((gather_stride() + T - 1u) / T);
 }
 
+// InputTensor's element i as stored, as dy_bits.
+uint input_bits(uint i)
+{
+#if DMLVK_STORAGE16
+    return TensorWords(pc.x).v[i >> 1] >> (16u * (i & 1u)) & 0xffffu;
+#else
+    return floatBitsToUint(pc.x.v[i]);
+#endif
+}
+
+// A workgroup per block of T channels by T pixels of one batch: InputTensor's copy with the
+// channels fastest (input_copy), its padding channels 0.
+void transpose_input(uint group, uint lid)
+{
+    uint pixels = pc.p.in_h * pc.p.in_w, stride = input_stride();
+    uint channel_blocks = (stride + T - 1u) / T, pixel_blocks = (pixels + T - 1u) / T;
+    if (group >= pc.p.batch_count * channel_blocks * pixel_blocks)
+        return;
+    uint c0 = (group % channel_blocks) * T, p0 = (group / channel_blocks % pixel_blocks) * T;
+    uint b = group / (channel_blocks * pixel_blocks);
+    // Reading, an invocation keeps its pixel (lid % T) whenever the workgroup is whole warps.
+    uint my_pixel = p0 + lid % T, my_y = my_pixel / pc.p.in_w;
+    uint my_at = b * pc.p.in_strides[0] + my_y * pc.p.in_strides[2] + (my_pixel - my_y * pc.p.in_w) * pc.p.in_strides[3];
+    bool whole_warps = gl_WorkGroupSize.x % T == 0u;
+    for (uint i = lid; i < T * T; i += gl_WorkGroupSize.x) {
+        uint c = c0 + i / T, pixel = p0 + i % T, y = pixel / pc.p.in_w;
+        uint at = whole_warps ? my_at
+                              : b * pc.p.in_strides[0] + y * pc.p.in_strides[2] + (pixel - y * pc.p.in_w) * pc.p.in_strides[3];
+        transpose_block[i / T][i % T] = c < pc.p.channels && pixel < pixels ? input_bits(at + c * pc.p.in_strides[1]) : 0u;
+    }
+    barrier();
+    UintSums copy = UintSums(input_copy());
+    uint first = b * pixels * stride;
+#if DMLVK_STORAGE16
+    // Two channels to a word (the stride is even).
+    for (uint i = lid; i < T * T / 2u; i += gl_WorkGroupSize.x) {
+        uint k = 2u * (i % (T / 2u)), j = i / (T / 2u), c = c0 + k, pixel = p0 + j;
+        if (c < stride && pixel < pixels)
+            copy.v[(first + pixel * stride + c) / 2u] = transpose_block[k][j] | transpose_block[k + 1u][j] << 16;
+    }
+#else
+    for (uint i = lid; i < T * T; i += gl_WorkGroupSize.x) {
+        uint c = c0 + i % T, pixel = p0 + i / T;
+        if (c < stride && pixel < pixels)
+            copy.v[first + pixel * stride + c] = transpose_block[i % T][i / T];
+    }
+#endif
+}
+
 void main()
 {
     uint group = workgroup_index(), lid = gl_LocalInvocationID.x;
+    if (PREPARE == ROI_PREPARE_INPUT) {
+        transpose_input(group, lid);
+        return;
+    }
     uint bins = pc.p.out_h * pc.p.out_w, stride = gather_stride();
-    if (!PREPARE_LINES) {
+    if (PREPARE == ROI_PREPARE_DY) {
         if (group >= transpose_groups())
             return;
         uint channel_blocks = (stride + T - 1u) / T;

@@ -2,11 +2,68 @@
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 // ROI_ALIGN_GRAD: the ROI gradient. roi_grad_parts workgroups per region each reduce a share of
-// the region's (channel, bin) items with a fixed tree; with more than one part (TO_SCRATCH) each
+// the region's (channels, bin) items with a fixed tree; with more than one part (TO_SCRATCH) each
 // stores its sum to scratch and roi_align_grad_roi_sum adds them in part order: deterministic.
 #include "roi_align_grad_common.glsl"
 
 shared vec4 partial[gl_WorkGroupSize.x];
+
+// With INPUT_LAST (AVERAGE, LINEAR) an item is a load of INPUT_LOAD_CHANNELS channels of a bin,
+// whose taps it reads from InputTensor's channels-last copy (roi_align_grad_prepare), and
+// neighbouring invocations take neighbouring channels.
+layout(constant_id = ROI_SPEC_INPUT_LAST) const bool INPUT_LAST = false;
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer InputLoads { uvec4 v[]; };
+
+// One tap's channels.
+void tap_channels(InputLoads copy, uint at, out float v[INPUT_LOAD_CHANNELS])
+{
+    uvec4 bits = copy.v[at];
+#if DMLVK_STORAGE16
+    [[unroll]] for (uint k = 0u; k < 4u; k++) {
+        vec2 pair = unpack16x2(bits[k]);
+        v[2u * k] = pair.x;
+        v[2u * k + 1u] = pair.y;
+    }
+#else
+    [[unroll]] for (uint k = 0u; k < 4u; k++)
+        v[k] = uintBitsToFloat(bits[k]);
+#endif
+}
+
+// As the item loop below, for channels c0 .. c0 + INPUT_LOAD_CHANNELS - 1 of bin (oy, ox): the
+// channels' shares times each sample's derivatives summed over the channels first.
+vec4 channels_roi_grad(Region g, uint r, uint c0, uint oy, uint ox)
+{
+    InputLoads copy = InputLoads(input_copy());
+    float share[INPUT_LOAD_CHANNELS];
+    [[unroll]] for (uint k = 0u; k < INPUT_LOAD_CHANNELS; k++)
+        share[k] = c0 + k < pc.p.channels ? div_rn(load(pc.dy, bin_offset(uvec4(r, c0 + k, oy, ox))), sample_count(g)) : 0.0;
+    uint loads = input_stride() / INPUT_LOAD_CHANNELS, plane = g.b * pc.p.in_h;
+    vec4 sum = vec4(0.0);
+    uvec2 rows = bin_rows(g, oy), columns = bin_columns(g, ox);
+    for (uint iy = rows.x; iy < rows.y; iy++) {
+        Axis y = sample_y(g, oy, iy);
+        uint row0 = (plane + y.i0) * pc.p.in_w, row1 = (plane + y.i1) * pc.p.in_w;
+        for (uint ix = columns.x; ix < columns.y; ix++) {
+            Axis x = sample_x(g, ox, ix);
+            float a[INPUT_LOAD_CHANNELS], b[INPUT_LOAD_CHANNELS], c[INPUT_LOAD_CHANNELS], d[INPUT_LOAD_CHANNELS];
+            uint v = c0 / INPUT_LOAD_CHANNELS;
+            tap_channels(copy, (row0 + x.i0) * loads + v, a);
+            tap_channels(copy, (row0 + x.i1) * loads + v, b);
+            tap_channels(copy, (row1 + x.i0) * loads + v, c);
+            tap_channels(copy, (row1 + x.i1) * loads + v, d);
+            float gx = 0.0, gy = 0.0;
+            [[unroll]] for (uint k = 0u; k < INPUT_LOAD_CHANNELS; k++) {
+                float dvdx = x.clamped ? 0.0 : (1.0 - y.w) * (b[k] - a[k]) + y.w * (d[k] - c[k]);
+                float dvdy = y.clamped ? 0.0 : (1.0 - x.w) * (c[k] - a[k]) + x.w * (d[k] - b[k]);
+                gx += share[k] * dvdx;
+                gy += share[k] * dvdy;
+            }
+            sum += vec4(gx * (1.0 - x.t), gy * (1.0 - y.t), gx * x.t, gy * y.t);
+        }
+    }
+    return sum;
+}
 
 // d sum(dY * out) / d(x1, y1, x2, y2) of one sample read with weight `share`, before the spatial scales.
 vec4 sample_roi_grad(uint plane, Axis y, Axis x, float share)
@@ -31,7 +88,15 @@ void main()
     if (live)
         g = region(r);
     vec4 sum = vec4(0.0);
-    if (live && g.valid && LINEAR) {
+    if (INPUT_LAST && live && g.valid) {
+        uint bins = pc.p.out_h * pc.p.out_w, loads = input_stride() / INPUT_LOAD_CHANNELS, items = loads * bins;
+        uint per = (items + pc.p.roi_grad_parts - 1u) / pc.p.roi_grad_parts;
+        uint end = min(items, (part + 1u) * per);
+        for (uint k = part * per + lid; k < end; k += gl_WorkGroupSize.x) {
+            uint bin = k / loads;
+            sum += channels_roi_grad(g, r, (k - bin * loads) * INPUT_LOAD_CHANNELS, bin / pc.p.out_w, bin % pc.p.out_w);
+        }
+    } else if (live && g.valid && LINEAR) {
         uint bins = pc.p.out_h * pc.p.out_w, items = (pc.p.channels + CHANNELS - 1u) / CHANNELS * bins;
         uint per = (items + pc.p.roi_grad_parts - 1u) / pc.p.roi_grad_parts;
         uint end = min(items, (part + 1u) * per);

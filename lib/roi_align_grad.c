@@ -217,7 +217,24 @@ static bool beside_previous(struct dmlvk_dispatch_plan *d)
 }
 
 /*
- * The ROI gradient: `parts` workgroups per region, about ROI_GRAD_ITEMS_PER_INVOCATION (channel,
+ * The ROI gradient under AVERAGE with LINEAR taps reads a channels-last copy of InputTensor
+ * (roi_align_abi.h, ROI_INPUT_LOAD_BYTES): each tap of a sample is then one load of 16 bytes of
+ * channels for an invocation and one contiguous read for a warp, where the planes took a load per
+ * channel. The copy's elements must be indexable in 32 bits.
+ */
+static uint64_t input_copy_vec4(const struct roi_fields *f, const struct roi_shape *s)
+{
+    if (!f->roi_grad || !f->input || f->reduction != DMLVK_REDUCE_FUNCTION_AVERAGE ||
+        f->mode != DMLVK_INTERPOLATION_MODE_LINEAR)
+        return 0;
+    const uint32_t load_channels = ROI_INPUT_LOAD_BYTES / (DMLVK_IS_16BIT_FLOAT(s->input.type) ? 2 : 4);
+    uint64_t loads = (uint64_t)(s->channels + load_channels - 1) / load_channels;
+    uint64_t vec4s = loads * s->batch_count * s->in_h * s->in_w;
+    return load_channels * vec4s < UINT64_C(1) << 32 ? vec4s : 0;
+}
+
+/*
+ * The ROI gradient: `parts` workgroups per region, about ROI_GRAD_ITEMS_PER_INVOCATION (channels,
  * bin) items per invocation, so that few regions still fill the device; their sums go to scratch
  * and a second pass adds them in order.
  */
@@ -225,22 +242,28 @@ static bool beside_previous(struct dmlvk_dispatch_plan *d)
 static bool plan_roi_gradient(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
                               struct dmlvk_op_plan *p)
 {
+    const uint64_t copy = input_copy_vec4(f, s);
     uint32_t channels = f->reduction == DMLVK_REDUCE_FUNCTION_MAX ? 1 : dmlvk_roi_align_channels(s);
+    if (copy)
+        channels = ROI_INPUT_LOAD_BYTES / (DMLVK_IS_16BIT_FLOAT(s->input.type) ? 2 : 4);
     uint64_t items = (uint64_t)(s->channels + channels - 1) / channels * s->out_h * s->out_w;
     uint64_t per_group = (uint64_t)ctx->workgroup_size * ROI_GRAD_ITEMS_PER_INVOCATION;
     uint64_t parts = (items + per_group - 1) / per_group;
     if (parts * s->num_rois >= UINT64_C(1) << 26) /* partial sums past 1 GiB of scratch: one part */
         parts = 1;
     uint32_t base = parts > 1 ? dmlvk_roi_align_reserve_scratch(p, parts * s->num_rois) : 0;
+    uint32_t input_base = copy ? dmlvk_roi_align_reserve_scratch(p, copy) : 0;
     struct roi_align_params *params = dmlvk_roi_align_params(s, p);
     if (params) {
         params->roi_grad_parts = (uint32_t)parts;
         params->roi_grad_base = base;
+        params->input_base = input_base;
     }
     uint64_t groups = parts * s->num_rois * ctx->workgroup_size;
     struct dmlvk_dispatch_plan *d = stage(p, ctx, f, DMLVK_SHADER_ROI_ALIGN_GRAD_ROI, parts > 1, 0, groups, 0);
     if (d) {
-        dmlvk_dispatch_spec(p, d, ROI_SPEC_CHANNELS, channels);
+        dmlvk_dispatch_spec(p, d, ROI_SPEC_CHANNELS, copy ? 1 : channels);
+        dmlvk_dispatch_spec(p, d, ROI_SPEC_INPUT_LAST, copy != 0);
         /* Beside the input gradient's last stage, which writes nothing it reads. */
         d->concurrent = f->grad != NULL;
     }
@@ -268,6 +291,17 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     s.rois_slot = B_ROIS;
     s.batch_slot = B_BATCH;
     bool ok = dmlvk_roi_align_geometry(ctx, &f, &s, p);
+    /* The ROI gradient's copy of the input reads no sample table: beside the geometry stage (and
+     * whatever runs beside that). */
+    const uint64_t copy = input_copy_vec4(&f, &s);
+    if (ok && copy) {
+        const uint32_t blocks = (s.channels + ROI_TRANSPOSE_CHANNELS - 1) / ROI_TRANSPOSE_CHANNELS;
+        uint64_t pixel_blocks = ((uint64_t)s.in_h * s.in_w + ROI_TRANSPOSE_CHANNELS - 1) / ROI_TRANSPOSE_CHANNELS;
+        struct dmlvk_dispatch_plan *t = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE, true, 0,
+                                              blocks * pixel_blocks * s.batch_count * ctx->workgroup_size, 0);
+        if ((ok = beside_previous(t)))
+            dmlvk_dispatch_spec(p, t, ROI_SPEC_PREPARE, ROI_PREPARE_INPUT);
+    }
     if (ok && f.grad) {
         uint64_t elements = s.grad.elements, bins = s.bins.elements;
         /* MAXIMUM picks each bin's sample by value (a workgroup per region and a few channels,
@@ -297,7 +331,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
             if (ok) {
                 first->concurrent = !max;
                 lines->concurrent = max;
-                dmlvk_dispatch_spec(p, lines, ROI_SPEC_PREPARE_LINES, 1);
+                dmlvk_dispatch_spec(p, lines, ROI_SPEC_PREPARE, ROI_PREPARE_LINES);
                 dmlvk_dispatch_spec(p, gather, ROI_SPEC_GATHER_QUADS, g.quads);
                 dmlvk_dispatch_spec(p, gather, ROI_SPEC_GATHER_SPLITS, g.splits);
             }
