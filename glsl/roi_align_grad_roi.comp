@@ -30,11 +30,13 @@ void tap_channels(InputLoads copy, uint at, out float v[INPUT_LOAD_CHANNELS])
 #endif
 }
 
-// As the item loop below, for channels c0 .. c0 + INPUT_LOAD_CHANNELS - 1 of bin (oy, ox): the
-// channels' shares times each sample's derivatives summed over the channels first.
-vec4 channels_roi_grad(Region g, uint r, uint c0, uint oy, uint ox)
+// As the item loop below, for the channels of load v (INPUT_LOAD_CHANNELS from v times that) of
+// bin (oy, ox): the channels' shares times each sample's derivatives, summed over the channels
+// first.
+vec4 channels_roi_grad(Region g, uint r, uint v, uint oy, uint ox)
 {
     InputLoads copy = InputLoads(input_copy());
+    uint c0 = v * INPUT_LOAD_CHANNELS;
     float share[INPUT_LOAD_CHANNELS];
     [[unroll]] for (uint k = 0u; k < INPUT_LOAD_CHANNELS; k++)
         share[k] = c0 + k < pc.p.channels ? div_rn(load(pc.dy, bin_offset(uvec4(r, c0 + k, oy, ox))), sample_count(g)) : 0.0;
@@ -47,7 +49,6 @@ vec4 channels_roi_grad(Region g, uint r, uint c0, uint oy, uint ox)
         for (uint ix = columns.x; ix < columns.y; ix++) {
             Axis x = sample_x(g, ox, ix);
             float a[INPUT_LOAD_CHANNELS], b[INPUT_LOAD_CHANNELS], c[INPUT_LOAD_CHANNELS], d[INPUT_LOAD_CHANNELS];
-            uint v = c0 / INPUT_LOAD_CHANNELS;
             tap_channels(copy, (row0 + x.i0) * loads + v, a);
             tap_channels(copy, (row0 + x.i1) * loads + v, b);
             tap_channels(copy, (row1 + x.i0) * loads + v, c);
@@ -94,7 +95,7 @@ void main()
         uint end = min(items, (part + 1u) * per);
         for (uint k = part * per + lid; k < end; k += gl_WorkGroupSize.x) {
             uint bin = k / loads;
-            sum += channels_roi_grad(g, r, (k - bin * loads) * INPUT_LOAD_CHANNELS, bin / pc.p.out_w, bin % pc.p.out_w);
+            sum += channels_roi_grad(g, r, k - bin * loads, bin / pc.p.out_w, bin % pc.p.out_w);
         }
     } else if (live && g.valid && LINEAR) {
         uint bins = pc.p.out_h * pc.p.out_w, items = (pc.p.channels + CHANNELS - 1u) / CHANNELS * bins;

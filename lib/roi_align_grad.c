@@ -222,12 +222,17 @@ static bool beside_previous(struct dmlvk_dispatch_plan *d)
  * channels for an invocation and one contiguous read for a warp, where the planes took a load per
  * channel. The copy's elements must be indexable in 32 bits.
  */
+static uint32_t input_load_channels(const struct roi_shape *s)
+{
+    return ROI_INPUT_LOAD_BYTES / (DMLVK_IS_16BIT_FLOAT(s->input.type) ? 2 : 4);
+}
+
 static uint64_t input_copy_vec4(const struct roi_fields *f, const struct roi_shape *s)
 {
     if (!f->roi_grad || !f->input || f->reduction != DMLVK_REDUCE_FUNCTION_AVERAGE ||
         f->mode != DMLVK_INTERPOLATION_MODE_LINEAR)
         return 0;
-    const uint32_t load_channels = ROI_INPUT_LOAD_BYTES / (DMLVK_IS_16BIT_FLOAT(s->input.type) ? 2 : 4);
+    const uint32_t load_channels = input_load_channels(s);
     uint64_t loads = (uint64_t)(s->channels + load_channels - 1) / load_channels;
     uint64_t vec4s = loads * s->batch_count * s->in_h * s->in_w;
     return load_channels * vec4s < UINT64_C(1) << 32 ? vec4s : 0;
@@ -245,7 +250,7 @@ static bool plan_roi_gradient(const struct dmlvk_op_context *ctx, const struct r
     const uint64_t copy = input_copy_vec4(f, s);
     uint32_t channels = f->reduction == DMLVK_REDUCE_FUNCTION_MAX ? 1 : dmlvk_roi_align_channels(s);
     if (copy)
-        channels = ROI_INPUT_LOAD_BYTES / (DMLVK_IS_16BIT_FLOAT(s->input.type) ? 2 : 4);
+        channels = input_load_channels(s);
     uint64_t items = (uint64_t)(s->channels + channels - 1) / channels * s->out_h * s->out_w;
     uint64_t per_group = (uint64_t)ctx->workgroup_size * ROI_GRAD_ITEMS_PER_INVOCATION;
     uint64_t parts = (items + per_group - 1) / per_group;
