@@ -74,13 +74,13 @@ layout(constant_id = ROI_SPEC_PREPARE) const uint PREPARE = ROI_PREPARE_DY;
 const uint T = ROI_TRANSPOSE_CHANNELS;    // channels and bins (or pixels) per block
 shared uint transpose_block[T][T + 1u];   // the elements' bits
 
-// dY's element i as stored: float32 bits, or a 16-bit type's bits in the low half.
-uint dy_bits(uint i)
+// Element i of a tensor as stored: float32 bits, or a 16-bit type's bits in the low half.
+uint element_bits(Tensor t, uint i)
 {
 #if DMLVK_STORAGE16
-    return TensorWords(pc.dy).v[i >> 1] >> (16u * (i & 1u)) & 0xffffu;
+    return TensorWords(t).v[i >> 1] >> (16u * (i & 1u)) & 0xffffu;
 #else
-    return floatBitsToUint(pc.dy.v[i]);
+    return floatBitsToUint(t.v[i]);
 #endif
 }
 
@@ -89,13 +89,24 @@ uint transpose_groups()     // one per region and T channels
     return pc.p.num_rois * ((gather_stride() + T - 1u) / T);
 }
 
-// InputTensor's element i as stored, as dy_bits.
-uint input_bits(uint i)
+// Writes the block read into transpose_block ([channel][row]) with the channels fastest: rows
+// row0.. of `rows`, channels c0.. of `stride` per row, row n at element (base + n) * stride of dst.
+void write_block(UintSums dst, uint base, uint row0, uint rows, uint c0, uint stride)
 {
+    uint lid = gl_LocalInvocationID.x;
 #if DMLVK_STORAGE16
-    return TensorWords(pc.x).v[i >> 1] >> (16u * (i & 1u)) & 0xffffu;
+    // Two channels to a word (the stride is even).
+    for (uint i = lid; i < T * T / 2u; i += gl_WorkGroupSize.x) {
+        uint k = 2u * (i % (T / 2u)), j = i / (T / 2u), c = c0 + k, row = row0 + j;
+        if (c < stride && row < rows)
+            dst.v[((base + row) * stride + c) / 2u] = transpose_block[k][j] | transpose_block[k + 1u][j] << 16;
+    }
 #else
-    return floatBitsToUint(pc.x.v[i]);
+    for (uint i = lid; i < T * T; i += gl_WorkGroupSize.x) {
+        uint c = c0 + i % T, row = row0 + i / T;
+        if (c < stride && row < rows)
+            dst.v[(base + row) * stride + c] = transpose_block[i % T][i / T];
+    }
 #endif
 }
 
@@ -117,25 +128,10 @@ void transpose_input(uint group, uint lid)
         uint c = c0 + i / T, pixel = p0 + i % T, y = pixel / pc.p.in_w;
         uint at = whole_warps ? my_at
                               : b * pc.p.in_strides[0] + y * pc.p.in_strides[2] + (pixel - y * pc.p.in_w) * pc.p.in_strides[3];
-        transpose_block[i / T][i % T] = c < pc.p.channels && pixel < pixels ? input_bits(at + c * pc.p.in_strides[1]) : 0u;
+        transpose_block[i / T][i % T] = c < pc.p.channels && pixel < pixels ? element_bits(pc.x, at + c * pc.p.in_strides[1]) : 0u;
     }
     barrier();
-    UintSums copy = UintSums(input_copy());
-    uint first = b * pixels * stride;
-#if DMLVK_STORAGE16
-    // Two channels to a word (the stride is even).
-    for (uint i = lid; i < T * T / 2u; i += gl_WorkGroupSize.x) {
-        uint k = 2u * (i % (T / 2u)), j = i / (T / 2u), c = c0 + k, pixel = p0 + j;
-        if (c < stride && pixel < pixels)
-            copy.v[(first + pixel * stride + c) / 2u] = transpose_block[k][j] | transpose_block[k + 1u][j] << 16;
-    }
-#else
-    for (uint i = lid; i < T * T; i += gl_WorkGroupSize.x) {
-        uint c = c0 + i % T, pixel = p0 + i / T;
-        if (c < stride && pixel < pixels)
-            copy.v[first + pixel * stride + c] = transpose_block[i % T][i / T];
-    }
-#endif
+    write_block(UintSums(input_copy()), b * pixels, p0, pixels, c0, stride);
 }
 
 void main()
@@ -160,26 +156,12 @@ void main()
                 uint c = c0 + i / T, bin = bin0 + i % T;
                 uint v = 0u;
                 if (c < pc.p.channels && bin < bins)
-                    v = dy_bits(whole_warps ? at + c * pc.p.bin_strides[1]
-                                            : bin_offset(uvec4(r, c, bin / pc.p.out_w, bin % pc.p.out_w)));
+                    v = element_bits(pc.dy, whole_warps ? at + c * pc.p.bin_strides[1]
+                                                        : bin_offset(uvec4(r, c, bin / pc.p.out_w, bin % pc.p.out_w)));
                 transpose_block[i / T][i % T] = v;
             }
             barrier();
-#if DMLVK_STORAGE16
-            // Two channels to a word (the stride is even).
-            for (uint i = lid; i < T * T / 2u; i += gl_WorkGroupSize.x) {
-                uint k = 2u * (i % (T / 2u)), j = i / (T / 2u), c = c0 + k, bin = bin0 + j;
-                if (c < stride && bin < bins)
-                    UintSums(pc.scratch).v[((r * bins + bin) * stride + c) / 2u] =
-                        transpose_block[k][j] | transpose_block[k + 1u][j] << 16;
-            }
-#else
-            for (uint i = lid; i < T * T; i += gl_WorkGroupSize.x) {
-                uint c = c0 + i % T, bin = bin0 + i / T;
-                if (c < stride && bin < bins)
-                    UintSums(pc.scratch).v[(r * bins + bin) * stride + c] = transpose_block[i % T][i / T];
-            }
-#endif
+            write_block(UintSums(pc.scratch), r * bins, bin0, bins, c0, stride);
             barrier();
         }
         return;

@@ -216,17 +216,19 @@ static bool beside_previous(struct dmlvk_dispatch_plan *d)
     return d != NULL;
 }
 
-/*
- * The ROI gradient under AVERAGE with LINEAR taps reads a channels-last copy of InputTensor
- * (roi_align_abi.h, ROI_INPUT_LOAD_BYTES): each tap of a sample is then one load of 16 bytes of
- * channels for an invocation and one contiguous read for a warp, where the planes took a load per
- * channel. The copy's elements must be indexable in 32 bits.
- */
+/* Channels per 16-byte load of the ROI gradient's copy of the input. */
 static uint32_t input_load_channels(const struct roi_shape *s)
 {
     return ROI_INPUT_LOAD_BYTES / (DMLVK_IS_16BIT_FLOAT(s->input.type) ? 2 : 4);
 }
 
+/*
+ * The ROI gradient under AVERAGE with LINEAR taps reads a channels-last copy of InputTensor
+ * (roi_align_abi.h, ROI_INPUT_LOAD_BYTES): each tap of a sample is then one load of 16 bytes of
+ * channels for an invocation and one contiguous read for a warp, where the planes took a load per
+ * channel. The copy's elements must be indexable in 32 bits. Returns its size in uvec4, 0 for no
+ * copy.
+ */
 static uint64_t input_copy_vec4(const struct roi_fields *f, const struct roi_shape *s)
 {
     if (!f->roi_grad || !f->input || f->reduction != DMLVK_REDUCE_FUNCTION_AVERAGE ||
@@ -245,9 +247,8 @@ static uint64_t input_copy_vec4(const struct roi_fields *f, const struct roi_sha
  */
 #define ROI_GRAD_ITEMS_PER_INVOCATION 8
 static bool plan_roi_gradient(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
-                              struct dmlvk_op_plan *p)
+                              uint64_t copy, struct dmlvk_op_plan *p)
 {
-    const uint64_t copy = input_copy_vec4(f, s);
     uint32_t channels = f->reduction == DMLVK_REDUCE_FUNCTION_MAX ? 1 : dmlvk_roi_align_channels(s);
     if (copy)
         channels = input_load_channels(s);
@@ -362,7 +363,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
         }
     }
     if (ok && f.roi_grad)
-        ok = plan_roi_gradient(ctx, &f, &s, p);
+        ok = plan_roi_gradient(ctx, &f, &s, copy, p);
     if (!ok)
         return DMLVK_ERROR_UNSUPPORTED;
     dmlvk_roi_align_place_tables(&s, p);
