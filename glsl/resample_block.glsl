@@ -130,7 +130,7 @@ void block_gather(uint e)
 
     // The column weights once, in registers, for every row.
     float wx[MAX_WINDOW * MAX_BLOCK_X];
-    [[unroll]] for (uint g = 0u; g < CHUNK * CHUNKS * BLOCK_X / 4u; g++) {
+    [[unroll]] for (uint g = 0u; g < (CHUNK * CHUNKS * BLOCK_X + 3u) / 4u; g++) {
         vec4 q = ParamVec4s(pc.p).v[xw + g * x_blocks + jx];
         [[unroll]] for (uint k = 0u; k < 4u; k++)
             wx[4u * g + k] = q[k];

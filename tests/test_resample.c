@@ -330,6 +330,56 @@ static void test_block_gather(void **state)
     }
 }
 
+/* Every pair of sizes 1..8 on the last axis, 1-D at the sizes' own ratio and 2-D (3 rows) at a
+ * random scale, random offsets, both directions, every type, against the float64 reference: tiny
+ * axes give the block gather windows and blocks whose weights fill part of a group of four (a
+ * 4 -> 2 downscale once came out all zeros). */
+static void test_small_sizes(void **state)
+{
+    (void)state;
+    static const float scales[] = { 0.5f, 0.75f, 1.0f, 1.5f, 2.0f, 3.0f, 0.3f };
+    static const dmlvk_tensor_data_type types[] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
+                                                    DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
+    int k = 0;
+    for (uint32_t small = 1; small <= 8; small++)
+        for (uint32_t big = 1; big <= 8; big++)
+            for (uint32_t dims = 1; dims <= 2; dims++, k++) {
+                struct resample_case c = { .dims = dims };
+                c.mode = (dmlvk_interpolation_mode)(k % 2);
+                c.rounding = (dmlvk_axis_direction)((k / 2) % 2);
+                for (uint32_t d = 0; d < dims; d++) {
+                    bool last = d + 1 == dims;
+                    c.small[d] = last ? small : 3;
+                    c.big[d] = last ? big : 3;
+                    c.scales[d] = !last ? 1.0f : dims == 1 ? (float)big / (float)small : scales[k % 7];
+                    c.in_off[d] = last ? (float)uniform(-1, 1) : 0.0f;
+                    c.out_off[d] = last ? (float)uniform(-1, 1) : 0.0f;
+                }
+                for (int backward = 0; backward < 2; backward++) {
+                    dmlvk_tensor_data_type type = types[(k / 4 + backward) % 3];
+                    uint32_t ns = count(dims, backward ? c.big : c.small), nd = count(dims, backward ? c.small : c.big);
+                    float src[24], dst[24];
+                    double srcd[24], want[24], mag[24];
+                    for (uint32_t i = 0; i < ns; i++) {
+                        src[i] = (float)uniform(-1, 1);
+                        if (type != DMLVK_TENSOR_DATA_TYPE_FLOAT32)
+                            src[i] = from_bits16(type, to_bits16(type, src[i]));
+                        srcd[i] = src[i];
+                    }
+                    reference_case(&c, backward, srcd, want, mag);
+                    run_resample(&c, backward, type, src, dst);
+                    double tol = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16    ? 2e-3
+                                 : type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16 ? 1.6e-2
+                                                                           : 2e-6;
+                    for (uint32_t i = 0; i < nd; i++)
+                        if (fabs(dst[i] - want[i]) > tol * (mag[i] + 1e-3))
+                            fail_msg("%u -> %u (%uD, %s, %s, scale %g), element %u: %.7g, reference %.7g", small, big,
+                                     dims, backward ? "backward" : "forward", c.mode ? "linear" : "nearest",
+                                     c.scales[dims - 1], i, dst[i], want[i]);
+                }
+            }
+}
+
 /* An Inf in the read tensor reaches exactly the elements that tap it with a weight above 0, in
  * both directions: the block gather's weights of 0 must not turn it into NaNs elsewhere in its
  * window. */
@@ -687,6 +737,7 @@ int main(void)
         cmocka_unit_test(test_convention_errors),
         cmocka_unit_test(test_block_gather),
         cmocka_unit_test(test_block_gather_inf),
+        cmocka_unit_test(test_small_sizes),
         cmocka_unit_test(test_float16_rounding),
         cmocka_unit_test(test_bfloat16_rounding),
         cmocka_unit_test(test_layouts),
