@@ -3,7 +3,9 @@
  * float64 references in reference.c: random shapes, strides (packed, padded, transposed,
  * broadcast), data types and special values. dmlvk-run then checks the GPU against them.
  *
- * usage: refgen OUTDIR [SEED]
+ * usage: refgen OUTDIR [SEED [SIZE]]
+ * SIZE (default 1) multiplies the upper bounds of the resample and ROI shapes: larger maps, more
+ * channels, regions and bins reach the kernels' other paths (block windows, gather tiles).
  */
 #include <math.h>
 #include <stdio.h>
@@ -218,6 +220,11 @@ static json_t *relu_cases(struct rng *r, bool grad, int count)
 static const char *const resample_ops[] = { "RESAMPLE1", "RESAMPLE2", "RESAMPLE_GRAD", "RESAMPLE_GRAD1" };
 
 /* One random resample descriptor of op (0..3 as in resample_ops). */
+static uint32_t size_factor(const struct rng *r)
+{
+    return r->size ? r->size : 1;
+}
+
 static void random_resample(struct rng *r, int op, struct ref_resample *rs)
 {
     static const float nice_scales[] = { 0.5f, 1, 1.5f, 2, 3, 0.75f, 1.0f / 3, 2.5f };
@@ -234,7 +241,7 @@ static void random_resample(struct rng *r, int op, struct ref_resample *rs)
         rs->scales[d] = scale;
         rs->input_offsets[d] = o < 5 ? offsets[o][0] : (float)rng_uniform(r, -1, 1);
         rs->output_offsets[d] = o < 5 ? offsets[o][1] : (float)rng_uniform(r, -1, 1);
-        uint32_t small = rng_range(r, 1, resample ? 9 : 3);
+        uint32_t small = rng_range(r, 1, resample ? 9 * size_factor(r) : 3);
         /* Usually the size the scale implies; sometimes cropped or extended (edges repeat). */
         int64_t big = (int64_t)floor(small * scale + 0.5) + (rng_range(r, 0, 3) == 0 ? (int64_t)rng_range(r, 0, 4) - 2 : 0);
         rs->small_sizes[d] = small;
@@ -357,13 +364,14 @@ static json_t *roi_cases(struct rng *r, bool backward, int count)
         /* bfloat16 keeps 8 significant bits where float16 keeps 11. */
         double coarse = kind == GEN_BFLOAT16 ? 8 : 1;
         struct ref_roi q = { 0 };
+        const uint32_t size = size_factor(r);
         q.batch = rng_range(r, 1, 2);
-        q.channels = rng_range(r, 1, 3);
-        q.height = rng_range(r, 2, 8);
-        q.width = rng_range(r, 2, 8);
-        q.num_rois = rng_range(r, 1, 4);
-        q.out_h = rng_range(r, 1, 3);
-        q.out_w = rng_range(r, 1, 3);
+        q.channels = rng_range(r, 1, 3 * size);
+        q.height = rng_range(r, 2, 8 * size);
+        q.width = rng_range(r, 2, 8 * size);
+        q.num_rois = rng_range(r, 1, 4 * size);
+        q.out_h = rng_range(r, 1, 3 * size);
+        q.out_w = rng_range(r, 1, 3 * size);
         q.linear = rng_range(r, 0, 3) != 0;
         q.maximum = rng_range(r, 0, 3) == 0;
         q.align_corners = rng_range(r, 0, 4) == 0;
@@ -447,7 +455,7 @@ static json_t *roi_cases(struct rng *r, bool backward, int count)
             bool want_dx = which != 2, want_droi = which != 1;
             bool with_x = want_droi || q.maximum || rng_range(r, 0, 1);
             double *dx = malloc(nx * sizeof(double)), *dx_abs = malloc(nx * sizeof(double));
-            double droi[16], droi_abs[16];
+            double *droi = malloc(4 * q.num_rois * sizeof(double)), *droi_abs = malloc(4 * q.num_rois * sizeof(double));
             ref_roi_backward(&q, x, dy, dx, droi, dx_abs, droi_abs);
             if (with_x)
                 json_object_set_new(tensors, "InputTensor", strided_tensor(type, in_sizes, 4, r, x));
@@ -465,6 +473,8 @@ static json_t *roi_cases(struct rng *r, bool backward, int count)
             }
             free(dx);
             free(dx_abs);
+            free(droi);
+            free(droi_abs);
         }
         json_object_set_new(c, "desc", desc);
         json_object_set_new(c, "tensors", tensors);
@@ -495,10 +505,10 @@ static int write_cases(const char *dir, const char *file, json_t *cases)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: refgen OUTDIR [SEED]\n");
+        fprintf(stderr, "usage: refgen OUTDIR [SEED [SIZE]]\n");
         return 2;
     }
-    struct rng r = { argc > 2 ? strtoull(argv[2], NULL, 0) : 1 };
+    struct rng r = { argc > 2 ? strtoull(argv[2], NULL, 0) : 1, argc > 3 ? (uint32_t)strtoul(argv[3], NULL, 0) : 1 };
     int rc = 0;
     rc |= write_cases(argv[1], "activation_relu.json", relu_cases(&r, false, 40));
     rc |= write_cases(argv[1], "activation_relu_grad.json", relu_cases(&r, true, 40));

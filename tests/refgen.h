@@ -11,6 +11,7 @@
 
 struct rng {
     uint64_t state;
+    uint32_t size;   /* multiplies the resample and ROI shapes' upper bounds; 0 means 1 */
 };
 
 struct gen_tensor {
