@@ -36,6 +36,13 @@ layout(constant_id = ROI_SPEC_TO_SCRATCH) const bool TO_SCRATCH = false;
 // multiple of a load's channels times QUADS, at most 4 * ROI_GATHER_VECS * QUADS.
 layout(constant_id = ROI_SPEC_GROUP_CHANNELS) const uint GROUP_CHANNELS = 0;
 
+// The gather's transposed dY (roi_align_grad_tiles.glsl): channels per bin, whole workgroups'
+// worth, a multiple of 4 and of a 16-byte load's channels.
+uint gather_stride()
+{
+    return (pc.p.channels + GROUP_CHANNELS - 1u) / GROUP_CHANNELS * GROUP_CHANNELS;
+}
+
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer FloatSums { float v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer UintSums { uint v[]; };
 #if DMLVK_ATOMICS == 2

@@ -14,10 +14,14 @@ shared vec4 partial[gl_WorkGroupSize.x];
 layout(constant_id = ROI_SPEC_INPUT_LAST) const bool INPUT_LAST = false;
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer InputLoads { uvec4 v[]; };
 
-// One tap's channels.
-void tap_channels(InputLoads copy, uint at, out float v[INPUT_LOAD_CHANNELS])
+// Where the gather runs, this stage gets the gather's GROUP_CHANNELS, and its dY shares come
+// from the gather's transposed dY in scratch (roi_align_grad_tiles.glsl, at offset 0): one
+// 16-byte load per item where NCHW dY took a strided load per channel. Same bits, same sums.
+const bool DY_TRANSPOSED = INPUT_LAST && GROUP_CHANNELS != 0u;
+
+// One load's channels.
+void unpack_channels(uvec4 bits, out float v[INPUT_LOAD_CHANNELS])
 {
-    uvec4 bits = copy.v[at];
 #if DMLVK_STORAGE16
     [[unroll]] for (uint k = 0u; k < 4u; k++) {
         vec2 pair = unpack16x2(bits[k]);
@@ -30,6 +34,11 @@ void tap_channels(InputLoads copy, uint at, out float v[INPUT_LOAD_CHANNELS])
 #endif
 }
 
+void tap_channels(InputLoads copy, uint at, out float v[INPUT_LOAD_CHANNELS])
+{
+    unpack_channels(copy.v[at], v);
+}
+
 // As the item loop below, for the channels of load v (INPUT_LOAD_CHANNELS from v times that) of
 // bin (oy, ox): the channels' shares times each sample's derivatives, summed over the channels
 // first.
@@ -38,8 +47,15 @@ vec4 channels_roi_grad(Region g, uint r, uint v, uint oy, uint ox)
     InputLoads copy = InputLoads(input_copy());
     uint c0 = v * INPUT_LOAD_CHANNELS;
     float share[INPUT_LOAD_CHANNELS];
-    [[unroll]] for (uint k = 0u; k < INPUT_LOAD_CHANNELS; k++)
-        share[k] = c0 + k < pc.p.channels ? div_rn(load(pc.dy, bin_offset(uvec4(r, c0 + k, oy, ox))), sample_count(g)) : 0.0;
+    if (DY_TRANSPOSED) {
+        uint bin = (r * pc.p.out_h + oy) * pc.p.out_w + ox;
+        unpack_channels(InputLoads(pc.scratch).v[bin * (gather_stride() / INPUT_LOAD_CHANNELS) + v], share);
+        [[unroll]] for (uint k = 0u; k < INPUT_LOAD_CHANNELS; k++)
+            share[k] = c0 + k < pc.p.channels ? div_rn(share[k], sample_count(g)) : 0.0;
+    } else {
+        [[unroll]] for (uint k = 0u; k < INPUT_LOAD_CHANNELS; k++)
+            share[k] = c0 + k < pc.p.channels ? div_rn(load(pc.dy, bin_offset(uvec4(r, c0 + k, oy, ox))), sample_count(g)) : 0.0;
+    }
     uint loads = input_stride() / INPUT_LOAD_CHANNELS, plane = g.b * pc.p.in_h;
     vec4 sum = vec4(0.0);
     uvec2 rows = bin_rows(g, oy), columns = bin_columns(g, ox);

@@ -35,10 +35,6 @@ const uint LOAD_CHANNELS = MAXIMUM ? ROI_GATHER_LOAD_BYTES / ROI_WINNER_BYTES : 
 #else
 const uint LOAD_CHANNELS = MAXIMUM ? ROI_GATHER_LOAD_BYTES / ROI_WINNER_BYTES : ROI_GATHER_LOAD_BYTES / 4u;
 #endif
-uint gather_stride()    // channels per bin: whole workgroups' worth, a multiple of 4 and LOAD_CHANNELS
-{
-    return (pc.p.channels + GROUP_CHANNELS - 1u) / GROUP_CHANNELS * GROUP_CHANNELS;
-}
 
 uint transposed_size()
 {

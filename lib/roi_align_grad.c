@@ -243,11 +243,13 @@ static uint64_t input_copy_vec4(const struct roi_fields *f, const struct roi_sha
 /*
  * The ROI gradient: `parts` workgroups per region, about ROI_GRAD_ITEMS_PER_INVOCATION (channels,
  * bin) items per invocation, so that few regions still fill the device; their sums go to scratch
- * and a second pass adds them in order.
+ * and a second pass adds them in order. With the input's copy and an AVERAGE gather's transposed
+ * dY in scratch (`transposed`: the gather's channels per workgroup, else 0), it reads its dY
+ * shares from there.
  */
 #define ROI_GRAD_ITEMS_PER_INVOCATION 8
 static bool plan_roi_gradient(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
-                              uint64_t copy, struct dmlvk_op_plan *p)
+                              uint64_t copy, uint32_t transposed, struct dmlvk_op_plan *p)
 {
     uint32_t channels = f->reduction == DMLVK_REDUCE_FUNCTION_MAX ? 1 : dmlvk_roi_align_channels(s);
     if (copy)
@@ -266,7 +268,8 @@ static bool plan_roi_gradient(const struct dmlvk_op_context *ctx, const struct r
         params->input_base = input_base;
     }
     uint64_t groups = parts * s->num_rois * ctx->workgroup_size;
-    struct dmlvk_dispatch_plan *d = stage(p, ctx, f, DMLVK_SHADER_ROI_ALIGN_GRAD_ROI, parts > 1, 0, groups, 0);
+    struct dmlvk_dispatch_plan *d =
+        stage(p, ctx, f, DMLVK_SHADER_ROI_ALIGN_GRAD_ROI, parts > 1, 0, groups, copy ? transposed : 0);
     if (d) {
         dmlvk_dispatch_spec(p, d, ROI_SPEC_CHANNELS, copy ? 1 : channels);
         dmlvk_dispatch_spec(p, d, ROI_SPEC_INPUT_LAST, copy != 0);
@@ -300,6 +303,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     /* The ROI gradient's copy of the input reads no sample table: beside the geometry stage (and
      * whatever runs beside that). */
     const uint64_t copy = input_copy_vec4(&f, &s);
+    uint32_t transposed = 0;
     if (ok && copy) {
         const uint32_t blocks = (s.channels + ROI_TRANSPOSE_CHANNELS - 1) / ROI_TRANSPOSE_CHANNELS;
         uint64_t pixel_blocks = ((uint64_t)s.in_h * s.in_w + ROI_TRANSPOSE_CHANNELS - 1) / ROI_TRANSPOSE_CHANNELS;
@@ -340,6 +344,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
                 dmlvk_dispatch_spec(p, lines, ROI_SPEC_PREPARE, ROI_PREPARE_LINES);
                 dmlvk_dispatch_spec(p, gather, ROI_SPEC_GATHER_QUADS, g.quads);
                 dmlvk_dispatch_spec(p, gather, ROI_SPEC_GATHER_SPLITS, g.splits);
+                transposed = max ? 0 : g.group_channels;
             }
         } else if (ctx->deterministic) {
             if (!ctx->int64_atomics)
@@ -363,7 +368,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
         }
     }
     if (ok && f.roi_grad)
-        ok = plan_roi_gradient(ctx, &f, &s, copy, p);
+        ok = plan_roi_gradient(ctx, &f, &s, copy, transposed, p);
     if (!ok)
         return DMLVK_ERROR_UNSUPPORTED;
     dmlvk_roi_align_place_tables(&s, p);
