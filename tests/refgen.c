@@ -219,12 +219,12 @@ static json_t *relu_cases(struct rng *r, bool grad, int count)
 
 static const char *const resample_ops[] = { "RESAMPLE1", "RESAMPLE2", "RESAMPLE_GRAD", "RESAMPLE_GRAD1" };
 
-/* One random resample descriptor of op (0..3 as in resample_ops). */
 static uint32_t size_factor(const struct rng *r)
 {
     return r->size ? r->size : 1;
 }
 
+/* One random resample descriptor of op (0..3 as in resample_ops). */
 static void random_resample(struct rng *r, int op, struct ref_resample *rs)
 {
     static const float nice_scales[] = { 0.5f, 1, 1.5f, 2, 3, 0.75f, 1.0f / 3, 2.5f };
