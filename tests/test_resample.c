@@ -286,6 +286,34 @@ static struct resample_case half_pixel_case(const uint32_t small[4], float s, dm
     return c;
 }
 
+/* The GPU against the float64 reference on random values of the type, both tensors bound `offset`
+ * bytes into their buffers; `label` names the case in a failure. */
+static void expect_reference(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type, uint64_t offset,
+                             const char *label)
+{
+    uint32_t ns = count(c->dims, backward ? c->big : c->small), nd = count(c->dims, backward ? c->small : c->big);
+    float *src = malloc(ns * 4), *dst = malloc(nd * 4);
+    double *srcd = malloc(ns * 8), *want = malloc(nd * 8), *mag = malloc(nd * 8);
+    for (uint32_t i = 0; i < ns; i++) {
+        src[i] = (float)uniform(-1, 1);
+        if (type != DMLVK_TENSOR_DATA_TYPE_FLOAT32)
+            src[i] = from_bits16(type, to_bits16(type, src[i]));
+        srcd[i] = src[i];
+    }
+    reference_case(c, backward, srcd, want, mag);
+    run_resample_with(c, backward, type, src, dst, offset, NULL);
+    /* float32 sums, one rounding on the store: half an ulp of the type, with room. */
+    double tol = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? 2e-3 : type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16 ? 1.6e-2 : 2e-6;
+    for (uint32_t i = 0; i < nd; i++)
+        if (fabs(dst[i] - want[i]) > tol * (mag[i] + 1e-3))
+            fail_msg("%s, element %u: %.7g, reference %.7g", label, i, dst[i], want[i]);
+    free(src);
+    free(dst);
+    free(srcd);
+    free(want);
+    free(mag);
+}
+
 /* The block gather's variants against the float64 reference, in both directions: planes wider
  * than a warp of blocks, edge blocks (301 columns), rows of whole 4-element chunks (vector loads
  * and stores), tensors bound at an offset that breaks vector alignment (the shader's scalar
@@ -305,28 +333,10 @@ static void test_block_gather(void **state)
         struct resample_case c = half_pixel_case(small, s, (dmlvk_interpolation_mode)((j / 8) % 2));
         dmlvk_tensor_data_type type = types[(j / 16) % 3];
         uint64_t offset = (j / 48) % 2 ? 4 : 0;
-        uint32_t ns = count(4, backward ? c.big : c.small), nd = count(4, backward ? c.small : c.big);
-        float *src = malloc(ns * 4), *dst = malloc(nd * 4);
-        double *srcd = malloc(ns * 8), *want = malloc(nd * 8), *mag = malloc(nd * 8);
-        for (uint32_t i = 0; i < ns; i++) {
-            src[i] = (float)uniform(-1, 1);
-            if (type != DMLVK_TENSOR_DATA_TYPE_FLOAT32)
-                src[i] = from_bits16(type, to_bits16(type, src[i]));
-            srcd[i] = src[i];
-        }
-        reference_case(&c, backward, srcd, want, mag);
-        run_resample_with(&c, backward, type, src, dst, offset, NULL);
-        /* float32 sums, one rounding on the store: half an ulp of the type, with room. */
-        double tol = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? 2e-3 : type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16 ? 1.6e-2 : 2e-6;
-        for (uint32_t i = 0; i < nd; i++)
-            if (fabs(dst[i] - want[i]) > tol * (mag[i] + 1e-3))
-                fail_msg("case %d (%s, scale %g, width %u, offset %u), element %u: %.7g, reference %.7g", k,
-                         backward ? "backward" : "forward", s, c.small[3], (unsigned)offset, i, dst[i], want[i]);
-        free(src);
-        free(dst);
-        free(srcd);
-        free(want);
-        free(mag);
+        char label[96];
+        snprintf(label, sizeof(label), "case %d (%s, scale %g, width %u, offset %u)", k, backward ? "backward" : "forward",
+                 s, c.small[3], (unsigned)offset);
+        expect_reference(&c, backward, type, offset, label);
     }
 }
 
@@ -356,26 +366,10 @@ static void test_small_sizes(void **state)
                     c.out_off[d] = last ? (float)uniform(-1, 1) : 0.0f;
                 }
                 for (int backward = 0; backward < 2; backward++) {
-                    dmlvk_tensor_data_type type = types[(k / 4 + backward) % 3];
-                    uint32_t ns = count(dims, backward ? c.big : c.small), nd = count(dims, backward ? c.small : c.big);
-                    float src[24], dst[24];
-                    double srcd[24], want[24], mag[24];
-                    for (uint32_t i = 0; i < ns; i++) {
-                        src[i] = (float)uniform(-1, 1);
-                        if (type != DMLVK_TENSOR_DATA_TYPE_FLOAT32)
-                            src[i] = from_bits16(type, to_bits16(type, src[i]));
-                        srcd[i] = src[i];
-                    }
-                    reference_case(&c, backward, srcd, want, mag);
-                    run_resample(&c, backward, type, src, dst);
-                    double tol = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16    ? 2e-3
-                                 : type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16 ? 1.6e-2
-                                                                           : 2e-6;
-                    for (uint32_t i = 0; i < nd; i++)
-                        if (fabs(dst[i] - want[i]) > tol * (mag[i] + 1e-3))
-                            fail_msg("%u -> %u (%uD, %s, %s, scale %g), element %u: %.7g, reference %.7g", small, big,
-                                     dims, backward ? "backward" : "forward", c.mode ? "linear" : "nearest",
-                                     c.scales[dims - 1], i, dst[i], want[i]);
+                    char label[96];
+                    snprintf(label, sizeof(label), "%u -> %u (%uD, %s, %s, scale %g)", small, big, dims,
+                             backward ? "backward" : "forward", c.mode ? "linear" : "nearest", c.scales[dims - 1]);
+                    expect_reference(&c, backward, types[(k / 4 + backward) % 3], 0, label);
                 }
             }
 }
