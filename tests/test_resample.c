@@ -340,38 +340,40 @@ static void test_block_gather(void **state)
     }
 }
 
-/* Every pair of sizes 1..8 on the last axis, 1-D at the sizes' own ratio and 2-D (3 rows) at a
- * random scale, random offsets, both directions, every type, against the float64 reference: tiny
- * axes give the block gather windows and blocks whose weights fill part of a group of four (a
- * 4 -> 2 downscale once came out all zeros). */
+/* Every pair of sizes 1..5 on the last axis, both directions, every type, against the float64
+ * reference: 1-D at the sizes' own ratio and 2-D (3 rows) at a random scale, alternately, the
+ * frameworks' pixel offsets or random ones. Tiny axes give the block gather windows and blocks whose weights fill part of a group
+ * of four (a 4 -> 2 downscale once came out all zeros). */
 static void test_small_sizes(void **state)
 {
     (void)state;
     static const float scales[] = { 0.5f, 0.75f, 1.0f, 1.5f, 2.0f, 3.0f, 0.3f };
+    /* Input and output pixel offsets: half-pixel, asymmetric, and the two mixes (MAPPINGS.md). */
+    static const float conventions[4][2] = { { 0.5f, -0.5f }, { 0.0f, 0.0f }, { 0.0f, -0.5f }, { 0.5f, 0.0f } };
     static const dmlvk_tensor_data_type types[] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
                                                     DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
     int k = 0;
-    for (uint32_t small = 1; small <= 8; small++)
-        for (uint32_t big = 1; big <= 8; big++)
-            for (uint32_t dims = 1; dims <= 2; dims++, k++) {
-                struct resample_case c = { .dims = dims };
-                c.mode = (dmlvk_interpolation_mode)(k % 2);
-                c.rounding = (dmlvk_axis_direction)((k / 2) % 2);
-                for (uint32_t d = 0; d < dims; d++) {
-                    bool last = d + 1 == dims;
-                    c.small[d] = last ? small : 3;
-                    c.big[d] = last ? big : 3;
-                    c.scales[d] = !last ? 1.0f : dims == 1 ? (float)big / (float)small : scales[k % 7];
-                    c.in_off[d] = last ? (float)uniform(-1, 1) : 0.0f;
-                    c.out_off[d] = last ? (float)uniform(-1, 1) : 0.0f;
-                }
-                for (int backward = 0; backward < 2; backward++) {
-                    char label[96];
-                    snprintf(label, sizeof(label), "%u -> %u (%uD, %s, %s, scale %g)", small, big, dims,
-                             backward ? "backward" : "forward", c.mode ? "linear" : "nearest", c.scales[dims - 1]);
-                    expect_reference(&c, backward, types[(k / 4 + backward) % 3], 0, label);
-                }
+    for (uint32_t small = 1; small <= 5; small++)
+        for (uint32_t big = 1; big <= 5; big++, k++) {
+            const uint32_t dims = 1 + (uint32_t)(k % 2);
+            struct resample_case c = { .dims = dims };
+            c.mode = (dmlvk_interpolation_mode)((k / 2) % 2);
+            c.rounding = (dmlvk_axis_direction)((k / 4) % 2);
+            for (uint32_t d = 0; d < dims; d++) {
+                bool last = d + 1 == dims;
+                c.small[d] = last ? small : 3;
+                c.big[d] = last ? big : 3;
+                c.scales[d] = !last ? 1.0f : dims == 1 ? (float)big / (float)small : scales[k % 7];
+                c.in_off[d] = !last ? 0.0f : k % 5 < 4 ? conventions[k % 5][0] : (float)uniform(-1, 1);
+                c.out_off[d] = !last ? 0.0f : k % 5 < 4 ? conventions[k % 5][1] : (float)uniform(-1, 1);
             }
+            for (int backward = 0; backward < 2; backward++) {
+                char label[96];
+                snprintf(label, sizeof(label), "%u -> %u (%uD, %s, %s, scale %g)", small, big, dims,
+                         backward ? "backward" : "forward", c.mode ? "linear" : "nearest", c.scales[dims - 1]);
+                expect_reference(&c, backward, types[(k + backward) % 3], 0, label);
+            }
+        }
 }
 
 /* An Inf in the read tensor reaches exactly the elements that tap it with a weight above 0, in
@@ -698,7 +700,10 @@ static void test_bfloat16_rounding(void **state)
         run_resample_with(&c, backward, DMLVK_TENSOR_DATA_TYPE_BFLOAT16, src, got, 0, NULL);
         for (uint32_t i = 0; i < nd; i++) {
             float want = bfloat16_to_float(bfloat16_from_float(wide[i]));
-            if (memcmp(&want, &got[i], 4) != 0)
+            /* The sign of an exact zero sum (a weight of 0 times a negative value) is not rounding's:
+             * the two runs take different paths, and without SignedZeroInfNanPreserve a compiler
+             * may fold 0 + x to x. */
+            if (memcmp(&want, &got[i], 4) != 0 && !(want == 0.0f && got[i] == 0.0f))
                 fail_msg("case %d, element %u: %.9g in float32 rounds to %.9g, the bfloat16 run gave %.9g", k, i,
                          wide[i], want, got[i]);
         }

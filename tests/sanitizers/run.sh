@@ -13,4 +13,5 @@ DMLVK_SANITIZER_PRELOAD="$(gcc -print-file-name=libasan.so)${driver:+:$driver}" 
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 LSAN_OPTIONS="suppressions=$src/tests/sanitizers/lsan.supp" \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    meson test -C "$build" --print-errorlogs --num-processes 2 --wrapper "$src/tests/sanitizers/preload.sh"
+    meson test -C "$build" --print-errorlogs --num-processes 2 --no-suite random-large \
+        --wrapper "$src/tests/sanitizers/preload.sh"
