@@ -342,8 +342,9 @@ static void test_block_gather(void **state)
 
 /* Every pair of sizes 1..5 on the last axis, both directions, every type, against the float64
  * reference: 1-D at the sizes' own ratio and 2-D (3 rows) at a random scale, alternately, the
- * frameworks' pixel offsets or random ones. Tiny axes give the block gather windows and blocks whose weights fill part of a group
- * of four (a 4 -> 2 downscale once came out all zeros). */
+ * frameworks' pixel offsets (every fifth pair random ones). Tiny axes give the block gather
+ * windows and blocks whose weights fill part of a group of four (a 4 -> 2 downscale once came out
+ * all zeros). */
 static void test_small_sizes(void **state)
 {
     (void)state;
