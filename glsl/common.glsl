@@ -119,6 +119,17 @@ uint f32_to_16_bits(float f)
 }
 #endif
 
+#if DMLVK_BF16
+// Two bfloat16 elements into one word (a in the low half) where neither is NaN: the rounding
+// alone, which costs about as much as the NaN test (BENCHMARKS.md note 70).
+uint pack16x2_not_nan(float a, float b)
+{
+    uvec2 x = floatBitsToUint(vec2(a, b));
+    uvec2 r = x + 0x7fffu + ((x >> 16) & 1u);
+    return (r.x >> 16) | (r.y & 0xffff0000u);
+}
+#endif
+
 // Two elements into one word (a in the low half), as f32_to_16_bits rounds each. Bfloat16 rounds
 // the pair together where neither is NaN: a few integer operations per store.
 uint pack16x2(float a, float b)
@@ -126,10 +137,8 @@ uint pack16x2(float a, float b)
 #if DMLVK_BF16
     uvec2 x = floatBitsToUint(vec2(a, b));
     // Bits, not isnan(): without SignedZeroInfNanPreserve a driver may assume no NaN.
-    if (!any(greaterThan(x & 0x7fffffffu, uvec2(0x7f800000u)))) {
-        uvec2 r = x + 0x7fffu + ((x >> 16) & 1u);
-        return (r.x >> 16) | (r.y & 0xffff0000u);
-    }
+    if (!any(greaterThan(x & 0x7fffffffu, uvec2(0x7f800000u))))
+        return pack16x2_not_nan(a, b);
 #endif
     return f32_to_16_bits(a) | (f32_to_16_bits(b) << 16);
 }
@@ -251,6 +260,40 @@ void store8(Tensor t, uint q, vec4 lo, vec4 hi)
     store4(t, 2u * q, lo);
     store4(t, 2u * q + 1u, hi);
 }
+#endif
+
+// store2, store4 and store8 of sums that the caller has tested: where `finite`, none is Inf or NaN,
+// and bfloat16 rounds them without its NaN test. Other types store as ever (macros, so that their
+// code is the same as without the test).
+#if DMLVK_BF16
+void store2_tested(Tensor t, uint i, float a, float b, bool finite)
+{
+    if (finite && (i & 1u) == 0u)
+        TensorWords(t).v[i >> 1] = pack16x2_not_nan(a, b);
+    else
+        store2(t, i, a, b);
+}
+
+void store4_tested(Tensor t, uint q, vec4 f, bool finite)
+{
+    if (finite)
+        TensorUvec2(t).v[q] = uvec2(pack16x2_not_nan(f.x, f.y), pack16x2_not_nan(f.z, f.w));
+    else
+        store4(t, q, f);
+}
+
+void store8_tested(Tensor t, uint q, vec4 lo, vec4 hi, bool finite)
+{
+    if (finite)
+        TensorVec4(t).v[q] = uvec4(pack16x2_not_nan(lo.x, lo.y), pack16x2_not_nan(lo.z, lo.w),
+                                   pack16x2_not_nan(hi.x, hi.y), pack16x2_not_nan(hi.z, hi.w));
+    else
+        store8(t, q, lo, hi);
+}
+#else
+#define store2_tested(t, i, a, b, finite) store2(t, i, a, b)
+#define store4_tested(t, q, f, finite) store4(t, q, f)
+#define store8_tested(t, q, lo, hi, finite) store8(t, q, lo, hi)
 #endif
 
 // n / d for n and d below 2^31, given m = 2^32 / d + 1 (0 where d is 1) from the host: a

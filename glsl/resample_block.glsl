@@ -164,13 +164,13 @@ void block_gather(uint e)
         uint o = out_base + y * pc.p.out_strides[2];
         uint k = by * BLOCK_X;
         if (vector_out) {
-            store4(pc.dst, o >> 2, vec4(acc[k], acc[k + 1u], acc[k + 2u], acc[k + 3u]));
+            store4_tested(pc.dst, o >> 2, vec4(acc[k], acc[k + 1u], acc[k + 2u], acc[k + 3u]), finite && !ROW_CHECKS);
         } else if (pc.p.out_strides[3] == 1u) {
             // Pairs leave as one word where the address allows (float16 above all).
             [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx += 2u) {
                 bool first = ox + bx < sx, second = bx + 1u < BLOCK_X && ox + bx + 1u < sx;
                 if (first && second) {
-                    store2(pc.dst, o + bx, acc[k + bx], acc[k + bx + 1u]);
+                    store2_tested(pc.dst, o + bx, acc[k + bx], acc[k + bx + 1u], finite && !ROW_CHECKS);
                 } else {
                     if (first)
                         store(pc.dst, o + bx, acc[k + bx]);
@@ -284,10 +284,10 @@ void block_gather_channels(uint e)
             uint o = out_base + y * pc.p.out_strides[2] + x * pc.p.out_strides[3], k = (by * BLOCK_X + bx) * MAX_LANES;
             if (vector_out) {
                 if (LANES == 8u)
-                    store8(pc.dst, o >> 3, vec4(acc[k], acc[k + 1u], acc[k + 2u], acc[k + 3u]),
-                           vec4(acc[k + 4u], acc[k + 5u], acc[k + 6u], acc[k + 7u]));
+                    store8_tested(pc.dst, o >> 3, vec4(acc[k], acc[k + 1u], acc[k + 2u], acc[k + 3u]),
+                                  vec4(acc[k + 4u], acc[k + 5u], acc[k + 6u], acc[k + 7u]), finite);
                 else
-                    store4(pc.dst, o >> 2, vec4(acc[k], acc[k + 1u], acc[k + 2u], acc[k + 3u]));
+                    store4_tested(pc.dst, o >> 2, vec4(acc[k], acc[k + 1u], acc[k + 2u], acc[k + 3u]), finite);
             } else {
                 [[unroll]] for (uint l = 0u; l < MAX_LANES; l++)
                     if (l < inside)
