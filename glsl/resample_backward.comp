@@ -5,6 +5,7 @@
 // taps reach it, and sums in a fixed order.
 #include "common.glsl"
 #include "resample_common.glsl"
+#define RESAMPLE_BACKWARD 1
 #include "resample_block.glsl"
 
 // The weight with which larger-side index o reaches smaller-side index i on axis d.
