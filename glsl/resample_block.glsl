@@ -30,18 +30,33 @@ const uint MAX_BLOCK_Y = RESAMPLE_MAX_BLOCK_Y, MAX_BLOCK_X = RESAMPLE_MAX_BLOCK_
 #ifndef RESAMPLE_BACKWARD
 #define RESAMPLE_BACKWARD 0
 #endif
+// bfloat16's backward gathers lose 6-9% of their speed on an H100 to either form below that the
+// other types take (BENCHMARKS.md note 71, a cause not found), so they keep the older ones.
+#define RESAMPLE_OLDER_FORMS (DMLVK_BF16 && RESAMPLE_BACKWARD)
 
 // Whether a sum is neither Inf nor NaN: one comparison of its magnitude, where isinf and isnan
-// took two (float16 forward 84% -> 89% of copy on an H100), but in bfloat16's backward gathers,
-// which measured 7% slower with it, for a cause not found (BENCHMARKS.md note 71).
+// took two (float16 forward 84% -> 89% of copy on an H100).
 bool finite_sum(float s)
 {
-#if DMLVK_BF16 && RESAMPLE_BACKWARD
+#if RESAMPLE_OLDER_FORMS
     return !isinf(s) && !isnan(s);
 #else
     return abs(s) < uintBitsToFloat(0x7f800000u);
 #endif
 }
+
+// A careful sum's term: w * v, or 0 where `keep` is false (or `drop` true). The value is zeroed,
+// not the product, so that the arithmetic is the plain sums' own: where a compiler fused the plain
+// w * v + s and not a select's, an output in a careful block came out an ulp away from the same
+// output in a plain one (test_block_gather_inf, float32, on an H100); bfloat16's backward rounds
+// that ulp away but at rare ties. Macros, so that each type's code is the code measured.
+#if RESAMPLE_OLDER_FORMS
+#define CAREFUL_TERM(w, v, keep) ((keep) ? (w) * (v) : 0.0)
+#define CAREFUL_TERM_UNLESS(w, v, drop) ((drop) ? 0.0 : (w) * (v))
+#else
+#define CAREFUL_TERM(w, v, keep) ((w) * ((keep) ? (v) : 0.0))
+#define CAREFUL_TERM_UNLESS(w, v, drop) ((w) * ((drop) ? 0.0 : (v)))
+#endif
 
 bool tapped(uint lo, uint hi, uint entry)
 {
@@ -113,7 +128,7 @@ void add_rows(bool vector, bool careful, uint plane, int x0, int y0, uint jy, ui
                 [[unroll]] for (uint t = 0u; t < CHUNK * CHUNKS; t++) {
                     float w = wx[t * BLOCK_X + bx];
                     if (tapped(X_TAPS_LO, X_TAPS_HI, t * BLOCK_X + bx))
-                        s += w != 0.0 ? w * v[t] : 0.0;
+                        s += CAREFUL_TERM(w, v[t], w != 0.0);
                 }
                 sums[bx] = s;
             }
@@ -123,7 +138,7 @@ void add_rows(bool vector, bool careful, uint plane, int x0, int y0, uint jy, ui
                 continue;
             float w = block_weight(yw, y_blocks, jy, r * BLOCK_Y + by);
             [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++)
-                acc[by * BLOCK_X + bx] += finite || w != 0.0 ? w * sums[bx] : 0.0;
+                acc[by * BLOCK_X + bx] += CAREFUL_TERM(w, sums[bx], finite || w != 0.0);
         }
     }
 }
@@ -232,7 +247,7 @@ void add_channel_rows(bool vector, bool careful, uint base, uint c0, int x0, int
                     continue;
                 float w = wx[t * BLOCK_X + bx];
                 [[unroll]] for (uint l = 0u; l < LANES; l++)
-                    sums[bx * MAX_LANES + l] += careful && w == 0.0 ? 0.0 : w * v[l];
+                    sums[bx * MAX_LANES + l] += CAREFUL_TERM_UNLESS(w, v[l], careful && w == 0.0);
             }
         }
         [[unroll]] for (uint by = 0u; by < BLOCK_Y; by++) {
@@ -241,7 +256,7 @@ void add_channel_rows(bool vector, bool careful, uint base, uint c0, int x0, int
             float w = block_weight(yw, y_blocks, jy, r * BLOCK_Y + by);
             [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++)
                 [[unroll]] for (uint l = 0u; l < LANES; l++)
-                    acc[(by * BLOCK_X + bx) * MAX_LANES + l] += careful && w == 0.0 ? 0.0 : w * sums[bx * MAX_LANES + l];
+                    acc[(by * BLOCK_X + bx) * MAX_LANES + l] += CAREFUL_TERM_UNLESS(w, sums[bx * MAX_LANES + l], careful && w == 0.0);
         }
     }
 }
