@@ -34,8 +34,8 @@ const uint MAX_BLOCK_Y = RESAMPLE_MAX_BLOCK_Y, MAX_BLOCK_X = RESAMPLE_MAX_BLOCK_
 // other types take (BENCHMARKS.md note 71, a cause not found), so they keep the older ones.
 #define RESAMPLE_OLDER_FORMS (DMLVK_BF16 && RESAMPLE_BACKWARD)
 
-// Whether a sum is neither Inf nor NaN: one comparison of its magnitude, where isinf and isnan
-// took two (float16 forward 84% -> 89% of copy on an H100).
+// Whether a sum is neither Inf nor NaN: one comparison of its magnitude (NaN compares false),
+// where isinf and isnan took two (float16 forward 84% -> 89% of copy on an H100).
 bool finite_sum(float s)
 {
 #if RESAMPLE_OLDER_FORMS
