@@ -10,8 +10,6 @@ layout(constant_id = RESAMPLE_SPEC_BLOCK_Y) const uint BLOCK_Y = 1;
 layout(constant_id = RESAMPLE_SPEC_BLOCK_X) const uint BLOCK_X = 1;
 // VECTOR_LOADS: window chunks are aligned on packed rows, one load each. VECTOR_STORES: BLOCK_X
 // is 4 on a packed, aligned last axis, each block row leaves as one 4-element store.
-// Each row's sums are checked for Inf/NaN as they come (else the block's results, once).
-layout(constant_id = RESAMPLE_SPEC_ROW_CHECKS) const bool ROW_CHECKS = false;
 // Column blocks start this many outputs early (the first one partly outside the tensor), where
 // that keeps each block's window in fewer chunks (bilinear 2x: 2 chunks instead of 3).
 layout(constant_id = RESAMPLE_SPEC_X_PHASE) const uint X_PHASE = 0;
@@ -84,8 +82,8 @@ float block_weight(uint weights, uint blocks, uint j, uint entry)
 // tensor's edge read its last row or column, with weight 0), so that all of them can be in
 // flight at once: with each row's loads waiting on a branch, memory latency limited this kernel.
 // Weights of 0 are exact no-ops on finite values; `careful` sums a row that holds an Inf or a NaN
-// again without them, so that it reaches only the outputs that tap it (with ROW_CHECKS every
-// time; else block_gather runs it only where the plain sums came out non-finite).
+// again without them, so that it reaches only the outputs that tap it (block_gather runs it only
+// where the plain sums came out non-finite).
 void add_rows(bool vector, bool careful, uint plane, int x0, int y0, uint jy, uint y_blocks, uint yw,
               float wx[MAX_WINDOW * MAX_BLOCK_X], inout float acc[MAX_BLOCK_Y * MAX_BLOCK_X])
 {
@@ -172,13 +170,13 @@ void block_gather(uint e)
     uint plane = i0 * pc.p.in_strides[0] + i1 * pc.p.in_strides[1];
     // Copies of the row loop, so that none branches on the alignment per load.
     if (VECTOR_LOADS && chunk_aligned(pc.src, CHUNK))
-        add_rows(true, ROW_CHECKS, plane, x0, y0, jy, y_blocks, yw, wx, acc);
+        add_rows(true, false, plane, x0, y0, jy, y_blocks, yw, wx, acc);
     else
-        add_rows(false, ROW_CHECKS, plane, x0, y0, jy, y_blocks, yw, wx, acc);
+        add_rows(false, false, plane, x0, y0, jy, y_blocks, yw, wx, acc);
     // A window value that is Inf or NaN makes every sum it enters non-finite, weight 0 or not.
     bool finite = true;
     [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
-        finite = finite && (ROW_CHECKS || finite_sum(acc[k]));
+        finite = finite && finite_sum(acc[k]);
     if (!finite) {
         [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
             acc[k] = 0.0;
@@ -195,13 +193,13 @@ void block_gather(uint e)
         uint o = out_base + y * pc.p.out_strides[2];
         uint k = by * BLOCK_X;
         if (vector_out) {
-            store4_tested(pc.dst, o >> 2, vec4(acc[k], acc[k + 1u], acc[k + 2u], acc[k + 3u]), finite && !ROW_CHECKS);
+            store4_tested(pc.dst, o >> 2, vec4(acc[k], acc[k + 1u], acc[k + 2u], acc[k + 3u]), finite);
         } else if (pc.p.out_strides[3] == 1u) {
             // Pairs leave as one word where the address allows (float16 above all).
             [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx += 2u) {
                 bool first = ox + bx < sx, second = bx + 1u < BLOCK_X && ox + bx + 1u < sx;
                 if (first && second) {
-                    store2_tested(pc.dst, o + bx, acc[k + bx], acc[k + bx + 1u], finite && !ROW_CHECKS);
+                    store2_tested(pc.dst, o + bx, acc[k + bx], acc[k + bx + 1u], finite);
                 } else {
                     if (first)
                         store(pc.dst, o + bx, acc[k + bx]);

@@ -751,9 +751,6 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         { RESAMPLE_SPEC_BLOCK_X, shape.block_x },
         { RESAMPLE_SPEC_VECTOR_LOADS, shape.rows ? shape.vector_loads : lanes.vector_loads },
         { RESAMPLE_SPEC_VECTOR_STORES, shape.rows ? shape.vector_stores : lanes.vector_stores },
-        /* Where the block gather looks for Inf/NaN (BENCHMARKS.md note 24, H100): float16 blocks are
-         * bound by instructions and check once per block; float32 blocks check each row. */
-        { RESAMPLE_SPEC_ROW_CHECKS, in.type == DMLVK_TENSOR_DATA_TYPE_FLOAT32 },
         { RESAMPLE_SPEC_X_PHASE, shape.x_phase },
         { RESAMPLE_SPEC_CHUNK, shape.chunk ? shape.chunk : 4 },
         { RESAMPLE_SPEC_X_TAPS_LO, shape.rows ? (uint32_t)shape.x.taps : UINT32_MAX },
