@@ -57,6 +57,8 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_SPEC_GATHER_QUADS 8         /* the gather's invocations per element */
 #define ROI_SPEC_GATHER_SPLITS 9        /* the gather's shares of the regions per element */
 #define ROI_SPEC_INPUT_LAST 10          /* the ROI gradient reads InputTensor's channels-last copy */
+#define ROI_SPEC_GATHER_ROWS 11         /* the gather stores whole tile rows (ROI_GATHER_ROW_SUMS) */
+#define ROI_SPEC_GATHER_TILE_W 12       /* the gather's most columns per tile */
 #define ROI_PREPARE_DY 0u               /* dY to [region][bin][channel] for the gather */
 #define ROI_PREPARE_LINES 1u            /* the gather's lines and region records */
 #define ROI_PREPARE_INPUT 2u            /* InputTensor to [batch][row][column][channel] */
@@ -72,11 +74,16 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_GATHER_QUADS_WIDE 8u
 #define ROI_GATHER_VECS 8u              /* a power of two: the gather masks indices with it */
 #define ROI_GATHER_TILE_W 8u
+#define ROI_GATHER_TILE_W_16BIT 16u     /* with whole rows' stores of a 16-bit type, on large maps */
 /* Where even so it has few workgroups (small maps), up to ROI_GATHER_MAX_SPLITS invocations share
  * an element's channels, each walking every SPLITS-th region over the tile, and one adds their
  * sums in a fixed order (through shared memory: at most ROI_GATHER_SPLIT_SUMS per invocation). */
 #define ROI_GATHER_MAX_SPLITS 2u
 #define ROI_GATHER_SPLIT_SUMS 8u
+/* The gather passes its sums through shared memory, ROI_GATHER_ROW_SUMS of each invocation's at a
+ * time (ROI_GATHER_ROW_SUMS * quads * (pixels of a tile + 1) floats), so that an invocation stores
+ * 16 bytes of a tile row at once and neighbouring invocations neighbouring bytes. */
+#define ROI_GATHER_ROW_SUMS 8u
 /* An invocation reads a bin's channels ROI_GATHER_LOAD_BYTES at a time: 4 of float32, 8 of a
  * 16-bit type, whose transposed dY keeps the tensor's own bits (exact, and half the bytes). */
 #define ROI_GATHER_LOAD_BYTES 16u

@@ -7,6 +7,10 @@
 #include "roi_align_grad_tiles.glsl"
 
 shared vec4 split_sums[SPLITS > 1u ? gl_WorkGroupSize.x / 4u * ROI_GATHER_SPLIT_SUMS : 1u];
+// A round of ROWS's stores: ROI_GATHER_ROW_SUMS channels of each invocation's, [channel][pixel],
+// a channel's row padded by one pixel so that a warp's writes meet distinct banks.
+const uint ROW_STRIDE = TILE_PIXELS + 1u;
+shared float row_sums[ROWS ? ROI_GATHER_ROW_SUMS * QUADS * ROW_STRIDE : 1u];
 
 // The next region of a scan that reaches the tile and is in this invocation's share (the slots
 // that `share` masks: every SPLITS-th), in order (NO_BIN: none left).
@@ -156,22 +160,66 @@ void main()
                 split_sums[((split - 1u) * TILE_INVOCATIONS + inner) * vecs + v] = acc[v];
         }
         barrier();
-        if (split > 0u)
-            return;
-        for (uint k = 1u; k < SPLITS; k++) {
+        for (uint k = 1u; k < SPLITS && split == 0u; k++) {
             [[unroll]] for (uint v = 0u; v < vecs; v++)
                 acc[v] += split_sums[((k - 1u) * TILE_INVOCATIONS + inner) * vecs + v];
         }
     }
-    if (!inside)
-        return;
     // Channel n = 4 v + k of the invocation's: channel n % LOAD_CHANNELS of load n / LOAD_CHANNELS.
-    [[unroll]] for (uint v = 0u; v < GROUP_CHANNELS / (4u * QUADS); v++) {
-        [[unroll]] for (uint k = 0u; k < 4u; k++) {
-            uint n = 4u * v + k;
-            uint c = c0 + LOAD_CHANNELS * (quad + QUADS * (n / LOAD_CHANNELS)) + n % LOAD_CHANNELS;
-            if (c < pc.p.channels)
-                store(pc.grad, grad_offset(uvec4(b, c, y, x)), acc[v][k]);
+    if (!ROWS) {
+        if (split > 0u || !inside)
+            return;
+        [[unroll]] for (uint v = 0u; v < GROUP_CHANNELS / (4u * QUADS); v++) {
+            [[unroll]] for (uint k = 0u; k < 4u; k++) {
+                uint n = 4u * v + k;
+                uint c = c0 + LOAD_CHANNELS * (quad + QUADS * (n / LOAD_CHANNELS)) + n % LOAD_CHANNELS;
+                if (c < pc.p.channels)
+                    store(pc.grad, grad_offset(uvec4(b, c, y, x)), acc[v][k]);
+            }
+        }
+        return;
+    }
+    // Rounds of ROI_GATHER_ROW_SUMS sums per invocation (the host asks for whole rounds): in one
+    // round the invocations hold channels [c0 + QUADS * n0, + ROI_GATHER_ROW_SUMS * QUADS).
+#if DMLVK_STORAGE16
+    const uint segment = ROI_GATHER_LOAD_BYTES / 2u;
+#else
+    const uint segment = ROI_GATHER_LOAD_BYTES / 4u;
+#endif
+    const uint segments = TILE_W / segment;
+    const uint round_channels = ROI_GATHER_ROW_SUMS * QUADS, pixel_in_tile = lid % TILE_INVOCATIONS / QUADS;
+    bool packed = pc.p.grad_strides[3] == 1u && chunk_aligned(pc.grad, segment);
+    [[unroll]] for (uint round = 0u; round < 4u * ROI_GATHER_VECS / ROI_GATHER_ROW_SUMS; round++) {
+        const uint n0 = round * ROI_GATHER_ROW_SUMS;
+        if (n0 >= GROUP_CHANNELS / QUADS)
+            break;
+        barrier();
+        if (split == 0u) {
+            [[unroll]] for (uint k = 0u; k < ROI_GATHER_ROW_SUMS; k++) {
+                uint n = n0 + k, j = n / LOAD_CHANNELS - n0 / LOAD_CHANNELS;
+                uint local = LOAD_CHANNELS * (quad + QUADS * j) + n % LOAD_CHANNELS;
+                row_sums[local * ROW_STRIDE + pixel_in_tile] = SUM(n >> 2u)[n & 3u];
+            }
+        }
+        barrier();
+        // Segments fastest: neighbouring invocations store neighbouring bytes of a row.
+        for (uint i = lid; i < round_channels * TILE_H * segments; i += gl_WorkGroupSize.x) {
+            uint local = i / (TILE_H * segments), row = i / segments % TILE_H, first = i % segments * segment;
+            uint c = c0 + QUADS * n0 + local, yy = y0 + row, xx = x0 + first;
+            if (c >= pc.p.channels || yy >= pc.p.in_h || xx >= pc.p.in_w)
+                continue;
+            uint from = local * ROW_STRIDE + row * TILE_W + first, at = grad_offset(uvec4(b, c, yy, xx));
+            vec4 lo = vec4(row_sums[from], row_sums[from + 1u], row_sums[from + 2u], row_sums[from + 3u]);
+            if (packed && xx + segment <= pc.p.in_w && at % segment == 0u) {
+#if DMLVK_STORAGE16
+                store8(pc.grad, at / segment, lo, vec4(row_sums[from + 4u], row_sums[from + 5u], row_sums[from + 6u], row_sums[from + 7u]));
+#else
+                store4(pc.grad, at / segment, lo);
+#endif
+                continue;
+            }
+            for (uint e = 0u; e < segment && xx + e < pc.p.in_w; e++)
+                store(pc.grad, at + e * pc.p.grad_strides[3], row_sums[from + e]);
         }
     }
 }

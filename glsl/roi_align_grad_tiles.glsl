@@ -6,7 +6,9 @@
 // region's Wy / samples for every row and Wx for every column (up to LINE_BINS bins in the line
 // itself, more in the region's pool), and where each region reaches. Then a workgroup owns a
 // TILE_H x TILE_W tile of GROUP_CHANNELS channels, finds the regions over the tile and
-// accumulates their terms in registers, in region order, without barriers. QUADS invocations
+// accumulates their terms in registers, in region order, without barriers (where ROWS, the sums
+// then pass through shared memory, so that each invocation stores 16 bytes of a tile row, with
+// neighbouring invocations on neighbouring bytes). QUADS invocations
 // share an element, each loading 16 bytes of a bin's channels at once (4 of float32, 8 of a 16-bit
 // type): neighbouring invocations read neighbouring bytes, and neighbouring elements mostly the
 // same bins. On small maps SPLITS invocations per element and channels each walk every SPLITS-th
@@ -15,9 +17,11 @@
 // its winner tapped it (no weights in the lines are used).
 layout(constant_id = ROI_SPEC_GATHER_QUADS) const uint QUADS = ROI_GATHER_QUADS;
 layout(constant_id = ROI_SPEC_GATHER_SPLITS) const uint SPLITS = 1u;
+layout(constant_id = ROI_SPEC_GATHER_ROWS) const bool ROWS = false;
+layout(constant_id = ROI_SPEC_GATHER_TILE_W) const uint MOST_TILE_W = ROI_GATHER_TILE_W;
 const uint TILE_INVOCATIONS = gl_WorkGroupSize.x / SPLITS;    // one share of the regions each
 const uint TILE_PIXELS = TILE_INVOCATIONS / QUADS;
-const uint TILE_W = TILE_PIXELS < ROI_GATHER_TILE_W ? TILE_PIXELS : ROI_GATHER_TILE_W;
+const uint TILE_W = TILE_PIXELS < MOST_TILE_W ? TILE_PIXELS : MOST_TILE_W;
 const uint TILE_H = TILE_PIXELS / TILE_W;
 // A line is a uvec4: its bins' weights (the first word: where they start in the pool, past
 // LINE_BINS of them), then a header, count << 16 | first bin.

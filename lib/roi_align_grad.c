@@ -70,7 +70,7 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
  * workgroups still (a small map's few tiles), two invocations per element and channels, each
  * walking every other region, their sums added in shared memory (note 50: 5% on the tiny map; 4
  * and 8 such splits were no faster). Each workgroup reads every region's record to find those
- * over it.
+ * over it. Its stores: an element per invocation, or whole tile rows (plan_gather's `rows`).
  * Scratch: dY as [region][bin][channel] in its own type (a 16-bit type's bits: exact, and half
  * the bytes to write and to gather; under MAX a ROI_WINNER_BYTES record per channel), channels
  * padded to whole workgroups' worth, then ROI_LINE_WORDS per region and input row or column, then
@@ -84,15 +84,17 @@ _Static_assert((ROI_GATHER_VECS & (ROI_GATHER_VECS - 1)) == 0, "the gather masks
 
 struct gather_plan {
     uint32_t group_channels, quads, splits;
+    uint32_t tile_w;                    /* ROI_SPEC_GATHER_TILE_W */
+    bool rows;                          /* ROI_SPEC_GATHER_ROWS */
     uint32_t workgroup_size;            /* the gather's own */
     uint64_t scratch_bytes, transpose_blocks, line_invocations, gather_invocations;
 };
 
-/* The tiles of the input a gather with `quads` invocations per element covers; false where the
- * workgroup makes no whole tiles. */
-static bool gather_tiles(uint32_t wg, uint32_t quads, const struct roi_shape *s, uint64_t *tiles)
+/* The tiles of the input a gather with `quads` invocations per element and tiles of at most
+ * `most_w` columns covers; false where the workgroup makes no whole tiles. */
+static bool gather_tiles(uint32_t wg, uint32_t quads, uint32_t most_w, const struct roi_shape *s, uint64_t *tiles)
 {
-    const uint32_t pixels = wg / quads, tile_w = pixels < ROI_GATHER_TILE_W ? pixels : ROI_GATHER_TILE_W;
+    const uint32_t pixels = wg / quads, tile_w = pixels < most_w ? pixels : most_w;
     if (wg % quads || pixels == 0 || pixels % tile_w)
         return false;
     const uint32_t tile_h = pixels / tile_w;
@@ -113,11 +115,11 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
         return false;
     /* The shader's limits: whole tiles, 16-bit bin indices in a line's header, 32-bit indices
      * into scratch. */
-    if (!gather_tiles(wg, quads, s, &tiles) || s->out_h > ROI_GATHER_MAX_BINS || s->out_w > ROI_GATHER_MAX_BINS)
+    if (!gather_tiles(wg, quads, ROI_GATHER_TILE_W, s, &tiles) || s->out_h > ROI_GATHER_MAX_BINS || s->out_w > ROI_GATHER_MAX_BINS)
         return false;
     uint64_t most = ROI_GATHER_VECS * 4 * quads;
     if (tiles * s->batch_count * ((s->channels + most - 1) / most) < ROI_GATHER_WIDE_BELOW &&
-        gather_tiles(wg, ROI_GATHER_QUADS_WIDE, s, &wide_tiles)) {
+        gather_tiles(wg, ROI_GATHER_QUADS_WIDE, ROI_GATHER_TILE_W, s, &wide_tiles)) {
         quads = ROI_GATHER_QUADS_WIDE;
         tiles = wide_tiles;
     }
@@ -140,11 +142,33 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
            (uint64_t)wg * 4 * ROI_GATHER_SPLIT_SUMS + wg / 8 <= ctx->max_shared_bytes && wg % (2 * splits) == 0 &&
            tiles * s->batch_count * (stride / channels) < ROI_GATHER_SPLIT_BELOW) {
         uint64_t split_tiles;
-        if (!gather_tiles(wg / (2 * splits), quads, s, &split_tiles))
+        if (!gather_tiles(wg / (2 * splits), quads, ROI_GATHER_TILE_W, s, &split_tiles))
             break;
         splits *= 2;
         tiles = split_tiles;
     }
+    /* Stores of whole tile rows (ROI_SPEC_GATHER_ROWS): whole rounds of sums, whole 16-byte
+     * segments per row, and room in shared memory beside the splits' sums. A 16-bit type takes
+     * them only with tiles ROI_GATHER_TILE_W_16BIT wide (large maps: 4 invocations per element, no
+     * splits), where two invocations store a whole 32-byte sector; in tiles of 8 columns they
+     * were slower than its stores of an element each (BENCHMARKS.md note 73). */
+    const uint32_t pixels = wg / splits / quads;
+    const bool bits16 = DMLVK_IS_16BIT_FLOAT(s->grad.type);
+    const uint32_t segment = ROI_GATHER_LOAD_BYTES / (bits16 ? 2 : 4);
+    uint32_t tile_w = pixels < ROI_GATHER_TILE_W ? pixels : ROI_GATHER_TILE_W;
+    const uint64_t shared_bytes = (splits > 1 ? (uint64_t)wg * 4 * ROI_GATHER_SPLIT_SUMS : 0) + wg / 8 +
+                                  4 * (uint64_t)ROI_GATHER_ROW_SUMS * quads * (pixels + 1);
+    bool rows = !max && channels / quads % ROI_GATHER_ROW_SUMS == 0 && shared_bytes <= ctx->max_shared_bytes;
+    uint64_t wide_tiles16;
+    if (bits16) {
+        rows = rows && quads == ROI_GATHER_QUADS && splits == 1 && pixels % ROI_GATHER_TILE_W_16BIT == 0 &&
+               gather_tiles(wg, quads, ROI_GATHER_TILE_W_16BIT, s, &wide_tiles16);
+        if (rows) {
+            tile_w = ROI_GATHER_TILE_W_16BIT;
+            tiles = wide_tiles16;
+        }
+    }
+    rows = rows && tile_w % segment == 0;
     uint64_t lines = (uint64_t)s->num_rois * ((uint64_t)s->in_h + s->in_w);
     uint64_t transposed = (uint64_t)s->num_rois * s->out_h * s->out_w * stride; /* elements */
     uint64_t words = transposed * element_bytes / 4 + ROI_LINE_WORDS * lines +
@@ -156,6 +180,8 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
         .group_channels = channels,
         .quads = quads,
         .splits = splits,
+        .rows = rows,
+        .tile_w = tile_w,
         .scratch_bytes = 4 * words,
         .workgroup_size = wg,
         .transpose_blocks = blocks,
@@ -344,6 +370,8 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
                 dmlvk_dispatch_spec(p, lines, ROI_SPEC_PREPARE, ROI_PREPARE_LINES);
                 dmlvk_dispatch_spec(p, gather, ROI_SPEC_GATHER_QUADS, g.quads);
                 dmlvk_dispatch_spec(p, gather, ROI_SPEC_GATHER_SPLITS, g.splits);
+                dmlvk_dispatch_spec(p, gather, ROI_SPEC_GATHER_ROWS, g.rows);
+                dmlvk_dispatch_spec(p, gather, ROI_SPEC_GATHER_TILE_W, g.tile_w);
                 transposed = max ? 0 : g.group_channels;
             }
         } else if (ctx->deterministic) {
