@@ -212,7 +212,15 @@ void main()
             vec4 lo = vec4(row_sums[from], row_sums[from + 1u], row_sums[from + 2u], row_sums[from + 3u]);
             if (packed && xx + segment <= pc.p.in_w && at % segment == 0u) {
 #if DMLVK_STORAGE16
-                store8(pc.grad, at / segment, lo, vec4(row_sums[from + 4u], row_sums[from + 5u], row_sums[from + 6u], row_sums[from + 7u]));
+                vec4 hi = vec4(row_sums[from + 4u], row_sums[from + 5u], row_sums[from + 6u], row_sums[from + 7u]);
+                // store8 of float16 under DMLVK_RTE16 is two stores of 8 bytes: faster in tiles
+                // ROI_GATHER_TILE_W_16BIT wide, slower than one rounded in software in narrower
+                // ones (BENCHMARKS.md note 73).
+                if (TILE_W == ROI_GATHER_TILE_W_16BIT)
+                    store8(pc.grad, at / segment, lo, hi);
+                else
+                    TensorVec4(pc.grad).v[at / segment] = uvec4(pack16x2(lo.x, lo.y), pack16x2(lo.z, lo.w),
+                                                                pack16x2(hi.x, hi.y), pack16x2(hi.z, hi.w));
 #else
                 store4(pc.grad, at / segment, lo);
 #endif

@@ -149,9 +149,10 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     }
     /* Stores of whole tile rows (ROI_SPEC_GATHER_ROWS): whole rounds of sums, whole 16-byte
      * segments per row, and room in shared memory beside the splits' sums. A 16-bit type takes
-     * them only with tiles ROI_GATHER_TILE_W_16BIT wide (large maps: 4 invocations per element, no
-     * splits), where two invocations store a whole 32-byte sector; in tiles of 8 columns they
-     * were slower than its stores of an element each (BENCHMARKS.md note 73). */
+     * them with tiles ROI_GATHER_TILE_W_16BIT wide on large maps (4 invocations per element, no
+     * splits: two invocations store a whole 32-byte sector), and with 8 invocations per element;
+     * with 4 in tiles of 8 columns they were slower than its stores of an element each
+     * (BENCHMARKS.md note 73). */
     const uint32_t pixels = wg / splits / quads;
     const bool bits16 = DMLVK_IS_16BIT_FLOAT(s->grad.type);
     const uint32_t segment = ROI_GATHER_LOAD_BYTES / (bits16 ? 2 : 4);
@@ -161,9 +162,10 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     bool rows = !max && channels / quads % ROI_GATHER_ROW_SUMS == 0 && shared_bytes <= ctx->max_shared_bytes;
     uint64_t wide_tiles16;
     if (bits16) {
-        rows = rows && quads == ROI_GATHER_QUADS && splits == 1 && pixels % ROI_GATHER_TILE_W_16BIT == 0 &&
-               gather_tiles(wg, quads, ROI_GATHER_TILE_W_16BIT, s, &wide_tiles16);
-        if (rows) {
+        const bool wide = rows && quads == ROI_GATHER_QUADS && splits == 1 && pixels % ROI_GATHER_TILE_W_16BIT == 0 &&
+                          gather_tiles(wg, quads, ROI_GATHER_TILE_W_16BIT, s, &wide_tiles16);
+        rows = wide || (rows && quads == ROI_GATHER_QUADS_WIDE);
+        if (wide) {
             tile_w = ROI_GATHER_TILE_W_16BIT;
             tiles = wide_tiles16;
         }

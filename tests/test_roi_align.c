@@ -438,7 +438,7 @@ static const uint32_t tile_workgroups[] = { 0, 512, 32, 16 };
  * (130 channels on a 64x200 map, in float32 and float16), every type, every mode bitwise alike, workgroups of 256, 512, 32
  * and 16 invocations; 8 invocations per element on these small maps, 4 on the larger ones (where
  * float32's gather takes workgroups of 128), with stores of whole rows on the 264x166 map in every
- * type. */
+ * type and on the small maps in 16-bit types. */
 static void test_tile_gather(void **state)
 {
     (void)state;
