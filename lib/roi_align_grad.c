@@ -56,6 +56,9 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
 #define ROI_GATHER_WIDE_BELOW 2048
 /* Workgroups below which it splits each element's regions over more invocations. */
 #define ROI_GATHER_SPLIT_BELOW 1024
+/* Bins per input pixel past which a 16-bit gather of 8 invocations per element stores an element
+ * per invocation (plan_gather's `rows`). */
+#define ROI_GATHER_ROWS_MOST_BINS 2
 
 /*
  * The gather by tiles (glsl/roi_align_grad_gather.comp): one workgroup per tile of
@@ -150,9 +153,11 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     /* Stores of whole tile rows (ROI_SPEC_GATHER_ROWS): whole rounds of sums, whole 16-byte
      * segments per row, and room in shared memory beside the splits' sums. A 16-bit type takes
      * them with tiles ROI_GATHER_TILE_W_16BIT wide on large maps (4 invocations per element, no
-     * splits: two invocations store a whole 32-byte sector), and with 8 invocations per element;
-     * with 4 in tiles of 8 columns they were slower than its stores of an element each
-     * (BENCHMARKS.md note 73). */
+     * splits: two invocations store a whole 32-byte sector), and with 8 invocations per element
+     * where the regions' bins number at most ROI_GATHER_ROWS_MOST_BINS per input pixel: the
+     * barriers before the stores wait for every walk of the workgroup, which costs more than the
+     * stores gain where the walks are long and uneven. With 4 invocations in tiles of 8 columns
+     * they were slower than its stores of an element each (BENCHMARKS.md note 73). */
     const uint32_t pixels = wg / splits / quads;
     const bool bits16 = DMLVK_IS_16BIT_FLOAT(s->grad.type);
     const uint32_t segment = ROI_GATHER_LOAD_BYTES / (bits16 ? 2 : 4);
@@ -164,7 +169,9 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     if (bits16) {
         const bool wide = rows && quads == ROI_GATHER_QUADS && splits == 1 && pixels % ROI_GATHER_TILE_W_16BIT == 0 &&
                           gather_tiles(wg, quads, ROI_GATHER_TILE_W_16BIT, s, &wide_tiles16);
-        rows = wide || (rows && quads == ROI_GATHER_QUADS_WIDE);
+        const uint64_t bins = (uint64_t)s->num_rois * s->out_h * s->out_w;
+        const uint64_t pixels_all = (uint64_t)s->batch_count * s->in_h * s->in_w;
+        rows = wide || (rows && quads == ROI_GATHER_QUADS_WIDE && bins <= ROI_GATHER_ROWS_MOST_BINS * pixels_all);
         if (wide) {
             tile_w = ROI_GATHER_TILE_W_16BIT;
             tiles = wide_tiles16;
