@@ -39,6 +39,13 @@ float winner_share(uvec4 record, uint y, uint x)
     return uintBitsToFloat(record.x) * (ty * tx);
 }
 
+// Sum n of an invocation's (acc[n / 4][n % 4]) is channel c0 + sum_channel(n): channel
+// n % LOAD_CHANNELS of its load n / LOAD_CHANNELS.
+uint sum_channel(uint n, uint quad)
+{
+    return LOAD_CHANNELS * (quad + QUADS * (n / LOAD_CHANNELS)) + n % LOAD_CHANNELS;
+}
+
 // Adds w times one load of a bin's channels (at: in loads) to the sums of load l (under MAX, the
 // record's share to channel l). A macro: the sums stay registers, where a function would copy the
 // array in and out. SUM masks its index: under MAX the AVERAGE branch is dead but still compiled
@@ -165,14 +172,12 @@ void main()
                 acc[v] += split_sums[((k - 1u) * TILE_INVOCATIONS + inner) * vecs + v];
         }
     }
-    // Channel n = 4 v + k of the invocation's: channel n % LOAD_CHANNELS of load n / LOAD_CHANNELS.
     if (!ROWS) {
         if (split > 0u || !inside)
             return;
         [[unroll]] for (uint v = 0u; v < GROUP_CHANNELS / (4u * QUADS); v++) {
             [[unroll]] for (uint k = 0u; k < 4u; k++) {
-                uint n = 4u * v + k;
-                uint c = c0 + LOAD_CHANNELS * (quad + QUADS * (n / LOAD_CHANNELS)) + n % LOAD_CHANNELS;
+                uint c = c0 + sum_channel(4u * v + k, quad);
                 if (c < pc.p.channels)
                     store(pc.grad, grad_offset(uvec4(b, c, y, x)), acc[v][k]);
             }
@@ -180,7 +185,8 @@ void main()
         return;
     }
     // Rounds of ROI_GATHER_ROW_SUMS sums per invocation (the host asks for whole rounds): in one
-    // round the invocations hold channels [c0 + QUADS * n0, + ROI_GATHER_ROW_SUMS * QUADS).
+    // round the invocations hold channels [c0 + QUADS * n0, + ROI_GATHER_ROW_SUMS * QUADS), as
+    // ROI_GATHER_ROW_SUMS is a multiple of LOAD_CHANNELS.
 #if DMLVK_STORAGE16
     const uint segment = ROI_GATHER_LOAD_BYTES / 2u;
 #else
@@ -196,8 +202,7 @@ void main()
         barrier();
         if (split == 0u) {
             [[unroll]] for (uint k = 0u; k < ROI_GATHER_ROW_SUMS; k++) {
-                uint n = n0 + k, j = n / LOAD_CHANNELS - n0 / LOAD_CHANNELS;
-                uint local = LOAD_CHANNELS * (quad + QUADS * j) + n % LOAD_CHANNELS;
+                uint n = n0 + k, local = sum_channel(n, quad) - QUADS * n0;
                 row_sums[local * ROW_STRIDE + pixel_in_tile] = SUM(n >> 2u)[n & 3u];
             }
         }
