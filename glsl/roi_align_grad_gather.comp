@@ -193,7 +193,7 @@ void main()
     const uint segment = ROI_GATHER_LOAD_BYTES / 4u;
 #endif
     const uint segments = TILE_W / segment;
-    const uint round_channels = ROI_GATHER_ROW_SUMS * QUADS, pixel_in_tile = lid % TILE_INVOCATIONS / QUADS;
+    const uint round_channels = ROI_GATHER_ROW_SUMS * QUADS;
     bool packed = pc.p.grad_strides[3] == 1u && chunk_aligned(pc.grad, segment);
     [[unroll]] for (uint round = 0u; round < 4u * ROI_GATHER_VECS / ROI_GATHER_ROW_SUMS; round++) {
         const uint n0 = round * ROI_GATHER_ROW_SUMS;
@@ -203,7 +203,7 @@ void main()
         if (split == 0u) {
             [[unroll]] for (uint k = 0u; k < ROI_GATHER_ROW_SUMS; k++) {
                 uint n = n0 + k, local = sum_channel(n, quad) - QUADS * n0;
-                row_sums[local * ROW_STRIDE + pixel_in_tile] = SUM(n >> 2u)[n & 3u];
+                row_sums[local * ROW_STRIDE + pixel] = SUM(n >> 2u)[n & 3u];
             }
         }
         barrier();

@@ -93,11 +93,17 @@ struct gather_plan {
     uint64_t scratch_bytes, transpose_blocks, line_invocations, gather_invocations;
 };
 
+/* The columns of a gather's tiles of `pixels` pixels and at most `most_w` columns. */
+static uint32_t tile_width(uint32_t pixels, uint32_t most_w)
+{
+    return pixels < most_w ? pixels : most_w;
+}
+
 /* The tiles of the input a gather with `quads` invocations per element and tiles of at most
  * `most_w` columns covers; false where the workgroup makes no whole tiles. */
 static bool gather_tiles(uint32_t wg, uint32_t quads, uint32_t most_w, const struct roi_shape *s, uint64_t *tiles)
 {
-    const uint32_t pixels = wg / quads, tile_w = pixels < most_w ? pixels : most_w;
+    const uint32_t pixels = wg / quads, tile_w = tile_width(pixels, most_w);
     if (wg % quads || pixels == 0 || pixels % tile_w)
         return false;
     const uint32_t tile_h = pixels / tile_w;
@@ -161,7 +167,7 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     const uint32_t pixels = wg / splits / quads;
     const bool bits16 = DMLVK_IS_16BIT_FLOAT(s->grad.type);
     const uint32_t segment = ROI_GATHER_LOAD_BYTES / (bits16 ? 2 : 4);
-    uint32_t tile_w = pixels < ROI_GATHER_TILE_W ? pixels : ROI_GATHER_TILE_W;
+    uint32_t tile_w = tile_width(pixels, ROI_GATHER_TILE_W);
     const uint64_t shared_bytes = (splits > 1 ? (uint64_t)wg * 4 * ROI_GATHER_SPLIT_SUMS : 0) + wg / 8 +
                                   4 * (uint64_t)ROI_GATHER_ROW_SUMS * quads * (pixels + 1);
     bool rows = !max && channels / quads % ROI_GATHER_ROW_SUMS == 0 && shared_bytes <= ctx->max_shared_bytes;
