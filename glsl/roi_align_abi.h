@@ -59,6 +59,7 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_SPEC_INPUT_LAST 10          /* the ROI gradient reads InputTensor's channels-last copy */
 #define ROI_SPEC_GATHER_ROWS 11         /* the gather stores whole tile rows (ROI_GATHER_ROW_SUMS) */
 #define ROI_SPEC_GATHER_TILE_W 12       /* the gather's most columns per tile */
+#define ROI_SPEC_GATHER_STAGED 13       /* the gather stages its tiles' lines (ROI_GATHER_CHUNK_REGIONS) */
 #define ROI_PREPARE_DY 0u               /* dY to [region][bin][channel] for the gather */
 #define ROI_PREPARE_LINES 1u            /* the gather's lines and region records */
 #define ROI_PREPARE_INPUT 2u            /* InputTensor to [batch][row][column][channel] */
@@ -84,6 +85,9 @@ DMLVK_PARAMS_END(roi_align_params)
  * time (ROI_GATHER_ROW_SUMS * quads * (pixels of a tile + 1) floats), so that an invocation stores
  * 16 bytes of a tile row at once and neighbouring invocations neighbouring bytes. */
 #define ROI_GATHER_ROW_SUMS 8u
+/* Where it stages lines, ROI_GATHER_CHUNK_REGIONS regions' at a time (a uvec4 per region and tile
+ * row or column in shared memory; at most 32: a bit each in a word). */
+#define ROI_GATHER_CHUNK_REGIONS 32u
 /* An invocation reads a bin's channels ROI_GATHER_LOAD_BYTES at a time: 4 of float32, 8 of a
  * 16-bit type, whose transposed dY keeps the tensor's own bits (exact, and half the bytes). */
 #define ROI_GATHER_LOAD_BYTES 16u

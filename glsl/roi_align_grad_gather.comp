@@ -12,6 +12,19 @@ shared vec4 split_sums[SPLITS > 1u ? gl_WorkGroupSize.x / 4u * ROI_GATHER_SPLIT_
 const uint ROW_STRIDE = TILE_PIXELS + 1u;
 shared float row_sums[ROWS ? ROI_GATHER_ROW_SUMS * QUADS * ROW_STRIDE : 1u];
 
+// STAGED: the walk reads the lines of CHUNK regions over the tile at a time from shared memory,
+// staged by the whole workgroup at once (a uvec4 per region and tile row, then column), and per
+// line bits of the regions with bins there, so that a walk visits only those with weight on its
+// element; otherwise each walk loads its lines one region ahead. Staging costs a load and two
+// barriers per chunk, and pays where each pixel has few of the regions over its tile
+// (BENCHMARKS.md note 75). Two sets of the bits: one is cleared while the other is filled.
+layout(constant_id = ROI_SPEC_GATHER_STAGED) const bool STAGED = false;
+const uint TILE_LINES = TILE_H + TILE_W;
+const uint CHUNK = STAGED ? ROI_GATHER_CHUNK_REGIONS : 1u;
+shared uvec4 chunk_lines[STAGED ? CHUNK * TILE_LINES : 1u];
+shared uint chunk_bits[STAGED ? 2u * SPLITS * TILE_LINES : 1u];
+shared uint over_list[STAGED ? gl_WorkGroupSize.x : 1u];   // slots of the regions over the tile, in order
+
 // The next region of a scan that reaches the tile and is in this invocation's share (the slots
 // that `share` masks: every SPLITS-th), in order (NO_BIN: none left).
 uint next_region(inout uint word, inout uint bits, uint share)
@@ -91,71 +104,128 @@ void main()
     vec4 acc[ROI_GATHER_VECS];
     [[unroll]] for (uint v = 0u; v < ROI_GATHER_VECS; v++)
         acc[v] = vec4(0.0);
+    const uint words = (gl_WorkGroupSize.x + 31u) / 32u, row = pixel / TILE_W, column = TILE_H + pixel % TILE_W;
+    uint set = 0u;
     for (uint base = 0u; base < pc.p.num_rois; base += gl_WorkGroupSize.x) {
         barrier();
-        if (lid < (gl_WorkGroupSize.x + 31u) / 32u)
+        if (lid < words)
             gather_over[lid] = 0u;
+        for (uint n = lid; STAGED && n < SPLITS * TILE_LINES; n += gl_WorkGroupSize.x)
+            chunk_bits[set * SPLITS * TILE_LINES + n] = 0u;
         barrier();
         uint r = base + lid;
+        bool over = false;
         if (r < pc.p.num_rois) {
             uvec4 span = lines_of.v[regions_vec4() + 2u * r];
             uint batch = lines_of.v[regions_vec4() + 2u * r + 1u].x;
-            if (batch == b && span.x < y0 + TILE_H && span.y >= y0 && span.z < x0 + TILE_W && span.w >= x0)
+            over = batch == b && span.x < y0 + TILE_H && span.y >= y0 && span.z < x0 + TILE_W && span.w >= x0;
+            if (over)
                 atomicOr(gather_over[lid / 32u], 1u << (lid % 32u));
         }
         barrier();
-        if (!inside)
-            continue;
-        // One region ahead: its two lines load while this one's bins are read.
-        uint word = 0u, bits = gather_over[0] & share;
-        uint slot = next_region(word, bits, share);
-        uvec4 next_y = uvec4(0u), next_x = uvec4(0u);
-        if (slot != NO_BIN) {
-            next_y = lines_of.v[line_base + (base + slot) * lines + y];
-            next_x = lines_of.v[line_base + (base + slot) * lines + pc.p.in_h + x];
-        }
-        while (slot != NO_BIN) {
-            uint rr = base + slot;
-            uvec4 ly = next_y, lx = next_x;
-            slot = next_region(word, bits, share);
-            if (slot != NO_BIN) {
-                next_y = lines_of.v[line_base + (base + slot) * lines + y];
-                next_x = lines_of.v[line_base + (base + slot) * lines + pc.p.in_h + x];
+        uint count = 1u;
+        if (STAGED) {
+            uint rank = 0u;
+            count = 0u;
+            for (uint w = 0u; w < words; w++) {
+                uint bits = gather_over[w];
+                rank += w < lid / 32u ? bitCount(bits) : 0u;
+                count += bitCount(bits);
             }
-            uint ny = ly.w >> 16, nx = lx.w >> 16, by = ly.w & 0xffffu, bx = lx.w & 0xffffu;
-            vec3 wy = uintBitsToFloat(ly.xyz), wx = uintBitsToFloat(lx.xyz);
-            if (ny == 0u || nx == 0u)
-                continue;
-            uint region_bins = rr * pc.p.out_h;
-            if (ny <= LINE_BINS && nx <= LINE_BINS) {
-                // Unrolled to constant bounds, so that every bin's loads issue before the sums
-                // wait on them: few workgroups (small maps) cannot hide one latency per bin.
-                [[unroll]] for (uint i = 0u; i < LINE_BINS; i++) {
-                    [[unroll]] for (uint j = 0u; j < LINE_BINS; j++) {
-                        float w = wy[i] * wx[j];
-                        if (i >= ny || j >= nx || w == 0.0)
+            if (over)
+                over_list[rank + bitCount(gather_over[lid / 32u] & ((1u << (lid % 32u)) - 1u))] = lid;
+            barrier();
+        }
+        for (uint first = 0u; first < count; first += CHUNK) {
+            uint word = 0u, bits = 0u, slot = NO_BIN;
+            uvec4 next_y = uvec4(0u), next_x = uvec4(0u);
+            if (STAGED) {
+                for (uint n = lid; n < SPLITS * TILE_LINES; n += gl_WorkGroupSize.x)
+                    chunk_bits[(set ^ 1u) * SPLITS * TILE_LINES + n] = 0u;
+                for (uint n = lid; n < CHUNK * TILE_LINES; n += gl_WorkGroupSize.x) {
+                    uint e = n / TILE_LINES, l = n % TILE_LINES;
+                    uint at = l < TILE_H ? y0 + l : x0 + l - TILE_H, size = l < TILE_H ? pc.p.in_h : pc.p.in_w;
+                    if (first + e >= count || at >= size)
+                        continue;
+                    uint staged = over_list[first + e];
+                    uvec4 line = lines_of.v[line_base + (base + staged) * lines + (l < TILE_H ? 0u : pc.p.in_h) + at];
+                    chunk_lines[n] = line;
+                    if ((line.w >> 16) != 0u)
+                        atomicOr(chunk_bits[(set * SPLITS + staged % SPLITS) * TILE_LINES + l], 1u << e);
+                }
+                barrier();
+                bits = chunk_bits[(set * SPLITS + split) * TILE_LINES + row] &
+                       chunk_bits[(set * SPLITS + split) * TILE_LINES + column];
+                set ^= 1u;
+            } else if (inside) {
+                // One region ahead: its two lines load while this one's bins are read.
+                bits = gather_over[0] & share;
+                slot = next_region(word, bits, share);
+                if (slot != NO_BIN) {
+                    next_y = lines_of.v[line_base + (base + slot) * lines + y];
+                    next_x = lines_of.v[line_base + (base + slot) * lines + pc.p.in_h + x];
+                }
+            }
+            while (inside) {
+                uint rr;
+                uvec4 ly, lx;
+                if (STAGED) {
+                    if (bits == 0u)
+                        break;
+                    uint e = uint(findLSB(bits));
+                    bits &= bits - 1u;
+                    rr = base + over_list[first + e];
+                    ly = chunk_lines[e * TILE_LINES + row];
+                    lx = chunk_lines[e * TILE_LINES + column];
+                } else {
+                    if (slot == NO_BIN)
+                        break;
+                    rr = base + slot;
+                    ly = next_y;
+                    lx = next_x;
+                    slot = next_region(word, bits, share);
+                    if (slot != NO_BIN) {
+                        next_y = lines_of.v[line_base + (base + slot) * lines + y];
+                        next_x = lines_of.v[line_base + (base + slot) * lines + pc.p.in_h + x];
+                    }
+                }
+                uint ny = ly.w >> 16, nx = lx.w >> 16, by = ly.w & 0xffffu, bx = lx.w & 0xffffu;
+                vec3 wy = uintBitsToFloat(ly.xyz), wx = uintBitsToFloat(lx.xyz);
+                if (ny == 0u || nx == 0u)
+                    continue;
+                uint region_bins = rr * pc.p.out_h;
+                if (ny <= LINE_BINS && nx <= LINE_BINS) {
+                    // Unrolled to constant bounds, so that every bin's loads issue before the sums
+                    // wait on them: few workgroups (small maps) cannot hide one latency per bin.
+                    [[unroll]] for (uint i = 0u; i < LINE_BINS; i++) {
+                        [[unroll]] for (uint j = 0u; j < LINE_BINS; j++) {
+                            float w = wy[i] * wx[j];
+                            if (i >= ny || j >= nx || w == 0.0)
+                                continue;
+                            uint at = ((region_bins + by + i) * pc.p.out_w + bx + j) * bin_loads + c0 / LOAD_CHANNELS + quad;
+                            [[unroll]] for (uint l = 0u; l < loads; l++)
+                                ADD_LOAD(l, at + QUADS * l, w)
+                        }
+                    }
+                    continue;
+                }
+                // More bins than a line holds (bins narrower than a pixel): their weights in the pool.
+                for (uint i = 0u; i < ny; i++) {
+                    float wyi = ny > LINE_BINS ? pool.v[ly.x + i] : wy[i];
+                    if (wyi == 0.0)
+                        continue;
+                    for (uint j = 0u; j < nx; j++) {
+                        float w = wyi * (nx > LINE_BINS ? pool.v[lx.x + j] : wx[j]);
+                        if (w == 0.0)
                             continue;
                         uint at = ((region_bins + by + i) * pc.p.out_w + bx + j) * bin_loads + c0 / LOAD_CHANNELS + quad;
                         [[unroll]] for (uint l = 0u; l < loads; l++)
                             ADD_LOAD(l, at + QUADS * l, w)
                     }
                 }
-                continue;
             }
-            // More bins than a line holds (bins narrower than a pixel): their weights in the pool.
-            for (uint i = 0u; i < ny; i++) {
-                float wyi = ny > LINE_BINS ? pool.v[ly.x + i] : wy[i];
-                if (wyi == 0.0)
-                    continue;
-                for (uint j = 0u; j < nx; j++) {
-                    float w = wyi * (nx > LINE_BINS ? pool.v[lx.x + j] : wx[j]);
-                    if (w == 0.0)
-                        continue;
-                    uint at = ((region_bins + by + i) * pc.p.out_w + bx + j) * bin_loads + c0 / LOAD_CHANNELS + quad;
-                    [[unroll]] for (uint l = 0u; l < loads; l++)
-                        ADD_LOAD(l, at + QUADS * l, w)
-                }
-            }
+            if (STAGED)
+                barrier();
         }
     }
     if (SPLITS > 1u) {

@@ -6,7 +6,8 @@
 // region's Wy / samples for every row and Wx for every column (up to LINE_BINS bins in the line
 // itself, more in the region's pool), and where each region reaches. Then a workgroup owns a
 // TILE_H x TILE_W tile of GROUP_CHANNELS channels, finds the regions over the tile and
-// accumulates their terms in registers, in region order, without barriers (where ROWS, the sums
+// accumulates their terms in registers, in region order (where STAGED, reading the regions' lines
+// from shared memory, a chunk of regions at a time; otherwise without barriers) (where ROWS, the sums
 // then pass through shared memory, so that each invocation stores 16 bytes of a tile row, with
 // neighbouring invocations on neighbouring bytes). QUADS invocations
 // share an element, each loading 16 bytes of a bin's channels at once (4 of float32, 8 of a 16-bit

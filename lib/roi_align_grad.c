@@ -59,6 +59,13 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
 /* Bins per input pixel past which a 16-bit gather of 8 invocations per element stores an element
  * per invocation (plan_gather's `rows`). */
 #define ROI_GATHER_ROWS_MOST_BINS 2
+/* The gather stages its tiles' lines in shared memory (ROI_SPEC_GATHER_STAGED) for a 16-bit type
+ * where the regions' bins number at most ROI_GATHER_STAGED_MOST_BINS per input pixel and at most
+ * ROI_GATHER_STAGED_REGION_BINS per region: with few sample rows and columns per region, most
+ * regions over a tile have no weight on a given pixel, and the staged walk skips those. Float32
+ * gathers, 14x14 bins and many bins per pixel ran slower staged (BENCHMARKS.md note 75). */
+#define ROI_GATHER_STAGED_MOST_BINS 2
+#define ROI_GATHER_STAGED_REGION_BINS 49
 
 /*
  * The gather by tiles (glsl/roi_align_grad_gather.comp): one workgroup per tile of
@@ -89,6 +96,7 @@ struct gather_plan {
     uint32_t group_channels, quads, splits;
     uint32_t tile_w;                    /* ROI_SPEC_GATHER_TILE_W */
     bool rows;                          /* ROI_SPEC_GATHER_ROWS */
+    bool staged;                        /* ROI_SPEC_GATHER_STAGED */
     uint32_t workgroup_size;            /* the gather's own */
     uint64_t scratch_bytes, transpose_blocks, line_invocations, gather_invocations;
 };
@@ -109,6 +117,18 @@ static bool gather_tiles(uint32_t wg, uint32_t quads, uint32_t most_w, const str
     const uint32_t tile_h = pixels / tile_w;
     *tiles = (uint64_t)((s->in_h + tile_h - 1) / tile_h) * ((s->in_w + tile_w - 1) / tile_w);
     return true;
+}
+
+/* The shared memory of a gather with tiles of `pixels` pixels `tile_w` wide: the scan's bits, the
+ * splits' sums, the rows' stores, and where it stages lines the list of the regions over the
+ * tile, a chunk's lines and two sets of their bits per split. */
+static uint64_t gather_shared_bytes(uint32_t wg, uint32_t quads, uint32_t splits, uint32_t pixels, uint32_t tile_w,
+                                    bool rows, bool staged)
+{
+    const uint64_t lines = pixels / tile_w + tile_w;
+    return wg / 8 + (splits > 1 ? (uint64_t)wg * 4 * ROI_GATHER_SPLIT_SUMS : 0) +
+           (rows ? 4 * (uint64_t)ROI_GATHER_ROW_SUMS * quads * (pixels + 1) : 0) +
+           (staged ? 4 * (uint64_t)wg + 16 * ROI_GATHER_CHUNK_REGIONS * lines + 4 * 2 * splits * lines : 0);
 }
 
 /* False where the gather does not apply. */
@@ -168,15 +188,14 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     const bool bits16 = DMLVK_IS_16BIT_FLOAT(s->grad.type);
     const uint32_t segment = ROI_GATHER_LOAD_BYTES / (bits16 ? 2 : 4);
     uint32_t tile_w = tile_width(pixels, ROI_GATHER_TILE_W);
-    const uint64_t shared_bytes = (splits > 1 ? (uint64_t)wg * 4 * ROI_GATHER_SPLIT_SUMS : 0) + wg / 8 +
-                                  4 * (uint64_t)ROI_GATHER_ROW_SUMS * quads * (pixels + 1);
-    bool rows = !max && channels / quads % ROI_GATHER_ROW_SUMS == 0 && shared_bytes <= ctx->max_shared_bytes;
+    bool rows = !max && channels / quads % ROI_GATHER_ROW_SUMS == 0 &&
+                gather_shared_bytes(wg, quads, splits, pixels, tile_w, true, false) <= ctx->max_shared_bytes;
     uint64_t wide_tiles16;
+    const uint64_t bins = (uint64_t)s->num_rois * s->out_h * s->out_w;
+    const uint64_t pixels_all = (uint64_t)s->batch_count * s->in_h * s->in_w;
     if (bits16) {
         const bool wide = rows && quads == ROI_GATHER_QUADS && splits == 1 && pixels % ROI_GATHER_TILE_W_16BIT == 0 &&
                           gather_tiles(wg, quads, ROI_GATHER_TILE_W_16BIT, s, &wide_tiles16);
-        const uint64_t bins = (uint64_t)s->num_rois * s->out_h * s->out_w;
-        const uint64_t pixels_all = (uint64_t)s->batch_count * s->in_h * s->in_w;
         rows = wide || (rows && quads == ROI_GATHER_QUADS_WIDE && bins <= ROI_GATHER_ROWS_MOST_BINS * pixels_all);
         if (wide) {
             tile_w = ROI_GATHER_TILE_W_16BIT;
@@ -184,6 +203,9 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
         }
     }
     rows = rows && tile_w % segment == 0;
+    const bool staged = bits16 && !max && bins <= ROI_GATHER_STAGED_MOST_BINS * pixels_all &&
+                        (uint64_t)s->out_h * s->out_w <= ROI_GATHER_STAGED_REGION_BINS &&
+                        gather_shared_bytes(wg, quads, splits, pixels, tile_w, rows, true) <= ctx->max_shared_bytes;
     uint64_t lines = (uint64_t)s->num_rois * ((uint64_t)s->in_h + s->in_w);
     uint64_t transposed = (uint64_t)s->num_rois * s->out_h * s->out_w * stride; /* elements */
     uint64_t words = transposed * element_bytes / 4 + ROI_LINE_WORDS * lines +
@@ -196,6 +218,7 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
         .quads = quads,
         .splits = splits,
         .rows = rows,
+        .staged = staged,
         .tile_w = tile_w,
         .scratch_bytes = 4 * words,
         .workgroup_size = wg,
@@ -386,6 +409,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
                 dmlvk_dispatch_spec(p, gather, ROI_SPEC_GATHER_QUADS, g.quads);
                 dmlvk_dispatch_spec(p, gather, ROI_SPEC_GATHER_SPLITS, g.splits);
                 dmlvk_dispatch_spec(p, gather, ROI_SPEC_GATHER_ROWS, g.rows);
+                dmlvk_dispatch_spec(p, gather, ROI_SPEC_GATHER_STAGED, g.staged);
                 dmlvk_dispatch_spec(p, gather, ROI_SPEC_GATHER_TILE_W, g.tile_w);
                 transposed = max ? 0 : g.group_channels;
             }
