@@ -80,6 +80,46 @@ uint sum_channel(uint n, uint quad)
     else                                                                           \
         ADD_AVERAGE(l, at, w)
 
+// Adds region rr's terms to the sums, from its lines over the element's row and column: a
+// macro, as ADD_LOAD. Where the lines hold their bins, the bin loops are unrolled to constant
+// bounds, so that every bin's loads issue before the sums wait on them (few workgroups, on small
+// maps, cannot hide one latency per bin); more bins than a line holds (bins narrower than a
+// pixel) have their weights in the region's pool.
+#define ADD_REGION(rr, row_line, column_line)                                                                         \
+    {                                                                                                                 \
+        uvec4 line_y = row_line, line_x = column_line;                                                                \
+        uint ny = line_y.w >> 16, nx = line_x.w >> 16, by = line_y.w & 0xffffu, bx = line_x.w & 0xffffu;              \
+        vec3 wy = uintBitsToFloat(line_y.xyz), wx = uintBitsToFloat(line_x.xyz);                                      \
+        uint region_bins = (rr) * pc.p.out_h;                                                                         \
+        if (ny == 0u || nx == 0u) {                                                                                   \
+        } else if (ny <= LINE_BINS && nx <= LINE_BINS) {                                                              \
+            [[unroll]] for (uint i = 0u; i < LINE_BINS; i++) {                                                        \
+                [[unroll]] for (uint j = 0u; j < LINE_BINS; j++) {                                                    \
+                    float w = wy[i] * wx[j];                                                                          \
+                    if (i >= ny || j >= nx || w == 0.0)                                                               \
+                        continue;                                                                                     \
+                    uint at = ((region_bins + by + i) * pc.p.out_w + bx + j) * bin_loads + c0 / LOAD_CHANNELS + quad; \
+                    [[unroll]] for (uint l = 0u; l < loads; l++)                                                      \
+                        ADD_LOAD(l, at + QUADS * l, w)                                                                \
+                }                                                                                                     \
+            }                                                                                                         \
+        } else {                                                                                                      \
+            for (uint i = 0u; i < ny; i++) {                                                                          \
+                float wyi = ny > LINE_BINS ? pool.v[line_y.x + i] : wy[i];                                            \
+                if (wyi == 0.0)                                                                                       \
+                    continue;                                                                                         \
+                for (uint j = 0u; j < nx; j++) {                                                                      \
+                    float w = wyi * (nx > LINE_BINS ? pool.v[line_x.x + j] : wx[j]);                                  \
+                    if (w == 0.0)                                                                                     \
+                        continue;                                                                                     \
+                    uint at = ((region_bins + by + i) * pc.p.out_w + bx + j) * bin_loads + c0 / LOAD_CHANNELS + quad; \
+                    [[unroll]] for (uint l = 0u; l < loads; l++)                                                      \
+                        ADD_LOAD(l, at + QUADS * l, w)                                                                \
+                }                                                                                                     \
+            }                                                                                                         \
+        }                                                                                                             \
+    }
+
 void main()
 {
     // Loads of LOAD_CHANNELS channels of a bin per invocation (under MAX one channel's record).
@@ -123,10 +163,8 @@ void main()
                 atomicOr(gather_over[lid / 32u], 1u << (lid % 32u));
         }
         barrier();
-        uint count = 1u;
         if (STAGED) {
-            uint rank = 0u;
-            count = 0u;
+            uint rank = 0u, count = 0u;
             for (uint w = 0u; w < words; w++) {
                 uint bits = gather_over[w];
                 rank += w < lid / 32u ? bitCount(bits) : 0u;
@@ -135,11 +173,7 @@ void main()
             if (over)
                 over_list[rank + bitCount(gather_over[lid / 32u] & ((1u << (lid % 32u)) - 1u))] = lid;
             barrier();
-        }
-        for (uint first = 0u; first < count; first += CHUNK) {
-            uint word = 0u, bits = 0u, slot = NO_BIN;
-            uvec4 next_y = uvec4(0u), next_x = uvec4(0u);
-            if (STAGED) {
+            for (uint first = 0u; first < count; first += CHUNK) {
                 for (uint n = lid; n < SPLITS * TILE_LINES; n += gl_WorkGroupSize.x)
                     chunk_bits[(set ^ 1u) * SPLITS * TILE_LINES + n] = 0u;
                 for (uint n = lid; n < CHUNK * TILE_LINES; n += gl_WorkGroupSize.x) {
@@ -154,78 +188,38 @@ void main()
                         atomicOr(chunk_bits[(set * SPLITS + staged % SPLITS) * TILE_LINES + l], 1u << e);
                 }
                 barrier();
-                bits = chunk_bits[(set * SPLITS + split) * TILE_LINES + row] &
-                       chunk_bits[(set * SPLITS + split) * TILE_LINES + column];
+                uint bits = chunk_bits[(set * SPLITS + split) * TILE_LINES + row] &
+                            chunk_bits[(set * SPLITS + split) * TILE_LINES + column];
                 set ^= 1u;
-            } else if (inside) {
-                // One region ahead: its two lines load while this one's bins are read.
-                bits = gather_over[0] & share;
-                slot = next_region(word, bits, share);
-                if (slot != NO_BIN) {
-                    next_y = lines_of.v[line_base + (base + slot) * lines + y];
-                    next_x = lines_of.v[line_base + (base + slot) * lines + pc.p.in_h + x];
-                }
-            }
-            while (inside) {
-                uint rr;
-                uvec4 ly, lx;
-                if (STAGED) {
-                    if (bits == 0u)
-                        break;
+                while (inside && bits != 0u) {
                     uint e = uint(findLSB(bits));
                     bits &= bits - 1u;
-                    rr = base + over_list[first + e];
-                    ly = chunk_lines[e * TILE_LINES + row];
-                    lx = chunk_lines[e * TILE_LINES + column];
-                } else {
-                    if (slot == NO_BIN)
-                        break;
-                    rr = base + slot;
-                    ly = next_y;
-                    lx = next_x;
-                    slot = next_region(word, bits, share);
-                    if (slot != NO_BIN) {
-                        next_y = lines_of.v[line_base + (base + slot) * lines + y];
-                        next_x = lines_of.v[line_base + (base + slot) * lines + pc.p.in_h + x];
-                    }
+                    ADD_REGION(base + over_list[first + e], chunk_lines[e * TILE_LINES + row],
+                               chunk_lines[e * TILE_LINES + column])
                 }
-                uint ny = ly.w >> 16, nx = lx.w >> 16, by = ly.w & 0xffffu, bx = lx.w & 0xffffu;
-                vec3 wy = uintBitsToFloat(ly.xyz), wx = uintBitsToFloat(lx.xyz);
-                if (ny == 0u || nx == 0u)
-                    continue;
-                uint region_bins = rr * pc.p.out_h;
-                if (ny <= LINE_BINS && nx <= LINE_BINS) {
-                    // Unrolled to constant bounds, so that every bin's loads issue before the sums
-                    // wait on them: few workgroups (small maps) cannot hide one latency per bin.
-                    [[unroll]] for (uint i = 0u; i < LINE_BINS; i++) {
-                        [[unroll]] for (uint j = 0u; j < LINE_BINS; j++) {
-                            float w = wy[i] * wx[j];
-                            if (i >= ny || j >= nx || w == 0.0)
-                                continue;
-                            uint at = ((region_bins + by + i) * pc.p.out_w + bx + j) * bin_loads + c0 / LOAD_CHANNELS + quad;
-                            [[unroll]] for (uint l = 0u; l < loads; l++)
-                                ADD_LOAD(l, at + QUADS * l, w)
-                        }
-                    }
-                    continue;
-                }
-                // More bins than a line holds (bins narrower than a pixel): their weights in the pool.
-                for (uint i = 0u; i < ny; i++) {
-                    float wyi = ny > LINE_BINS ? pool.v[ly.x + i] : wy[i];
-                    if (wyi == 0.0)
-                        continue;
-                    for (uint j = 0u; j < nx; j++) {
-                        float w = wyi * (nx > LINE_BINS ? pool.v[lx.x + j] : wx[j]);
-                        if (w == 0.0)
-                            continue;
-                        uint at = ((region_bins + by + i) * pc.p.out_w + bx + j) * bin_loads + c0 / LOAD_CHANNELS + quad;
-                        [[unroll]] for (uint l = 0u; l < loads; l++)
-                            ADD_LOAD(l, at + QUADS * l, w)
-                    }
-                }
-            }
-            if (STAGED)
                 barrier();
+            }
+            continue;
+        }
+        if (!inside)
+            continue;
+        // One region ahead: its two lines load while this one's bins are read.
+        uint word = 0u, bits = gather_over[0] & share;
+        uint slot = next_region(word, bits, share);
+        uvec4 next_y = uvec4(0u), next_x = uvec4(0u);
+        if (slot != NO_BIN) {
+            next_y = lines_of.v[line_base + (base + slot) * lines + y];
+            next_x = lines_of.v[line_base + (base + slot) * lines + pc.p.in_h + x];
+        }
+        while (slot != NO_BIN) {
+            uint rr = base + slot;
+            uvec4 ly = next_y, lx = next_x;
+            slot = next_region(word, bits, share);
+            if (slot != NO_BIN) {
+                next_y = lines_of.v[line_base + (base + slot) * lines + y];
+                next_x = lines_of.v[line_base + (base + slot) * lines + pc.p.in_h + x];
+            }
+            ADD_REGION(rr, ly, lx)
         }
     }
     if (SPLITS > 1u) {
