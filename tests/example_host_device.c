@@ -228,7 +228,7 @@ int main(void)
                 const float *p = x.data + c * 15;
                 double want = (1 - wy) * ((1 - wx) * p[y0 * 5 + x0] + wx * p[y0 * 5 + x1]) +
                               wy * ((1 - wx) * p[y1 * 5 + x0] + wx * p[y1 * 5 + x1]);
-                bad += fabs(y.data[c * 60 + oy * 10 + ox] - want) > 1e-6;
+                bad += !(fabs(y.data[c * 60 + oy * 10 + ox] - want) <= 1e-6);
             }
     double lhs = 0, rhs = 0;
     for (uint32_t i = 0; i < n_big; i++)

@@ -50,7 +50,7 @@ static inline dmlvk_tensor_desc packed_desc(dmlvk_tensor_data_type type, uint32_
     uint64_t n = 1;
     for (uint32_t i = 0; i < dims; i++)
         n *= sizes[i];
-    d.TotalTensorSizeInBytes = (n * (type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? 2 : 4) + 3) & ~UINT64_C(3);
+    d.TotalTensorSizeInBytes = (n * dmlvk_data_type_size(type) + 3) & ~UINT64_C(3);
     return d;
 }
 

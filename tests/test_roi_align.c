@@ -159,7 +159,7 @@ static void test_roi_gradient_finite_differences(void **state)
             p.rois[k] = saved;
             if (fabs((up2 - up) - (up - objective(&p))) > 1e-9)
                 continue;
-            if (fabs(fd - droi[k]) > 1e-5 * (1 + fabs(droi[k])))
+            if (!(fabs(fd - droi[k]) <= 1e-5 * (1 + fabs(droi[k]))))
                 fail_msg("case %d, coordinate %u: analytic %.12g, finite difference %.12g", iter, k, droi[k], fd);
             checked++;
         }
@@ -225,6 +225,7 @@ static void gpu_forward_typed(const struct problem *p, dmlvk_tensor_data_type ty
         q->max_samples, q->align_corners,
     };
     void *vx = to_type(p->x, p->nx, type), *vr = to_type(p->rois, 4 * q->num_rois, type), *vy = to_type(NULL, p->ny, type);
+    memset(vy, 0xff, (p->ny + 1) * 4); /* NaN in every float type: an element left unwritten fails */
     const dmlvk_tensor_desc *descs[4] = { &t.x, &t.rois, &t.batch, &t.bins };
     void *values[4] = { vx, vr, (void *)p->batch, vy };
     dmlvk_operator_desc od = { DMLVK_OPERATOR_ROI_ALIGN1, &d };
@@ -242,15 +243,23 @@ static void gpu_forward(const struct problem *p, double *out)
 }
 
 /* Runs the backward pass; dx and droi are filled when non-NULL. */
-static dmlvk_status gpu_backward(const struct problem *p, const struct test_params *params, dmlvk_tensor_data_type type,
-                                 double *dx, double *droi)
+/* ROI_ALIGN_GRAD on problem p: the input gradient into dx (packed, or with `grad_strides` where not
+ * NULL: then the bytes between its elements must keep what they held), the ROI gradient into droi. */
+static dmlvk_status gpu_backward_strided(const struct problem *p, const struct test_params *params,
+                                         dmlvk_tensor_data_type type, const uint32_t grad_strides[4], double *dx,
+                                         double *droi)
 {
     const struct ref_roi *q = &p->q;
     struct roi_tensors t;
     packed_roi_tensors(&t, type, (uint32_t[4]){ q->batch, q->channels, q->height, q->width },
                        (uint32_t[4]){ q->num_rois, q->channels, q->out_h, q->out_w });
+    dmlvk_tensor_desc grad = t.x;
+    if (grad_strides) {
+        grad.Strides = grad_strides;
+        assert_int_equal(dmlvk_tensor_min_size(&grad, &grad.TotalTensorSizeInBytes), DMLVK_OK);
+    }
     dmlvk_roi_align_grad_operator_desc d = {
-        &t.x, &t.bins, &t.rois, &t.batch, dx ? &t.x : NULL, droi ? &t.rois : NULL,
+        &t.x, &t.bins, &t.rois, &t.batch, dx ? &grad : NULL, droi ? &t.rois : NULL,
         q->maximum ? DMLVK_REDUCE_FUNCTION_MAX : DMLVK_REDUCE_FUNCTION_AVERAGE,
         q->linear ? DMLVK_INTERPOLATION_MODE_LINEAR : DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR, (float)q->spatial_x,
         (float)q->spatial_y, (float)q->input_offset, (float)q->output_offset, q->min_samples, q->max_samples,
@@ -262,16 +271,51 @@ static dmlvk_status gpu_backward(const struct problem *p, const struct test_para
     for (int i = 0; i < 6; i++)
         v[i] = to_type(src[i], counts[i], type);
     memcpy(v[3], p->batch, 4 * q->num_rois);
-    const dmlvk_tensor_desc *descs[6] = { &t.x, &t.bins, &t.rois, &t.batch, dx ? &t.x : NULL, droi ? &t.rois : NULL };
+    const uint32_t size = dmlvk_data_type_size(type);
+    const uint8_t poison = 0xff; /* NaN in every float type: an element left unwritten fails */
+    for (int i = 4; i < 6; i++)
+        memset(v[i], poison, (counts[i] + 1) * 4); /* all that to_type allocated */
+    if (grad_strides) {
+        free(v[4]);
+        v[4] = malloc(grad.TotalTensorSizeInBytes);
+        memset(v[4], poison, grad.TotalTensorSizeInBytes);
+    }
+    const dmlvk_tensor_desc *descs[6] = { &t.x, &t.bins, &t.rois, &t.batch, dx ? &grad : NULL, droi ? &t.rois : NULL };
     dmlvk_operator_desc od = { DMLVK_OPERATOR_ROI_ALIGN_GRAD, &d };
     dmlvk_status st = gpu_run(dev, &od, params, descs, v, 6);
-    if (st == DMLVK_OK && dx)
+    if (st == DMLVK_OK && dx && !grad_strides)
         from_type(v[4], p->nx, type, dx);
+    if (st == DMLVK_OK && dx && grad_strides) {
+        /* Each element read from its place, its bytes then marked as the poison, so that what
+         * is left must be the poison alone. */
+        uint8_t *bytes = v[4], element[4];
+        uint64_t e = 0;
+        for (uint32_t b = 0; b < q->batch; b++)
+            for (uint32_t c = 0; c < q->channels; c++)
+                for (uint32_t y = 0; y < q->height; y++)
+                    for (uint32_t x = 0; x < q->width; x++, e++) {
+                        uint64_t at = size * ((uint64_t)b * grad_strides[0] + (uint64_t)c * grad_strides[1] +
+                                              (uint64_t)y * grad_strides[2] + (uint64_t)x * grad_strides[3]);
+                        memcpy(element, bytes + at, size);
+                        from_type(element, 1, type, dx + e);
+                        memset(bytes + at, poison, size);
+                    }
+        for (uint64_t i = 0; i < grad.TotalTensorSizeInBytes; i++)
+            if (bytes[i] != poison)
+                fail_msg("OutputGradientTensor: byte %llu, between its elements, was written",
+                         (unsigned long long)i);
+    }
     if (st == DMLVK_OK && droi)
         from_type(v[5], 4 * q->num_rois, type, droi);
     for (int i = 0; i < 6; i++)
         free(v[i]);
     return st;
+}
+
+static dmlvk_status gpu_backward(const struct problem *p, const struct test_params *params, dmlvk_tensor_data_type type,
+                                 double *dx, double *droi)
+{
+    return gpu_backward_strided(p, params, type, NULL, dx, droi);
 }
 
 /* With AVERAGE and an out-of-bounds value of 0, the input gradient is the forward's transpose. */
@@ -298,7 +342,7 @@ static void test_adjoint(void **state)
             rhs += p.x[i] * dx[i];
             mag += fabs(p.x[i] * dx[i]);
         }
-        if (fabs(lhs - rhs) > 1e-5 * (mag + 1e-30))
+        if (!(fabs(lhs - rhs) <= 1e-5 * (mag + 1e-30)))
             fail_msg("case %d: <F(X),dY> = %.9g, <X,G(dY)> = %.9g", iter, lhs, rhs);
         free(y);
         free(dx);
@@ -314,8 +358,9 @@ static void expect_close(const char *what, const double *got, const double *want
     double scale = 1e-6;
     for (uint64_t i = 0; i < n; i++)
         scale = fmax(scale, mag[i]);
+    /* NaN fails unless the reference is NaN too: an unwritten element left as NaN must not pass. */
     for (uint64_t i = 0; i < n; i++)
-        if (fabs(got[i] - want[i]) > rel * scale)
+        if (isnan(want[i]) ? !isnan(got[i]) : !(fabs(got[i] - want[i]) <= rel * scale))
             fail_msg("%s[%llu]: %.9g, reference %.9g", what, (unsigned long long)i, got[i], want[i]);
 }
 
@@ -454,6 +499,31 @@ static void test_tile_gather(void **state)
         params.deterministic = 1;
         assert_int_equal(gpu_backward(&p, &params, type, r.again, NULL), DMLVK_OK);
         assert_memory_equal(r.got, r.again, p.nx * sizeof(double));
+        free_results(&r);
+        free_problem(&p);
+    }
+}
+
+/* The gather's stores where OutputGradientTensor is not packed, on the 264x166 map in three batches
+ * where every type stores whole tile rows when packed: channels last (its last stride is the
+ * channel count: an element per store) and rows of every other element (last stride 2), in every
+ * type; nothing between the elements is written. */
+static void test_tile_gather_strided(void **state)
+{
+    (void)state;
+    for (int iter = 0; iter < 6; iter++) {
+        dmlvk_tensor_data_type type = float_types[iter % 3];
+        struct problem p;
+        tile_problem(&p, 10 + iter % 3, type, 0, true, false, 4);
+        const struct ref_roi *q = &p.q;
+        const uint32_t c = q->channels, h = q->height, w = q->width;
+        const uint32_t channels_last[4] = { h * w * c, 1, w * c, c }, every_other[4] = { c * h * 2 * w, h * 2 * w, 2 * w, 2 };
+        struct results r;
+        reference_results(&p, &r);
+        assert_int_equal(gpu_backward_strided(&p, NULL, type, iter < 3 ? channels_last : every_other, r.got, NULL),
+                         DMLVK_OK);
+        expect_close(iter < 3 ? "tile gather, channels last" : "tile gather, every other element", r.got, r.want,
+                     r.mag, p.nx, type_tolerance(type));
         free_results(&r);
         free_problem(&p);
     }
@@ -689,12 +759,12 @@ static void test_torchvision(void **state)
         torchvision(&p.q, aligned, ratio, p.x, p.dy, want, want_dx);
         gpu_forward(&p, got);
         for (uint64_t i = 0; i < p.ny; i++)
-            if (fabs(got[i] - want[i]) > 1e-5)
+            if (!(fabs(got[i] - want[i]) <= 1e-5))
                 fail_msg("torchvision %s ratio %d, output %llu: %.9g, torchvision %.9g", aligned ? "aligned" : "unaligned",
                          ratio, (unsigned long long)i, got[i], want[i]);
         assert_int_equal(gpu_backward(&p, NULL, DMLVK_TENSOR_DATA_TYPE_FLOAT32, got_dx, NULL), DMLVK_OK);
         for (uint64_t i = 0; i < p.nx; i++)
-            if (fabs(got_dx[i] - want_dx[i]) > 1e-5)
+            if (!(fabs(got_dx[i] - want_dx[i]) <= 1e-5))
                 fail_msg("torchvision backward, element %llu: %.9g, torchvision %.9g", (unsigned long long)i, got_dx[i],
                          want_dx[i]);
         free(want);
@@ -980,6 +1050,7 @@ int main(void)
         cmocka_unit_test(test_scatter_paths),
         cmocka_unit_test(test_region_scatter_limits),
         cmocka_unit_test(test_tile_gather),
+        cmocka_unit_test(test_tile_gather_strided),
         cmocka_unit_test(test_max_gather),
         cmocka_unit_test(test_roi_gradient_gpu),
         cmocka_unit_test(test_torchvision),
