@@ -119,14 +119,14 @@ static bool gather_tiles(uint32_t wg, uint32_t quads, uint32_t most_w, const str
     return true;
 }
 
-/* The shared memory of a gather with tiles of `pixels` pixels `tile_w` wide: the scan's bits, the
- * splits' sums, the rows' stores, and where it stages lines the list of the regions over the
- * tile, a chunk's lines and two sets of their bits per split. */
-static uint64_t gather_shared_bytes(uint32_t wg, uint32_t quads, uint32_t splits, uint32_t pixels, uint32_t tile_w,
-                                    bool rows, bool staged)
+/* The shared memory of a gather with `splits` shares of the regions and tiles `tile_w` wide: the
+ * scan's bits (a word per 32 invocations), the splits' sums, the rows' stores, and where it stages
+ * lines the list of the regions over the tile, a chunk's lines and two sets of their bits per
+ * split. */
+static uint64_t gather_shared_bytes(uint32_t wg, uint32_t quads, uint32_t splits, uint32_t tile_w, bool rows, bool staged)
 {
-    const uint64_t lines = pixels / tile_w + tile_w;
-    return wg / 8 + (splits > 1 ? (uint64_t)wg * 4 * ROI_GATHER_SPLIT_SUMS : 0) +
+    const uint64_t pixels = wg / splits / quads, lines = tile_w ? pixels / tile_w + tile_w : 0;
+    return (uint64_t)(wg + 31) / 32 * 4 + (splits > 1 ? (uint64_t)wg * 4 * ROI_GATHER_SPLIT_SUMS : 0) +
            (rows ? 4 * (uint64_t)ROI_GATHER_ROW_SUMS * quads * (pixels + 1) : 0) +
            (staged ? 4 * (uint64_t)wg + 16 * ROI_GATHER_CHUNK_REGIONS * lines + 4 * 2 * splits * lines : 0);
 }
@@ -168,7 +168,7 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
      * memory) while that is short of ROI_GATHER_SPLIT_BELOW workgroups. */
     uint32_t splits = 1;
     while (splits < ROI_GATHER_MAX_SPLITS && s->num_rois >= 4 * 2 * splits && channels / quads <= ROI_GATHER_SPLIT_SUMS &&
-           (uint64_t)wg * 4 * ROI_GATHER_SPLIT_SUMS + wg / 8 <= ctx->max_shared_bytes && wg % (2 * splits) == 0 &&
+           gather_shared_bytes(wg, quads, 2 * splits, 0, false, false) <= ctx->max_shared_bytes && wg % (2 * splits) == 0 &&
            tiles * s->batch_count * (stride / channels) < ROI_GATHER_SPLIT_BELOW) {
         uint64_t split_tiles;
         if (!gather_tiles(wg / (2 * splits), quads, ROI_GATHER_TILE_W, s, &split_tiles))
@@ -189,7 +189,7 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     const uint32_t segment = ROI_GATHER_LOAD_BYTES / (bits16 ? 2 : 4);
     uint32_t tile_w = tile_width(pixels, ROI_GATHER_TILE_W);
     bool rows = !max && channels / quads % ROI_GATHER_ROW_SUMS == 0 &&
-                gather_shared_bytes(wg, quads, splits, pixels, tile_w, true, false) <= ctx->max_shared_bytes;
+                gather_shared_bytes(wg, quads, splits, tile_w, true, false) <= ctx->max_shared_bytes;
     uint64_t wide_tiles16;
     const uint64_t bins = (uint64_t)s->num_rois * s->out_h * s->out_w;
     const uint64_t pixels_all = (uint64_t)s->batch_count * s->in_h * s->in_w;
@@ -205,7 +205,7 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     rows = rows && tile_w % segment == 0;
     const bool staged = bits16 && !max && bins <= ROI_GATHER_STAGED_MOST_BINS * pixels_all &&
                         (uint64_t)s->out_h * s->out_w <= ROI_GATHER_STAGED_REGION_BINS &&
-                        gather_shared_bytes(wg, quads, splits, pixels, tile_w, rows, true) <= ctx->max_shared_bytes;
+                        gather_shared_bytes(wg, quads, splits, tile_w, rows, true) <= ctx->max_shared_bytes;
     uint64_t lines = (uint64_t)s->num_rois * ((uint64_t)s->in_h + s->in_w);
     uint64_t transposed = (uint64_t)s->num_rois * s->out_h * s->out_w * stride; /* elements */
     uint64_t words = transposed * element_bytes / 4 + ROI_LINE_WORDS * lines +
