@@ -119,10 +119,10 @@ static bool gather_tiles(uint32_t wg, uint32_t quads, uint32_t most_w, const str
     return true;
 }
 
-/* The shared memory of a gather with `splits` shares of the regions and tiles `tile_w` wide: the
- * scan's bits (a word per 32 invocations), the splits' sums, the rows' stores, and where it stages
- * lines the list of the regions over the tile, a chunk's lines and two sets of their bits per
- * split. */
+/* The shared memory of a gather with `splits` shares of the regions and tiles `tile_w` wide (0
+ * where it neither stores rows nor stages): the scan's bits (a word per 32 invocations), the
+ * splits' sums, the rows' stores, and where it stages lines the list of the regions over the
+ * tile, a chunk's lines and two sets of their bits per split. */
 static uint64_t gather_shared_bytes(uint32_t wg, uint32_t quads, uint32_t splits, uint32_t tile_w, bool rows, bool staged)
 {
     const uint64_t pixels = wg / splits / quads, lines = tile_w ? pixels / tile_w + tile_w : 0;

@@ -242,7 +242,6 @@ static void gpu_forward(const struct problem *p, double *out)
     gpu_forward_typed(p, DMLVK_TENSOR_DATA_TYPE_FLOAT32, NULL, out);
 }
 
-/* Runs the backward pass; dx and droi are filled when non-NULL. */
 /* ROI_ALIGN_GRAD on problem p: the input gradient into dx (packed, or with `grad_strides` where not
  * NULL: then the bytes between its elements must keep what they held), the ROI gradient into droi. */
 static dmlvk_status gpu_backward_strided(const struct problem *p, const struct test_params *params,
