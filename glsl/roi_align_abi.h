@@ -66,8 +66,8 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_MAX_CHANNELS 8u
 
 /*
- * The gather by tiles: ROI_GATHER_QUADS invocations per element (ROI_GATHER_QUADS_WIDE where it
- * has few workgroups), each summing at most ROI_GATHER_VECS vec4 of channels: a workgroup takes up
+ * The gather by tiles: ROI_GATHER_QUADS_WIDE invocations per element (ROI_GATHER_QUADS under MAX
+ * on large maps, and where a workgroup is too small for the wide ones), each summing at most ROI_GATHER_VECS vec4 of channels: a workgroup takes up
  * to ROI_GATHER_VECS * 4 * quads channels in steps of one load's channels times quads, over tiles
  * of at most ROI_GATHER_TILE_W columns.
  */

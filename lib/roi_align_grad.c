@@ -51,9 +51,10 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
 /* Workgroups below which the gather takes fewer channels per workgroup: a few per multiprocessor
  * of a large GPU. */
 #define ROI_GATHER_MIN_WORKGROUPS 512
-/* Workgroups (at ROI_GATHER_QUADS and its most channels) below which it takes
- * ROI_GATHER_QUADS_WIDE invocations per element. */
-#define ROI_GATHER_WIDE_BELOW 2048
+/* Workgroups (at ROI_GATHER_QUADS and its most channels) from which a map is large: there a MAX
+ * gather keeps ROI_GATHER_QUADS invocations per element, float32 AVERAGE gathers take workgroups
+ * of 128 and 16-bit ones that store rows but do not stage take tiles ROI_GATHER_TILE_W_16BIT wide. */
+#define ROI_GATHER_LARGE_FROM 2048
 /* Workgroups below which it splits each element's regions over more invocations. */
 #define ROI_GATHER_SPLIT_BELOW 1024
 /* Bins per input pixel past which a 16-bit gather of 8 invocations per element stores an element
@@ -71,12 +72,14 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
  * The gather by tiles (glsl/roi_align_grad_gather.comp): one workgroup per tile of
  * ROI_GATHER_TILE_W columns by workgroup_size / (quads * ROI_GATHER_TILE_W) rows (fewer columns in
  * smaller workgroups) and `group_channels` channels, `quads` invocations per element, each
- * accumulating up to 4 * ROI_GATHER_VECS channels in registers. On large maps 4 invocations and
- * 128 channels per workgroup measured fastest on an H100 (64 channels: 1.5x slower, 256: a little
- * slower); with few workgroups (small maps, or few pixels per batch) 8 invocations per element,
- * whose loads of a bin fill whole cache lines, and fewer channels per workgroup, down to a step
- * of whole loads and whole vec4 of sums per invocation, so that the invocations' walks over the
- * regions spread over more of the device (BENCHMARKS.md notes 41, 43 and 44); with fewer
+ * accumulating up to 4 * ROI_GATHER_VECS channels in registers. Under AVERAGE 8 invocations per
+ * element, whose loads of a bin fill whole cache lines and whose warps walk the regions of fewer
+ * pixels (on large maps 5-9% faster than 4 invocations and 128 channels per workgroup, note 77);
+ * under MAX 4 on large maps, as measured for AVERAGE before (notes 41, 43 and 44; MAX gathers only
+ * where atomics are missing, and were not measured again). With few workgroups (small maps,
+ * or few pixels per batch) fewer channels per workgroup, down to a step of whole loads and whole
+ * vec4 of sums per invocation, so that the invocations' walks over the regions spread over more
+ * of the device (notes 41, 43 and 44); with fewer
  * workgroups still (a small map's few tiles), two invocations per element and channels, each
  * walking every other region, their sums added in shared memory (note 50: 5% on the tiny map; 4
  * and 8 such splits were no faster). Each workgroup reads every region's record to find those
@@ -95,6 +98,7 @@ _Static_assert((ROI_GATHER_VECS & (ROI_GATHER_VECS - 1)) == 0, "the gather masks
 struct gather_plan {
     uint32_t group_channels, quads, splits;
     uint32_t tile_w;                    /* ROI_SPEC_GATHER_TILE_W */
+    bool large;                         /* ROI_GATHER_LARGE_FROM */
     bool rows;                          /* ROI_SPEC_GATHER_ROWS */
     bool staged;                        /* ROI_SPEC_GATHER_STAGED */
     uint32_t workgroup_size;            /* the gather's own */
@@ -147,8 +151,8 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     if (!gather_tiles(wg, quads, ROI_GATHER_TILE_W, s, &tiles) || s->out_h > ROI_GATHER_MAX_BINS || s->out_w > ROI_GATHER_MAX_BINS)
         return false;
     uint64_t most = ROI_GATHER_VECS * 4 * quads;
-    if (tiles * s->batch_count * ((s->channels + most - 1) / most) < ROI_GATHER_WIDE_BELOW &&
-        gather_tiles(wg, ROI_GATHER_QUADS_WIDE, ROI_GATHER_TILE_W, s, &wide_tiles)) {
+    const bool large = tiles * s->batch_count * ((s->channels + most - 1) / most) >= ROI_GATHER_LARGE_FROM;
+    if (!(large && max) && gather_tiles(wg, ROI_GATHER_QUADS_WIDE, ROI_GATHER_TILE_W, s, &wide_tiles)) {
         quads = ROI_GATHER_QUADS_WIDE;
         tiles = wide_tiles;
     }
@@ -178,34 +182,31 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     }
     /* Stores of whole tile rows (ROI_SPEC_GATHER_ROWS): whole rounds of sums, whole 16-byte
      * segments per row, and room in shared memory beside the splits' sums. A 16-bit type takes
-     * them with tiles ROI_GATHER_TILE_W_16BIT wide on large maps (4 invocations per element, no
-     * splits: two invocations store a whole 32-byte sector), and with 8 invocations per element
-     * where the regions' bins number at most ROI_GATHER_ROWS_MOST_BINS per input pixel: the
+     * them where the regions' bins number at most ROI_GATHER_ROWS_MOST_BINS per input pixel: the
      * barriers before the stores wait for every walk of the workgroup, which costs more than the
-     * stores gain where the walks are long and uneven. With 4 invocations in tiles of 8 columns
-     * they were slower than its stores of an element each (BENCHMARKS.md note 73). */
+     * stores gain where the walks are long and uneven (BENCHMARKS.md note 73); on large maps, where
+     * it does not stage, in tiles ROI_GATHER_TILE_W_16BIT wide, so that two invocations store a
+     * whole 32-byte sector (note 77: 14x14 bins 6% faster, 7x7 staged ones as fast or slower). */
     const uint32_t pixels = wg / splits / quads;
     const bool bits16 = DMLVK_IS_16BIT_FLOAT(s->grad.type);
     const uint32_t segment = ROI_GATHER_LOAD_BYTES / (bits16 ? 2 : 4);
     uint32_t tile_w = tile_width(pixels, ROI_GATHER_TILE_W);
     bool rows = !max && channels / quads % ROI_GATHER_ROW_SUMS == 0 &&
                 gather_shared_bytes(wg, quads, splits, tile_w, true, false) <= ctx->max_shared_bytes;
-    uint64_t wide_tiles16;
     const uint64_t bins = (uint64_t)s->num_rois * s->out_h * s->out_w;
     const uint64_t pixels_all = (uint64_t)s->batch_count * s->in_h * s->in_w;
-    if (bits16) {
-        const bool wide = rows && quads == ROI_GATHER_QUADS && splits == 1 && pixels % ROI_GATHER_TILE_W_16BIT == 0 &&
-                          gather_tiles(wg, quads, ROI_GATHER_TILE_W_16BIT, s, &wide_tiles16);
-        rows = wide || (rows && quads == ROI_GATHER_QUADS_WIDE && bins <= ROI_GATHER_ROWS_MOST_BINS * pixels_all);
-        if (wide) {
-            tile_w = ROI_GATHER_TILE_W_16BIT;
-            tiles = wide_tiles16;
-        }
-    }
+    if (bits16)
+        rows = rows && quads == ROI_GATHER_QUADS_WIDE && bins <= ROI_GATHER_ROWS_MOST_BINS * pixels_all;
     rows = rows && tile_w % segment == 0;
     const bool staged = bits16 && !max && bins <= ROI_GATHER_STAGED_MOST_BINS * pixels_all &&
                         (uint64_t)s->out_h * s->out_w <= ROI_GATHER_STAGED_REGION_BINS &&
                         gather_shared_bytes(wg, quads, splits, tile_w, rows, true) <= ctx->max_shared_bytes;
+    uint64_t wide_tiles16;
+    if (bits16 && large && rows && !staged && splits == 1 && pixels % ROI_GATHER_TILE_W_16BIT == 0 &&
+        gather_tiles(wg, quads, ROI_GATHER_TILE_W_16BIT, s, &wide_tiles16)) {
+        tile_w = ROI_GATHER_TILE_W_16BIT;
+        tiles = wide_tiles16;
+    }
     uint64_t lines = (uint64_t)s->num_rois * ((uint64_t)s->in_h + s->in_w);
     uint64_t transposed = (uint64_t)s->num_rois * s->out_h * s->out_w * stride; /* elements */
     uint64_t words = transposed * element_bytes / 4 + ROI_LINE_WORDS * lines +
@@ -220,6 +221,7 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
         .rows = rows,
         .staged = staged,
         .tile_w = tile_w,
+        .large = large,
         .scratch_bytes = 4 * words,
         .workgroup_size = wg,
         .transpose_blocks = blocks,
@@ -229,9 +231,9 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     return true;
 }
 
-/* Workgroups of 128 for float32 AVERAGE gathers of ROI_GATHER_QUADS invocations per element (large
- * maps) ran faster than the operator's 256; 16-bit ones as fast, and the wide gathers of small maps
- * slower (BENCHMARKS.md note 60). */
+/* Workgroups of 128 for float32 AVERAGE gathers on large maps ran faster than the operator's 256
+ * (BENCHMARKS.md note 60 with 4 invocations per element, note 77 with 8: 9% on the presets);
+ * 16-bit ones slower (note 77: 7x7 bins +25%), and on small maps slower (note 60). */
 static bool plan_gather_sized(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
                               struct gather_plan *g)
 {
@@ -240,8 +242,8 @@ static bool plan_gather_sized(const struct dmlvk_op_context *ctx, const struct r
     struct dmlvk_op_context half = dmlvk_context_capped(ctx, 128);
     struct gather_plan h;
     const bool float32 = s->bins.type == DMLVK_TENSOR_DATA_TYPE_FLOAT32;
-    if (ctx->workgroup_size > 128 && f->reduction != DMLVK_REDUCE_FUNCTION_MAX && float32 && g->quads == ROI_GATHER_QUADS &&
-        plan_gather(&half, f, s, &h) && h.quads == ROI_GATHER_QUADS)
+    if (ctx->workgroup_size > 128 && f->reduction != DMLVK_REDUCE_FUNCTION_MAX && float32 && g->large &&
+        plan_gather(&half, f, s, &h) && h.large)
         *g = h;
     return true;
 }
