@@ -52,8 +52,8 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
  * of a large GPU. */
 #define ROI_GATHER_MIN_WORKGROUPS 512
 /* Workgroups (at ROI_GATHER_QUADS and its most channels) from which a map is large: there a MAX
- * gather keeps ROI_GATHER_QUADS invocations per element, float32 AVERAGE gathers take workgroups
- * of 128 and 16-bit ones that store rows but do not stage take tiles ROI_GATHER_TILE_W_16BIT wide. */
+ * gather keeps ROI_GATHER_QUADS invocations per element, and 16-bit AVERAGE ones that store rows
+ * but do not stage take tiles ROI_GATHER_TILE_W_16BIT wide. */
 #define ROI_GATHER_LARGE_FROM 2048
 /* Workgroups below which it splits each element's regions over more invocations. */
 #define ROI_GATHER_SPLIT_BELOW 1024
@@ -98,7 +98,6 @@ _Static_assert((ROI_GATHER_VECS & (ROI_GATHER_VECS - 1)) == 0, "the gather masks
 struct gather_plan {
     uint32_t group_channels, quads, splits;
     uint32_t tile_w;                    /* ROI_SPEC_GATHER_TILE_W */
-    bool large;                         /* ROI_GATHER_LARGE_FROM */
     bool rows;                          /* ROI_SPEC_GATHER_ROWS */
     bool staged;                        /* ROI_SPEC_GATHER_STAGED */
     uint32_t workgroup_size;            /* the gather's own */
@@ -221,7 +220,6 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
         .rows = rows,
         .staged = staged,
         .tile_w = tile_w,
-        .large = large,
         .scratch_bytes = 4 * words,
         .workgroup_size = wg,
         .transpose_blocks = blocks,
@@ -231,9 +229,12 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     return true;
 }
 
-/* Workgroups of 128 for float32 AVERAGE gathers on large maps ran faster than the operator's 256
- * (BENCHMARKS.md note 60 with 4 invocations per element, note 77 with 8: 9% on the presets);
- * 16-bit ones slower (note 77: 7x7 bins +25%), and on small maps slower (note 60). */
+/* Float32 AVERAGE gathers take workgroups of 128 where that leaves each invocation the same work
+ * (the same channels per workgroup and splits) as the operator's 256: halves of the tiles, whose
+ * workgroups wait less on each other's walks at the barriers (BENCHMARKS.md note 77: the presets
+ * 9% faster, 4096 regions and the mid map 2-4%; where 128 would take more channels per
+ * workgroup, as on the 14x14 small map, 2% slower). 16-bit gathers ran slower in 128 (note 77:
+ * 7x7 bins +25%). */
 static bool plan_gather_sized(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
                               struct gather_plan *g)
 {
@@ -242,8 +243,8 @@ static bool plan_gather_sized(const struct dmlvk_op_context *ctx, const struct r
     struct dmlvk_op_context half = dmlvk_context_capped(ctx, 128);
     struct gather_plan h;
     const bool float32 = s->bins.type == DMLVK_TENSOR_DATA_TYPE_FLOAT32;
-    if (ctx->workgroup_size > 128 && f->reduction != DMLVK_REDUCE_FUNCTION_MAX && float32 && g->large &&
-        plan_gather(&half, f, s, &h) && h.large)
+    if (ctx->workgroup_size > 128 && f->reduction != DMLVK_REDUCE_FUNCTION_MAX && float32 &&
+        plan_gather(&half, f, s, &h) && h.group_channels == g->group_channels && h.splits == g->splits)
         *g = h;
     return true;
 }
