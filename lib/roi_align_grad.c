@@ -97,6 +97,7 @@ _Static_assert((ROI_GATHER_VECS & (ROI_GATHER_VECS - 1)) == 0, "the gather masks
 
 struct gather_plan {
     uint32_t group_channels, quads, splits;
+    bool few_workgroups;                /* fewer channels per workgroup, or splits, to make more */
     uint32_t tile_w;                    /* ROI_SPEC_GATHER_TILE_W */
     bool rows;                          /* ROI_SPEC_GATHER_ROWS */
     bool staged;                        /* ROI_SPEC_GATHER_STAGED */
@@ -162,6 +163,7 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     const uint32_t step = (load_channels > 4 ? load_channels : 4) * quads;
     most = ROI_GATHER_VECS * 4 * quads;
     uint32_t channels = s->channels >= most ? (uint32_t)most : (s->channels + step - 1) / step * step;
+    const uint32_t full_channels = channels;
     while (channels > step &&
            tiles * s->batch_count * ((s->channels + channels - 1) / channels) < ROI_GATHER_MIN_WORKGROUPS)
         channels = channels / 2 < step ? step : channels / 2 / step * step;
@@ -215,6 +217,7 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     uint64_t blocks = (uint64_t)s->num_rois * ((stride + ROI_TRANSPOSE_CHANNELS - 1) / ROI_TRANSPOSE_CHANNELS);
     *g = (struct gather_plan){
         .group_channels = channels,
+        .few_workgroups = channels < full_channels || splits > 1,
         .quads = quads,
         .splits = splits,
         .rows = rows,
@@ -229,12 +232,12 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     return true;
 }
 
-/* Float32 AVERAGE gathers take workgroups of 128 where that leaves each invocation the same work
- * (the same channels per workgroup and splits) as the operator's 256: halves of the tiles, whose
- * workgroups wait less on each other's walks at the barriers (BENCHMARKS.md note 77: the presets
- * 9% faster, 4096 regions and the mid map 2-4%; where 128 would take more channels per
- * workgroup, as on the 14x14 small map, 2% slower). 16-bit gathers ran slower in 128 (note 77:
- * 7x7 bins +25%). */
+/* Float32 AVERAGE gathers take workgroups of 128 where the operator's 256 make enough of them
+ * without fewer channels each or splits, and 128 keep each invocation's work: halves of the
+ * tiles, whose workgroups wait less on each other's walks at the barriers (BENCHMARKS.md note 77:
+ * the presets 9% faster, 4096 regions and the mid map 2-4%; on the 14x14 small map, whose
+ * workgroups already take half the channels, 1-2% slower, on the tiny map as fast). 16-bit
+ * gathers ran slower in 128 (note 77: 7x7 bins +25%). */
 static bool plan_gather_sized(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
                               struct gather_plan *g)
 {
@@ -243,7 +246,7 @@ static bool plan_gather_sized(const struct dmlvk_op_context *ctx, const struct r
     struct dmlvk_op_context half = dmlvk_context_capped(ctx, 128);
     struct gather_plan h;
     const bool float32 = s->bins.type == DMLVK_TENSOR_DATA_TYPE_FLOAT32;
-    if (ctx->workgroup_size > 128 && f->reduction != DMLVK_REDUCE_FUNCTION_MAX && float32 &&
+    if (ctx->workgroup_size > 128 && f->reduction != DMLVK_REDUCE_FUNCTION_MAX && float32 && !g->few_workgroups &&
         plan_gather(&half, f, s, &h) && h.group_channels == g->group_channels && h.splits == g->splits)
         *g = h;
     return true;
