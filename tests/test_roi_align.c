@@ -439,13 +439,13 @@ static void test_scatter_paths(void **state)
 
 /* A problem for the gather by tiles, the iter-th of a test: maps of several partial tiles (19x45),
  * 130 channels on a 64x200 map (iter 6 and 7), a 256x256 map (iter 8 and 9), 3 batches of a 264x166
- * map (iter 10 on: whole rows' stores, whose last tile and odd rows are not whole 16-byte
- * segments; iter 13 and 14 more than ROI_GATHER_STAGED_REGION_BINS bins per region, so that 16-bit
- * types store rows of tiles 16 columns wide without staging), 256 channels on two 64x64 maps
- * (iter 15: float32 keeps workgroups of 256, where 128 would take more channels each); MAX_ROIS regions (6 on the
- * wide map) over many tiles, every fifth tiny (bins narrower than a pixel: pools), corners up to
- * `overhang` pixels before the map, some of another batch or none. dY and the regions are
- * representable in `type`; the input is left for the test to fill. */
+ * map (iter 10 to 14: whole rows' stores, whose last tile and odd rows are not whole 16-byte
+ * segments; in iter 13 and 14 more than ROI_GATHER_STAGED_REGION_BINS bins per region, so that
+ * 16-bit types store rows of tiles 16 columns wide without staging), 256 channels on two 64x64
+ * maps (iter 15: too few workgroups for all 256 channels each, so float32 keeps workgroups of
+ * 256); MAX_ROIS regions (6 on the wide map) over many tiles, every fifth tiny (bins narrower than
+ * a pixel: pools), corners up to `overhang` pixels before the map, some of another batch or none.
+ * dY and the regions are representable in `type`; the input is left for the test to fill. */
 static void tile_problem(struct problem *p, int iter, dmlvk_tensor_data_type type, uint32_t channels, bool linear,
                          bool maximum, double overhang)
 {
@@ -486,7 +486,8 @@ static const uint32_t tile_workgroups[] = { 0, 512, 32, 16 };
  * ones whose lines more than 3 bins reach (weights in the region's pool), regions of another batch
  * or none, more regions than a workgroup scans at once, channels padded and split over workgroups
  * (130 channels on a 64x200 map, in float32 and float16), every type, every mode bitwise alike, workgroups of 256, 512, 32
- * and 16 invocations, 8 invocations per element (float32's gather mostly in workgroups of 128), with stores of whole rows on the 264x166 map in every type (16-bit ones in
+ * and 16 invocations, 8 invocations per element (float32's gather in workgroups of 128 on the larger
+ * maps), with stores of whole rows on the 264x166 map in every type (16-bit ones in
  * tiles 16 columns wide where they do not stage) and on the small maps in 16-bit types. */
 static void test_tile_gather(void **state)
 {
