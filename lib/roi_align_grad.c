@@ -76,14 +76,14 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
  * element, whose loads of a bin fill whole cache lines and whose warps walk the regions of fewer
  * pixels (on large maps 5-9% faster than 4 invocations and 128 channels per workgroup, note 77);
  * under MAX 4 on large maps, as measured for AVERAGE before (notes 41, 43 and 44; MAX gathers only
- * where atomics are missing, and were not measured again). With few workgroups (small maps,
- * or few pixels per batch) fewer channels per workgroup, down to a step of whole loads and whole
+ * where atomics are missing, and were not measured again). With few workgroups (small maps, or
+ * few pixels per batch) fewer channels per workgroup, down to a step of whole loads and whole
  * vec4 of sums per invocation, so that the invocations' walks over the regions spread over more
- * of the device (notes 41, 43 and 44); with fewer
- * workgroups still (a small map's few tiles), two invocations per element and channels, each
- * walking every other region, their sums added in shared memory (note 50: 5% on the tiny map; 4
- * and 8 such splits were no faster). Each workgroup reads every region's record to find those
- * over it. Its stores: an element per invocation, or whole tile rows (plan_gather's `rows`).
+ * of the device (notes 41, 43 and 44); with fewer workgroups still (a small map's few tiles),
+ * two invocations per element and channels, each walking every other region, their sums added
+ * in shared memory (note 50: 5% on the tiny map; 4 and 8 such splits were no faster). Each
+ * workgroup reads every region's record to find those over it. Its stores: an element per
+ * invocation, or whole tile rows (plan_gather's `rows`).
  * Scratch: dY as [region][bin][channel] in its own type (a 16-bit type's bits: exact, and half
  * the bytes to write and to gather; under MAX a ROI_WINNER_BYTES record per channel), channels
  * padded to whole workgroups' worth, then ROI_LINE_WORDS per region and input row or column, then

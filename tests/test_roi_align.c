@@ -485,10 +485,11 @@ static const uint32_t tile_workgroups[] = { 0, 512, 32, 16 };
 /* The gather by tiles (AVERAGE): maps of several partial tiles, regions over many tiles and tiny
  * ones whose lines more than 3 bins reach (weights in the region's pool), regions of another batch
  * or none, more regions than a workgroup scans at once, channels padded and split over workgroups
- * (130 channels on a 64x200 map, in float32 and float16), every type, every mode bitwise alike, workgroups of 256, 512, 32
- * and 16 invocations, 8 invocations per element (float32's gather in workgroups of 128 on the larger
- * maps), with stores of whole rows on the 264x166 map in every type (16-bit ones in
- * tiles 16 columns wide where they do not stage) and on the small maps in 16-bit types. */
+ * (130 channels on a 64x200 map, in float32 and float16), every type, every mode bitwise alike,
+ * workgroups of 256, 512, 32 and 16 invocations, 8 invocations per element (float32's gather in
+ * workgroups of 128 on the larger maps), with stores of whole rows on the 264x166 map in every
+ * type (16-bit ones in tiles 16 columns wide where they do not stage) and on the small maps in
+ * 16-bit types. */
 static void test_tile_gather(void **state)
 {
     (void)state;
