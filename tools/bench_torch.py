@@ -130,7 +130,8 @@ def main():
     ap.add_argument("--bench", default="build/tools/dmlvk-bench")
     ap.add_argument("--iterations", type=int, default=50)
     ap.add_argument("--out")
-    ap.add_argument("--only", help="passed to dmlvk-bench: workloads whose name contains it")
+    ap.add_argument("--only", help="passed to dmlvk-bench: workloads whose name contains one of its "
+                    "comma-separated substrings")
     ap.add_argument("--preset", default="gpu", help="passed to dmlvk-bench: gpu or sweep")
     args = ap.parse_args()
 

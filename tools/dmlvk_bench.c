@@ -823,13 +823,29 @@ static int add_preset(struct workload *w, int n, const char *preset, bool f16_ok
     return n;
 }
 
+/* Whether a workload's name contains one of --only's comma-separated substrings. */
+static bool name_picked(const char *name, const char *only)
+{
+    if (!*only)
+        return true;
+    for (const char *t = only; *t;) {
+        size_t len = strcspn(t, ",");
+        for (const char *at = name; len && *at; at++)
+            if (!strncmp(at, t, len))
+                return true;
+        t += len + (t[len] == ',');
+    }
+    return false;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f, "usage: dmlvk-bench [--preset gpu|small|sweep] [--device N|NAME] [--iterations N] [--warmup N] [--json]\n"
-               "                   [--only SUBSTRING] [--repeat N] [--addresses] [--stats]\n"
+               "                   [--only SUBSTRING[,SUBSTRING...]] [--repeat N] [--addresses] [--stats]\n"
                "Times dmlvk's backward operators with Vulkan timestamps next to a compute-shader copy of the same\n"
                "device. gpu: the workloads of BENCHMARKS.md; small: the same kinds, sized for a CPU device; sweep:\n"
                "more layouts, shapes, types and ROI configurations, forward and backward (issue 15).\n"
+               "--only: the workloads whose name contains one of the substrings.\n"
                "--stats: print what the driver reports of each pipeline it compiles (register counts and the\n"
                "like; needs VK_KHR_pipeline_executable_properties).\n");
 }
@@ -883,10 +899,11 @@ int main(int argc, char **argv)
     double ceiling = copy_rate(&v, dev, &copy, small ? (UINT64_C(64) << 20) : (UINT64_C(1) << 30), &o);
     struct workload w[128];
     int all = add_preset(w, 0, o.preset, v.req.vulkan11.storageBuffer16BitAccess), n = 0;
-    /* --only keeps the workloads whose name contains it; --repeat runs each several times. */
+    /* --only keeps the workloads whose name contains one of its substrings; --repeat runs each
+     * several times. */
     struct workload picked[128 * 8];
     for (int i = 0; i < all; i++)
-        for (int r = 0; r < o.repeat && (!o.only || strstr(w[i].name, o.only)) && n < 128 * 8; r++)
+        for (int r = 0; r < o.repeat && (!o.only || name_picked(w[i].name, o.only)) && n < 128 * 8; r++)
             picked[n++] = w[i];
     if (o.json)
         printf("{\"device\": \"%s\", \"driver_version\": %u, \"copy_gbps\": %.1f, \"results\": [\n", info.name,
