@@ -80,6 +80,15 @@ uint sum_channel(uint n, uint quad)
     else                                                                           \
         ADD_AVERAGE(l, at, w)
 
+// Adds w times bin (i, j) of ADD_REGION's region (its bins from by and bx of its lines) to the
+// sums.
+#define ADD_BIN(i, j, w)                                                                                      \
+    {                                                                                                         \
+        uint at = ((region_bins + by + (i)) * pc.p.out_w + bx + (j)) * bin_loads + c0 / LOAD_CHANNELS + quad; \
+        [[unroll]] for (uint l = 0u; l < loads; l++)                                                          \
+            ADD_LOAD(l, at + QUADS * l, w)                                                                    \
+    }
+
 // Adds region rr's terms to the sums, from its lines over the element's row and column: a
 // macro, as ADD_LOAD. Where the lines hold their bins, the bin loops are unrolled to constant
 // bounds, so that every bin's loads issue before the sums wait on them (few workgroups, on small
@@ -98,9 +107,7 @@ uint sum_channel(uint n, uint quad)
                     float w = wy[i] * wx[j];                                                                          \
                     if (i >= ny || j >= nx || w == 0.0)                                                               \
                         continue;                                                                                     \
-                    uint at = ((region_bins + by + i) * pc.p.out_w + bx + j) * bin_loads + c0 / LOAD_CHANNELS + quad; \
-                    [[unroll]] for (uint l = 0u; l < loads; l++)                                                      \
-                        ADD_LOAD(l, at + QUADS * l, w)                                                                \
+                    ADD_BIN(i, j, w)                                                                                  \
                 }                                                                                                     \
             }                                                                                                         \
         } else {                                                                                                      \
@@ -112,9 +119,7 @@ uint sum_channel(uint n, uint quad)
                     float w = wyi * (nx > LINE_BINS ? pool.v[line_x.x + j] : wx[j]);                                  \
                     if (w == 0.0)                                                                                     \
                         continue;                                                                                     \
-                    uint at = ((region_bins + by + i) * pc.p.out_w + bx + j) * bin_loads + c0 / LOAD_CHANNELS + quad; \
-                    [[unroll]] for (uint l = 0u; l < loads; l++)                                                      \
-                        ADD_LOAD(l, at + QUADS * l, w)                                                                \
+                    ADD_BIN(i, j, w)                                                                                  \
                 }                                                                                                     \
             }                                                                                                         \
         }                                                                                                             \
