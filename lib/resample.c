@@ -729,9 +729,10 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
     memcpy(plan->params + header_at, &hdr, sizeof(hdr));
 
     enum dmlvk_shader shader = f->backward ? DMLVK_SHADER_RESAMPLE_BACKWARD : DMLVK_SHADER_RESAMPLE_FORWARD;
-    /* 16-bit block gathers of 2-element loads ran faster in workgroups of 128, every other kind as
-     * fast or slower (BENCHMARKS.md note 59). */
-    bool half_workgroups = storage16 && shape.rows && !shape.channel_lanes && shape.chunk == 2;
+    /* Backward block gathers over planes ran faster in workgroups of 128 on an H100 and an H200
+     * (BENCHMARKS.md note 78), channels-last ones as fast or slower; of the forward's, only 16-bit
+     * gathers of 2-element loads (note 59). */
+    bool half_workgroups = shape.rows && !shape.channel_lanes && (f->backward || (storage16 && shape.chunk == 2));
     struct dmlvk_op_context sized = half_workgroups ? dmlvk_context_capped(ctx, 128) : *ctx;
     struct dmlvk_dispatch_plan *dp =
         dmlvk_plan_add_dispatch(plan, &sized, shader, DMLVK_PUSH_SLOTS(resample_push), invocations);
