@@ -441,6 +441,9 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
     return found;
 }
 
+/* The rows of a bfloat16 LINEAR backward gather's 4x4 window from which it takes that shape. */
+#define BFLOAT16_SQUARE_ROWS_FROM 11
+
 /* The first block shape whose window fits, in an order measured on an H100 (BENCHMARKS.md notes
  * 14-16, 26 and 30: backward, 2x2 blocks fastest for float32 LINEAR, 2x4 for float16 LINEAR and
  * float32 NEAREST_NEIGHBOR; float16 is bound by instructions per block, and 4x4 NEAREST_NEIGHBOR
@@ -448,8 +451,10 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
  * instructions spread over the most outputs where each output reads little). LINEAR backward
  * first tries the shapes of note 64's scale sweep (1.25x to 3x): float32 2x4 where each block row
  * leaves as one 4-element store (4x4 has the same columns, so it would not add stores); 16-bit
- * types 4x4, but 4x2 where rows cannot take 4-element stores (odd widths), and bfloat16 not where
- * 4x4 loads 4 elements and stores rows whole (2x: 95% -> 80% of copy, a cause not found). */
+ * types 4x4, but 4x2 where rows cannot take 4-element stores (odd widths). Bfloat16 takes 4x4 only
+ * where it loads 2 elements and its window has BFLOAT16_SQUARE_ROWS_FROM rows or more (scales above
+ * 2); below, 2x4 ran faster: 2x 95% -> 80% of copy in 4x4 (note 64), 1.5x and 2x3x 7% and 3%
+ * (note 80), where 2.5x ran 7% slower in 2x4. A cause was not found. */
 static bool choose_block_shape(struct block_axis y, struct block_axis x, bool linear, dmlvk_tensor_data_type type,
                                const struct resample_params *hdr, struct block_shape *shape)
 {
@@ -468,7 +473,8 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
             return true;
         if (!storage16 ? try_block_shape(y, x, 2, 4, hdr, shape) && shape->vector_stores
                        : try_block_shape(y, x, 4, 4, hdr, shape) &&
-                             !(type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16 && shape->chunk == 4 && shape->vector_stores))
+                             (type != DMLVK_TENSOR_DATA_TYPE_BFLOAT16 ||
+                              (shape->chunk != 4 && shape->rows >= BFLOAT16_SQUARE_ROWS_FROM)))
             return true;
     }
     for (size_t k = 0; k < DMLVK_ARRAY_SIZE(linear_order); k++)
