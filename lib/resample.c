@@ -735,10 +735,16 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
     memcpy(plan->params + header_at, &hdr, sizeof(hdr));
 
     enum dmlvk_shader shader = f->backward ? DMLVK_SHADER_RESAMPLE_BACKWARD : DMLVK_SHADER_RESAMPLE_FORWARD;
-    /* Backward block gathers over planes ran faster in workgroups of 128 on an H100 and an H200
-     * (BENCHMARKS.md note 78), channels-last ones as fast or slower; of the forward's, only 16-bit
-     * gathers of 2-element loads (note 59). */
-    bool half_workgroups = shape.rows && !shape.channel_lanes && (f->backward || (storage16 && shape.chunk == 2));
+    /* Workgroups of 128 where they ran faster: backward block gathers over planes (BENCHMARKS.md
+     * note 78, on an H100 and an H200); channels-last LINEAR backward ones whose blocks tap
+     * different entries of their column windows (odd scales; note 81: 5-9% faster in float32 and
+     * float16, 6-8% slower in bfloat16, and at 2x 2-5% slower in float32); of the forward's, only
+     * 16-bit gathers of 2-element loads (note 59). */
+    const bool linear = f->mode == DMLVK_INTERPOLATION_MODE_LINEAR;
+    bool half_workgroups = shape.channel_lanes ? f->backward && linear && !shape.regular_x &&
+                                                     in.type != DMLVK_TENSOR_DATA_TYPE_BFLOAT16
+                                               : f->backward || (storage16 && shape.chunk == 2);
+    half_workgroups = half_workgroups && shape.rows;
     struct dmlvk_op_context sized = half_workgroups ? dmlvk_context_capped(ctx, 128) : *ctx;
     struct dmlvk_dispatch_plan *dp =
         dmlvk_plan_add_dispatch(plan, &sized, shader, DMLVK_PUSH_SLOTS(resample_push), invocations);
