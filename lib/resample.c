@@ -452,8 +452,8 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
  * first tries the shapes of note 64's scale sweep (1.25x to 3x): float32 2x4 where each block row
  * leaves as one 4-element store (4x4 has the same columns, so it would not add stores); 16-bit
  * types 4x4, but 4x2 where rows cannot take 4-element stores (odd widths). Bfloat16 takes 4x4 only
- * where it loads 2 elements and its window has BFLOAT16_SQUARE_ROWS_FROM rows or more (scales above
- * 2); below, 2x4 ran faster: 2x 95% -> 80% of copy in 4x4 (note 64), 1.5x and 2x3x 7% and 3%
+ * where it loads 2 elements and its window has BFLOAT16_SQUARE_ROWS_FROM rows or more (scales from
+ * about 2.25); below, 2x4 ran faster: 2x 95% -> 80% of copy in 4x4 (note 64), 1.5x and 2x3x 7% and 3%
  * (note 80), where 2.5x ran 7% slower in 2x4. A cause was not found. */
 static bool choose_block_shape(struct block_axis y, struct block_axis x, bool linear, dmlvk_tensor_data_type type,
                                const struct resample_params *hdr, struct block_shape *shape)
@@ -711,8 +711,8 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
 
     struct block_shape shape = { 0 };
     bool storage16 = DMLVK_IS_16BIT_FLOAT(in.type);
-    if (plan_block_gather(plan, axes, f->backward, f->mode == DMLVK_INTERPOLATION_MODE_LINEAR, table_at, &hdr, in.type,
-                          &shape) != DMLVK_OK)
+    const bool linear = f->mode == DMLVK_INTERPOLATION_MODE_LINEAR;
+    if (plan_block_gather(plan, axes, f->backward, linear, table_at, &hdr, in.type, &shape) != DMLVK_OK)
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the coordinate tables", op);
     uint32_t identity = 0;
     for (uint32_t d = 0; d < AXES; d++)
@@ -740,7 +740,6 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
      * different entries of their column windows (odd scales; note 81: 5-9% faster in float32 and
      * float16, 6-8% slower in bfloat16, and at 2x 2-5% slower in float32); of the forward's, only
      * 16-bit gathers of 2-element loads (note 59). */
-    const bool linear = f->mode == DMLVK_INTERPOLATION_MODE_LINEAR;
     bool half_workgroups = shape.channel_lanes ? f->backward && linear && !shape.regular_x &&
                                                      in.type != DMLVK_TENSOR_DATA_TYPE_BFLOAT16
                                                : f->backward || (storage16 && shape.chunk == 2);
@@ -756,7 +755,7 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
     const struct {
         uint32_t id, value;
     } spec[] = {
-        { RESAMPLE_SPEC_LINEAR, f->mode == DMLVK_INTERPOLATION_MODE_LINEAR },
+        { RESAMPLE_SPEC_LINEAR, linear },
         { RESAMPLE_SPEC_DIMS, in.dims },
         { RESAMPLE_SPEC_ROWS, shape.rows },
         { RESAMPLE_SPEC_CHUNKS, shape.chunks },
