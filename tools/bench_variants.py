@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""One dmlvk-bench under several environments side by side on one device, in one run.
+
+usage: bench_variants.py BENCH [--passes N] [--out results.json] NAME[:VAR=VALUE[,VAR=VALUE...]] ...
+                         -- dmlvk-bench args
+
+For experiment builds whose choices come from environment variables (never committed; see
+BENCHMARKS.md "How to run"): each variant is a name and the variables it sets, the first one the
+baseline (say `base:` with none). Runs one `dmlvk-bench --json` process per variant and pass, the
+variants in order on odd passes and reversed on even ones (so that a drift of the device's clocks
+weighs on all alike), and prints per workload the median time of each variant and its change
+against the first. tools/bench_ab.py compares two binaries the same way. Python's standard
+library only: it runs where PyTorch is missing.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+
+def parse_variant(text):
+    name, _, assignments = text.partition(":")
+    if not name:
+        raise argparse.ArgumentTypeError(f"variant {text!r}: no name before ':'")
+    env = {}
+    for item in filter(None, assignments.split(",")):
+        var, eq, value = item.partition("=")
+        if not eq or not var:
+            raise argparse.ArgumentTypeError(f"variant {text!r}: {item!r} is not VAR=VALUE")
+        env[var] = value
+    return name, env
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("bench", help="the experiment build's dmlvk-bench")
+    parser.add_argument("variants", nargs="+", type=parse_variant, help="NAME[:VAR=VALUE,...], the first the baseline")
+    parser.add_argument("--passes", type=int, default=2, help="passes of each variant (default 2)")
+    parser.add_argument("--out", help="write every pass's results here as JSON")
+    argv = sys.argv[1:]
+    split = argv.index("--") if "--" in argv else len(argv)
+    opts = parser.parse_args(argv[:split])
+    bench_args = argv[split + 1:]
+    if opts.passes < 1:
+        parser.error("--passes must be at least 1")
+    names = [name for name, _ in opts.variants]
+    if len(set(names)) != len(names):
+        parser.error("variant names must differ")
+
+    passes = {name: [] for name in names}
+    devices = set()
+    for k in range(opts.passes):
+        for name, env in opts.variants if k % 2 == 0 else reversed(opts.variants):
+            out = subprocess.run([opts.bench, "--json", *bench_args], env={**os.environ, **env}, check=True,
+                                 stdout=subprocess.PIPE, text=True).stdout
+            result = json.loads(out)
+            devices.add(result["device"])
+            passes[name].append(result)
+            print(f"pass {k + 1} of {name}: {len(result['results'])} workloads, "
+                  f"copy ceiling {result['copy_gbps']:.0f} GB/s", file=sys.stderr, flush=True)
+    if len(devices) != 1:
+        sys.exit(f"the passes ran on different devices: {sorted(devices)}")
+    if opts.out:
+        with open(opts.out, "w") as f:
+            json.dump({"bench": opts.bench, "variants": dict(opts.variants), "args": bench_args, "passes": passes}, f,
+                      indent=1)
+
+    times = {name: {} for name in names}
+    for name in names:
+        for result in passes[name]:
+            for r in result["results"]:
+                times[name].setdefault(r["name"], []).append(r["ms"])
+    rows = [r["name"] for r in passes[names[0]][0]["results"]]
+    print(f"device: {devices.pop()}")
+    print(f"{opts.bench} {' '.join(bench_args)}, {opts.passes} passes each, median ms (change against {names[0]})\n")
+    width = max([len(n) for n in rows] + [8])
+    cell = max([len(n) for n in names] + [16])
+    print(f"{'workload':<{width}}" + "".join(f"  {n:>{cell}}" for n in names))
+    for row in rows:
+        if any(row not in times[n] for n in names):
+            continue
+        base = statistics.median(times[names[0]][row])
+        cells = []
+        for n in names:
+            m = statistics.median(times[n][row])
+            cells.append(f"{m:.4f}" if n == names[0] else f"{m:.4f} {m / base - 1:+6.1%}")
+        print(f"{row:<{width}}" + "".join(f"  {c:>{cell}}" for c in cells))
+
+
+if __name__ == "__main__":
+    main()
