@@ -453,8 +453,8 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
  * leaves as one 4-element store (4x4 has the same columns, so it would not add stores); 16-bit
  * types 4x4, but 4x2 where rows cannot take 4-element stores (odd widths). Bfloat16 takes 4x4 only
  * where it loads 2 elements and its window has BFLOAT16_SQUARE_ROWS_FROM rows or more (scales from
- * about 2.25); below, 2x4 ran faster: 2x 95% -> 80% of copy in 4x4 (note 64), 1.5x and 2x3x 7% and 3%
- * (note 80), where 2.5x ran 7% slower in 2x4. A cause was not found. */
+ * about 2.25); below, 2x4 ran faster: 2x 95% -> 80% of copy in 4x4 (note 64), 1.5x and 2x3x 7%
+ * and 3% (note 80), where 2.5x ran 7% slower in 2x4. A cause was not found. */
 static bool choose_block_shape(struct block_axis y, struct block_axis x, bool linear, dmlvk_tensor_data_type type,
                                const struct resample_params *hdr, struct block_shape *shape)
 {
@@ -740,10 +740,10 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
      * different entries of their column windows (odd scales; note 81: 5-9% faster in float32 and
      * float16, 6-8% slower in bfloat16, and at 2x 2-5% slower in float32); of the forward's, only
      * 16-bit gathers of 2-element loads (note 59). */
-    bool half_workgroups = shape.channel_lanes ? f->backward && linear && !shape.regular_x &&
-                                                     in.type != DMLVK_TENSOR_DATA_TYPE_BFLOAT16
-                                               : f->backward || (storage16 && shape.chunk == 2);
-    half_workgroups = half_workgroups && shape.rows;
+    const bool half_workgroups =
+        shape.rows && (shape.channel_lanes
+                           ? f->backward && linear && !shape.regular_x && in.type != DMLVK_TENSOR_DATA_TYPE_BFLOAT16
+                           : f->backward || (storage16 && shape.chunk == 2));
     struct dmlvk_op_context sized = half_workgroups ? dmlvk_context_capped(ctx, 128) : *ctx;
     struct dmlvk_dispatch_plan *dp =
         dmlvk_plan_add_dispatch(plan, &sized, shader, DMLVK_PUSH_SLOTS(resample_push), invocations);

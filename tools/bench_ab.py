@@ -12,14 +12,39 @@ the noise a change must beat. Python's standard library only: it runs where PyTo
 """
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
 
 
-def run_pass(bench, args):
-    out = subprocess.run([bench, "--json", *args], check=True, stdout=subprocess.PIPE, text=True).stdout
-    return json.loads(out)
+def run_alternated(runs, passes, bench_args):
+    """Runs each (name, dmlvk-bench, environment) of `runs` once per pass, in order on odd passes
+    and reversed on even ones, one `dmlvk-bench --json` process each. Returns every pass's result
+    per name and the device, which must be the same for all."""
+    results = {name: [] for name, _, _ in runs}
+    devices = set()
+    for k in range(passes):
+        for name, bench, env in runs if k % 2 == 0 else reversed(runs):
+            out = subprocess.run([bench, "--json", *bench_args], env={**os.environ, **env}, check=True,
+                                 stdout=subprocess.PIPE, text=True).stdout
+            result = json.loads(out)
+            devices.add(result["device"])
+            results[name].append(result)
+            print(f"pass {k + 1} of {name}: {len(result['results'])} workloads, "
+                  f"copy ceiling {result['copy_gbps']:.0f} GB/s", file=sys.stderr, flush=True)
+    if len(devices) != 1:
+        sys.exit(f"the passes ran on different devices: {sorted(devices)}")
+    return results, devices.pop()
+
+
+def row_times(results):
+    """Each workload's times (ms) over one name's passes."""
+    times = {}
+    for result in results:
+        for r in result["results"]:
+            times.setdefault(r["name"], []).append(r["ms"])
+    return times
 
 
 def main():
@@ -35,38 +60,23 @@ def main():
     if opts.passes < 1:
         parser.error("--passes must be at least 1")
 
-    order = []
-    for k in range(opts.passes):
-        order += ["a", "b"] if k % 2 == 0 else ["b", "a"]
-    passes = {"a": [], "b": []}
-    devices = set()
-    for which in order:
-        result = run_pass(opts.a if which == "a" else opts.b, opts.bench_args)
-        devices.add(result["device"])
-        passes[which].append(result)
-        print(f"pass {len(passes[which])} of {which.upper()}: {len(result['results'])} workloads, "
-              f"copy ceiling {result['copy_gbps']:.0f} GB/s", file=sys.stderr, flush=True)
-    if len(devices) != 1:
-        sys.exit(f"the passes ran on different devices: {sorted(devices)}")
+    passes, device = run_alternated([("A", opts.a, {}), ("B", opts.b, {})], opts.passes, opts.bench_args)
     if opts.out:
         with open(opts.out, "w") as f:
-            json.dump({"a": opts.a, "b": opts.b, "args": opts.bench_args, "passes": passes}, f, indent=1)
+            json.dump({"a": opts.a, "b": opts.b, "args": opts.bench_args, "passes": {"a": passes["A"], "b": passes["B"]}},
+                      f, indent=1)
 
-    names = [r["name"] for r in passes["a"][0]["results"]]
-    times = {w: {n: [] for n in names} for w in "ab"}
-    for w in "ab":
-        for result in passes[w]:
-            for r in result["results"]:
-                times[w].setdefault(r["name"], []).append(r["ms"])
-    ceilings = {w: [p["copy_gbps"] for p in passes[w]] for w in "ab"}
-    print(f"device: {devices.pop()}")
+    names = [r["name"] for r in passes["A"][0]["results"]]
+    times = {w: row_times(passes[w.upper()]) for w in "ab"}
+    ceilings = {w: [p["copy_gbps"] for p in passes[w.upper()]] for w in "ab"}
+    print(f"device: {device}")
     print(f"A: {opts.a} (copy ceiling {min(ceilings['a']):.0f}-{max(ceilings['a']):.0f} GB/s)")
     print(f"B: {opts.b} (copy ceiling {min(ceilings['b']):.0f}-{max(ceilings['b']):.0f} GB/s)")
     print(f"dmlvk-bench {' '.join(opts.bench_args)}, {opts.passes} passes each, ms\n")
     width = max([len(n) for n in names] + [8])
     print(f"{'workload':<{width}}  {'A':>{8 * opts.passes}}  {'B':>{8 * opts.passes}}  {'change':>7}")
     for name in names:
-        a, b = times["a"][name], times["b"][name]
+        a, b = times["a"].get(name, []), times["b"].get(name, [])
         if not a or not b:
             continue
         change = statistics.median(b) / statistics.median(a) - 1

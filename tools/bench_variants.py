@@ -9,15 +9,15 @@ BENCHMARKS.md "How to run"): each variant is a name and the variables it sets, t
 baseline (say `base:` with none). Runs one `dmlvk-bench --json` process per variant and pass, the
 variants in order on odd passes and reversed on even ones (so that a drift of the device's clocks
 weighs on all alike), and prints per workload the median time of each variant and its change
-against the first. tools/bench_ab.py compares two binaries the same way. Python's standard
-library only: it runs where PyTorch is missing.
+against the first. tools/bench_ab.py compares two binaries the same way and runs the passes for
+both (run_alternated). Python's standard library only: it runs where PyTorch is missing.
 """
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
+
+from bench_ab import row_times, run_alternated
 
 
 def parse_variant(text):
@@ -49,31 +49,15 @@ def main():
     if len(set(names)) != len(names):
         parser.error("variant names must differ")
 
-    passes = {name: [] for name in names}
-    devices = set()
-    for k in range(opts.passes):
-        for name, env in opts.variants if k % 2 == 0 else reversed(opts.variants):
-            out = subprocess.run([opts.bench, "--json", *bench_args], env={**os.environ, **env}, check=True,
-                                 stdout=subprocess.PIPE, text=True).stdout
-            result = json.loads(out)
-            devices.add(result["device"])
-            passes[name].append(result)
-            print(f"pass {k + 1} of {name}: {len(result['results'])} workloads, "
-                  f"copy ceiling {result['copy_gbps']:.0f} GB/s", file=sys.stderr, flush=True)
-    if len(devices) != 1:
-        sys.exit(f"the passes ran on different devices: {sorted(devices)}")
+    passes, device = run_alternated([(name, opts.bench, env) for name, env in opts.variants], opts.passes, bench_args)
     if opts.out:
         with open(opts.out, "w") as f:
             json.dump({"bench": opts.bench, "variants": dict(opts.variants), "args": bench_args, "passes": passes}, f,
                       indent=1)
 
-    times = {name: {} for name in names}
-    for name in names:
-        for result in passes[name]:
-            for r in result["results"]:
-                times[name].setdefault(r["name"], []).append(r["ms"])
+    times = {name: row_times(passes[name]) for name in names}
     rows = [r["name"] for r in passes[names[0]][0]["results"]]
-    print(f"device: {devices.pop()}")
+    print(f"device: {device}")
     print(f"{opts.bench} {' '.join(bench_args)}, {opts.passes} passes each, median ms (change against {names[0]})\n")
     width = max([len(n) for n in rows] + [8])
     cell = max([len(n) for n in names] + [16])
