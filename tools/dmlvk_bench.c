@@ -740,6 +740,11 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
         { "roi_align_grad_7x7_with_roi_gradient", ROI_ALIGN_GRAD, F16, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.125f, .roi_grad = 1 },
         { "roi_align_grad_avg_7x7_same_shape", ROI_ALIGN_GRAD, BF16, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.125f },
         { "roi_align_grad_7x7_with_roi_gradient", ROI_ALIGN_GRAD, BF16, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.125f, .roi_grad = 1 },
+        /* The ROI gradient beside the input gradient on the other shapes (names within 50 characters) */
+        { "roi_align_grad_14x14_small_map_roi_gradient", ROI_ALIGN_GRAD, F16, .n = 2, .c = 256, .h = 50, .w = 76, .oh = 14, .ow = 14, .rois = 256, .samples = 2, .spatial_scale = 0.0625f, .aligned_false = 1, .roi_grad = 1 },
+        { "roi_align_grad_7x7_4096_regions_roi_gradient", ROI_ALIGN_GRAD, F32, .n = 8, .c = 256, .h = 64, .w = 64, .oh = 7, .ow = 7, .rois = 4096, .samples = 2, .spatial_scale = 0.125f, .roi_grad = 1 },
+        { "roi_align_grad_7x7_tiny_map_roi_gradient", ROI_ALIGN_GRAD, F32, .n = 1, .c = 256, .h = 25, .w = 38, .oh = 7, .ow = 7, .rois = 64, .samples = 2, .spatial_scale = 0.03125f, .roi_grad = 1 },
+        { "roi_align_grad_7x7_adaptive_mid_map_roi_gradient", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 7, .ow = 7, .rois = 512, .samples = 0, .spatial_scale = 0.125f, .roi_grad = 1 },
         { "roi_align1_7x7", ROI_ALIGN1, F32, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f },
         { "roi_align1_7x7", ROI_ALIGN1, F16, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f },
         { "roi_align1_7x7", ROI_ALIGN1, BF16, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f },
