@@ -60,6 +60,8 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_SPEC_GATHER_ROWS 11         /* the gather stores whole tile rows (ROI_GATHER_ROW_SUMS) */
 #define ROI_SPEC_GATHER_TILE_W 12       /* the gather's most columns per tile */
 #define ROI_SPEC_GATHER_STAGED 13       /* the gather stages its tiles' lines (ROI_GATHER_CHUNK_REGIONS) */
+#define ROI_SPEC_GATHER_ROI_GRAD 14     /* the lines carry derivatives too (ROI_DERIVATIVE_LINE_VEC4) */
+#define ROI_SPEC_GATHER_WARPS 15        /* the ROI gradient gather's subgroups per share of the regions */
 #define ROI_PREPARE_DY 0u               /* dY to [region][bin][channel] for the gather */
 #define ROI_PREPARE_LINES 1u            /* the gather's lines and region records */
 #define ROI_PREPARE_INPUT 2u            /* InputTensor to [batch][row][column][channel] */
@@ -110,6 +112,17 @@ DMLVK_PARAMS_END(roi_align_params)
  * copies ROI_TRANSPOSE_CHANNELS channels by as many pixels per workgroup.
  */
 #define ROI_INPUT_LOAD_BYTES 16u
+/*
+ * The ROI gradient in the gather (roi_align_grad_gather_roi, AVERAGE and LINEAR with both
+ * gradients): the lines then span every bin whose samples tap them with a weight or a derivative,
+ * and ROI_DERIVATIVE_LINE_VEC4 uvec4 per line after the pools hold a line's derivative weights
+ * (the samples' tap derivatives times 1 - t, then times t; rows divided by the sample count like
+ * the weights), in two more pools of the same shape where a line has more than ROI_LINE_BINS bins.
+ * Each subgroup adds its terms of a region in a fixed butterfly and stores one vec4 per region,
+ * tile, channel group and subgroup at roi_grad_base; roi_align_grad_roi_tiles adds a region's in
+ * a fixed order.
+ */
+#define ROI_DERIVATIVE_LINE_VEC4 2u
 /* A line's header holds a bin index and a count in 16 bits each. */
 #define ROI_GATHER_MAX_BINS 0xffffu
 /* Under MAX the gather's dY is a record of ROI_WINNER_BYTES per channel (roi_align_grad_winners):

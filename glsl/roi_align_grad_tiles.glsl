@@ -63,11 +63,36 @@ uint regions_vec4()
     return lines_vec4() + line_count();
 }
 
+// ROI_GRAD (roi_align_abi.h, ROI_DERIVATIVE_LINE_VEC4): the lines carry derivatives as well, and
+// after the pools come the derivative lines, then the derivative pools.
+layout(constant_id = ROI_SPEC_GATHER_ROI_GRAD) const bool ROI_GRAD = false;
+
+uint pools_word()       // where the pools start
+{
+    return 4u * regions_vec4() + ROI_REGION_WORDS * pc.p.num_rois;
+}
+
+uint pools_words()
+{
+    return pc.p.num_rois * ROI_POOL_WORDS * (pc.p.table_x + pc.p.table_y);
+}
+
+uint derivative_lines_vec4()
+{
+    return (pools_word() + pools_words() + 3u) / 4u;
+}
+
+// From a line's weight in the pool to its derivative weight k (0: times 1 - t, 1: times t).
+uint derivative_pool_offset(uint k)
+{
+    return 4u * (derivative_lines_vec4() + ROI_DERIVATIVE_LINE_VEC4 * line_count()) - pools_word() + k * pools_words();
+}
+
 // The float word where region r's pool for rows (a = 0) or columns starts: ROI_POOL_WORDS per
 // table entry, columns first.
 uint pool_word(uint r, uint a)
 {
-    uint at = 4u * regions_vec4() + ROI_REGION_WORDS * pc.p.num_rois + r * ROI_POOL_WORDS * (pc.p.table_x + pc.p.table_y);
+    uint at = pools_word() + r * ROI_POOL_WORDS * (pc.p.table_x + pc.p.table_y);
     return at + (a == 0u ? ROI_POOL_WORDS * pc.p.table_x : 0u);
 }
 
@@ -129,11 +154,17 @@ uvec2 candidate_samples(Samples x, uint p)
     return uvec2(first, max(first, end));
 }
 
-// The weight entry k puts on pixel p: scatter_sample's taps, i0 with 1 - w, i1 only where w > 0.
-float sample_weight(Samples x, uint k, uint p)
+// The weight a sample puts on pixel p: scatter_sample's taps, i0 with 1 - w, i1 only where w > 0.
+float tap_weight(Axis t, uint p)
 {
-    Axis t = sample_entry(x, k);
     return (t.i0 == p ? 1.0 - t.w : 0.0) + (t.w > 0.0 && t.i1 == p ? t.w : 0.0);
+}
+
+// The derivative of that weight along the axis (where the sample was not clamped): -1 on i0, +1 on
+// i1, 0 where both are p (the last pixel).
+float tap_derivative(Axis t, uint p)
+{
+    return t.clamped ? 0.0 : (t.i1 == p ? 1.0 : 0.0) - (t.i0 == p ? 1.0 : 0.0);
 }
 
 // The rows (a = 0) or columns the region's taps may reach: between its first and last samples'

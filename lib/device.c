@@ -22,6 +22,7 @@ static dmlvk_device_type device_type(VkPhysicalDeviceType t)
 struct physical_caps {
     VkPhysicalDeviceProperties props;
     bool api_ok, bda, storage16, rte16, atomic_add, int64_atomics, subgroup_shuffle, executable_info;
+    uint32_t subgroup_size;
     int32_t compute_family;
     uint32_t timestamp_bits;
 };
@@ -81,6 +82,7 @@ static void query_caps(const struct dmlvk_vk *vk, VkPhysicalDevice pd, struct ph
                                            VK_SUBGROUP_FEATURE_BALLOT_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
     caps->subgroup_shuffle = (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
                              (subgroup.supportedOperations & shuffle) == shuffle;
+    caps->subgroup_size = subgroup.subgroupSize;
 
     uint32_t nq = 0;
     vk->vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, NULL);
@@ -375,6 +377,7 @@ static void take_enabled(dmlvk_device *dev, const struct enabled_features *e, co
     dev->float16_supported = caps->storage16;
     dev->float16_rte = caps->rte16;
     dev->subgroup_shuffle = caps->subgroup_shuffle;
+    dev->subgroup_size = caps->subgroup_size;
     dev->float32_atomic_add = e->float32_atomic_add && e->atomic_float_ext && caps->atomic_add;
     dev->int64_atomics = e->int64 && e->int64_atomics && caps->int64_atomics;
 }

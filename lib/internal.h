@@ -83,6 +83,7 @@ struct dmlvk_op_context {
     bool float32_atomic_add;
     bool int64_atomics;
     bool subgroup_shuffle;              /* the device's, unless a test hook turned it off */
+    uint32_t subgroup_size;             /* compute subgroups' invocations (Vulkan 1.2 shaders: fixed) */
     bool deterministic;
     uint32_t workgroup_size;
     uint32_t max_groups[3];
@@ -195,6 +196,7 @@ struct dmlvk_device {
     bool float16_supported;             /* by the hardware, whether or not the device enabled it */
     bool float16_rte;                   /* shaderRoundingModeRTEFloat16: the rte16 shader variants */
     bool subgroup_shuffle;              /* compute subgroups with basic, vote, ballot and shuffle */
+    uint32_t subgroup_size;
     PFN_vkGetPipelineExecutableStatisticsKHR pipeline_statistics; /* NULL: not logged */
     bool float32_atomic_add;
     bool int64_atomics;

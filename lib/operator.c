@@ -200,6 +200,7 @@ static dmlvk_status create(dmlvk_device *dev, const dmlvk_operator_desc *desc, c
         .float32_atomic_add = dev->float32_atomic_add && !knobs->no_float_atomics,
         .int64_atomics = dev->int64_atomics && !knobs->no_int64_atomics,
         .subgroup_shuffle = dev->subgroup_shuffle && !knobs->no_subgroup_shuffle,
+        .subgroup_size = dev->subgroup_size,
         .deterministic = params.deterministic != 0,
         .workgroup_size = wg,
         .max_groups = { dev->props.limits.maxComputeWorkGroupCount[0], dev->props.limits.maxComputeWorkGroupCount[1],

@@ -19,7 +19,10 @@
  *   converts. Costs an extra read of dY, 8 bytes of scratch per input element and the
  *   conversion pass; needs shaderBufferInt64Atomics. Values sit on a grid of
  *   2^-62 * max|dY| * NumROIs * OutH * OutW, far finer than float32 for every realistic sum.
- * The ROI gradient reduces with fixed trees and a fixed order of parts: deterministic always.
+ * The ROI gradient reduces with fixed trees and a fixed order of parts: deterministic always. Its
+ * own stages (plan_roi_gradient) read the input at every tap; float32 gathers with all their
+ * channels sum it on the way instead (roi_align_grad_gather_roi, roi_align_grad_roi_tiles), reading
+ * each element of the input once.
  */
 #include <stddef.h>
 
@@ -102,6 +105,9 @@ struct gather_plan {
     bool rows;                          /* ROI_SPEC_GATHER_ROWS */
     bool staged;                        /* ROI_SPEC_GATHER_STAGED */
     uint32_t workgroup_size;            /* the gather's own */
+    bool roi_grad;                      /* it sums the ROI gradient too (roi_align_grad_gather_roi) */
+    uint32_t warps;                     /* ROI_SPEC_GATHER_WARPS */
+    uint64_t roi_partials;              /* its sums in scratch, vec4 */
     uint64_t scratch_bytes, transpose_blocks, line_invocations, gather_invocations;
 };
 
@@ -135,9 +141,14 @@ static uint64_t gather_shared_bytes(uint32_t wg, uint32_t quads, uint32_t splits
            (staged ? 4 * (uint64_t)wg + 16 * ROI_GATHER_CHUNK_REGIONS * lines + 4 * 2 * splits * lines : 0);
 }
 
-/* False where the gather does not apply. */
+/* False where the gather does not apply. With `roi_grad` (AVERAGE and LINEAR) it sums the ROI
+ * gradient too (g->roi_grad) where that measured faster than the ROI gradient's own stages
+ * (BENCHMARKS.md note 82: float32 gathers with all their channels and no splits; the element's
+ * input channels take registers that 16-bit and small-map gathers could not spare) and where it
+ * can: subgroups of at least 4 that each lie in one share of the regions, to sum a region's terms
+ * in a butterfly of shuffles, and sums that fit in 1 GiB. */
 static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
-                        struct gather_plan *g)
+                        bool roi_grad, struct gather_plan *g)
 {
     const uint32_t wg = ctx->workgroup_size;
     uint32_t quads = ROI_GATHER_QUADS;
@@ -199,7 +210,10 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     if (bits16)
         rows = rows && quads == ROI_GATHER_QUADS_WIDE && bins <= ROI_GATHER_ROWS_MOST_BINS * pixels_all;
     rows = rows && tile_w % segment == 0;
-    const bool staged = bits16 && !max && bins <= ROI_GATHER_STAGED_MOST_BINS * pixels_all &&
+    const uint32_t subgroup = ctx->subgroup_size;
+    roi_grad = roi_grad && !max && s->bins.type == DMLVK_TENSOR_DATA_TYPE_FLOAT32 && channels == full_channels &&
+               splits == 1 && ctx->subgroup_shuffle && subgroup >= 4 && wg % subgroup == 0;
+    const bool staged = !roi_grad && bits16 && !max && bins <= ROI_GATHER_STAGED_MOST_BINS * pixels_all &&
                         (uint64_t)s->out_h * s->out_w <= ROI_GATHER_STAGED_REGION_BINS &&
                         gather_shared_bytes(wg, quads, splits, tile_w, rows, true) <= ctx->max_shared_bytes;
     uint64_t wide_tiles16;
@@ -210,8 +224,14 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     }
     uint64_t lines = (uint64_t)s->num_rois * ((uint64_t)s->in_h + s->in_w);
     uint64_t transposed = (uint64_t)s->num_rois * s->out_h * s->out_w * stride; /* elements */
-    uint64_t words = transposed * element_bytes / 4 + ROI_LINE_WORDS * lines +
-                     (ROI_REGION_WORDS + ROI_POOL_WORDS * (s->table_x + s->table_y)) * (uint64_t)s->num_rois;
+    const uint64_t pool_words = ROI_POOL_WORDS * (uint64_t)(s->table_x + s->table_y) * s->num_rois;
+    uint64_t words = transposed * element_bytes / 4 + ROI_LINE_WORDS * lines + ROI_REGION_WORDS * (uint64_t)s->num_rois + pool_words;
+    if (roi_grad) /* then the derivative lines (whole uvec4) and their two pools */
+        words = (words + 3) / 4 * 4 + 4 * ROI_DERIVATIVE_LINE_VEC4 * lines + 2 * pool_words;
+    const uint32_t warps = roi_grad ? wg / subgroup : 0;
+    const uint64_t partials = (uint64_t)s->num_rois * tiles * (stride / channels) * warps;
+    if (roi_grad && partials >= UINT64_C(1) << 26)
+        return plan_gather(ctx, f, s, false, g);
     if (transposed + words >= UINT64_C(1) << 32)
         return false;
     uint64_t blocks = (uint64_t)s->num_rois * ((stride + ROI_TRANSPOSE_CHANNELS - 1) / ROI_TRANSPOSE_CHANNELS);
@@ -225,6 +245,9 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
         .tile_w = tile_w,
         .scratch_bytes = 4 * words,
         .workgroup_size = wg,
+        .roi_grad = roi_grad,
+        .warps = warps,
+        .roi_partials = partials,
         .transpose_blocks = blocks,
         .line_invocations = lines,
         .gather_invocations = tiles * s->batch_count * (stride / channels) * wg,
@@ -239,15 +262,16 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
  * workgroups already take half the channels, 1-2% slower, on the tiny map as fast). 16-bit
  * gathers ran slower in 128 (note 77: 7x7 bins +25%). */
 static bool plan_gather_sized(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
-                              struct gather_plan *g)
+                              bool roi_grad, struct gather_plan *g)
 {
-    if (!plan_gather(ctx, f, s, g))
+    if (!plan_gather(ctx, f, s, roi_grad, g))
         return false;
     struct dmlvk_op_context half = dmlvk_context_capped(ctx, 128);
     struct gather_plan h;
     const bool float32 = s->bins.type == DMLVK_TENSOR_DATA_TYPE_FLOAT32;
     if (ctx->workgroup_size > 128 && f->reduction != DMLVK_REDUCE_FUNCTION_MAX && float32 && !g->few_workgroups &&
-        plan_gather(&half, f, s, &h) && h.group_channels == g->group_channels && h.splits == g->splits)
+        plan_gather(&half, f, s, roi_grad, &h) && h.group_channels == g->group_channels && h.splits == g->splits &&
+        (h.roi_grad || !g->roi_grad))
         *g = h;
     return true;
 }
@@ -350,6 +374,36 @@ static bool plan_roi_gradient(const struct dmlvk_op_context *ctx, const struct r
            (parts == 1 || stage(p, ctx, f, DMLVK_SHADER_ROI_ALIGN_GRAD_ROI_SUM, true, 0, s->num_rois, 0));
 }
 
+/* The gather's specialization, which roi_align_grad_roi_tiles shares to see the same tiles. */
+static void gather_spec(struct dmlvk_op_plan *p, struct dmlvk_dispatch_plan *d, const struct gather_plan *g)
+{
+    dmlvk_dispatch_spec(p, d, ROI_SPEC_GATHER_QUADS, g->quads);
+    dmlvk_dispatch_spec(p, d, ROI_SPEC_GATHER_SPLITS, g->splits);
+    dmlvk_dispatch_spec(p, d, ROI_SPEC_GATHER_ROWS, g->rows);
+    dmlvk_dispatch_spec(p, d, ROI_SPEC_GATHER_STAGED, g->staged);
+    dmlvk_dispatch_spec(p, d, ROI_SPEC_GATHER_TILE_W, g->tile_w);
+    dmlvk_dispatch_spec(p, d, ROI_SPEC_GATHER_WARPS, g->warps);
+}
+
+/* The ROI gradient that the gather summed by region, tile, channel group and subgroup: a
+ * workgroup per region adds its sums (in the gather's workgroup size, with its tiles). */
+static bool plan_gathered_roi_gradient(const struct dmlvk_op_context *ctx, const struct roi_fields *f,
+                                       const struct roi_shape *s, const struct gather_plan *g, struct dmlvk_op_plan *p)
+{
+    uint32_t base = dmlvk_roi_align_reserve_scratch(p, g->roi_partials);
+    struct roi_align_params *params = dmlvk_roi_align_params(s, p);
+    if (params) {
+        params->roi_grad_parts = 1;
+        params->roi_grad_base = base;
+    }
+    struct dmlvk_op_context gather_ctx = dmlvk_context_capped(ctx, g->workgroup_size);
+    struct dmlvk_dispatch_plan *d = stage(p, &gather_ctx, f, DMLVK_SHADER_ROI_ALIGN_GRAD_ROI_TILES, false, 0,
+                                          (uint64_t)s->num_rois * g->workgroup_size, g->group_channels);
+    if (d)
+        gather_spec(p, d, g);
+    return d != NULL;
+}
+
 static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque, struct dmlvk_op_plan *p)
 {
     const desc_t *d = opaque;
@@ -370,9 +424,14 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     s.rois_slot = B_ROIS;
     s.batch_slot = B_BATCH;
     bool ok = dmlvk_roi_align_geometry(ctx, &f, &s, p);
-    /* The ROI gradient's copy of the input reads no sample table: beside the geometry stage (and
-     * whatever runs beside that). */
-    const uint64_t copy = input_copy_vec4(&f, &s);
+    /* Under AVERAGE with LINEAR taps the gather sums the ROI gradient too where it can; otherwise
+     * its own stages do, from a copy of the input that reads no sample table: beside the geometry
+     * stage (and whatever runs beside that). */
+    struct gather_plan g;
+    const bool average_linear = f.reduction != DMLVK_REDUCE_FUNCTION_MAX && f.mode == DMLVK_INTERPOLATION_MODE_LINEAR;
+    const bool gathered = f.grad && plan_gather_sized(ctx, &f, &s, f.roi_grad && average_linear, &g);
+    const bool fused = gathered && g.roi_grad;
+    const uint64_t copy = fused ? 0 : input_copy_vec4(&f, &s);
     uint32_t transposed = 0;
     if (ok && copy) {
         const uint32_t blocks = (s.channels + ROI_TRANSPOSE_CHANNELS - 1) / ROI_TRANSPOSE_CHANNELS;
@@ -393,8 +452,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
             scatter_size = region_scatter_size(ctx, &f, &s, &per_region);
             scatter = DMLVK_SHADER_ROI_ALIGN_GRAD_SCATTER_REGIONS;
         }
-        struct gather_plan g;
-        if (plan_gather_sized(ctx, &f, &s, &g)) {
+        if (gathered) {
             struct dmlvk_op_context gather_ctx = dmlvk_context_capped(ctx, g.workgroup_size);
             p->scratch_bytes = g.scratch_bytes;
             struct dmlvk_dispatch_plan *first = NULL, *lines = NULL, *gather = NULL;
@@ -406,17 +464,14 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
                                 true, 0, g.transpose_blocks * ctx->workgroup_size, g.group_channels)) &&
                  (lines = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE, true, 0, g.line_invocations,
                                 g.group_channels)) &&
-                 (gather = stage(p, &gather_ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_GATHER, false, 0, g.gather_invocations,
-                                 g.group_channels));
+                 (gather = stage(p, &gather_ctx, &f, fused ? DMLVK_SHADER_ROI_ALIGN_GRAD_GATHER_ROI : DMLVK_SHADER_ROI_ALIGN_GRAD_GATHER,
+                                 false, 0, g.gather_invocations, g.group_channels));
             if (ok) {
                 first->concurrent = !max;
                 lines->concurrent = max;
                 dmlvk_dispatch_spec(p, lines, ROI_SPEC_PREPARE, ROI_PREPARE_LINES);
-                dmlvk_dispatch_spec(p, gather, ROI_SPEC_GATHER_QUADS, g.quads);
-                dmlvk_dispatch_spec(p, gather, ROI_SPEC_GATHER_SPLITS, g.splits);
-                dmlvk_dispatch_spec(p, gather, ROI_SPEC_GATHER_ROWS, g.rows);
-                dmlvk_dispatch_spec(p, gather, ROI_SPEC_GATHER_STAGED, g.staged);
-                dmlvk_dispatch_spec(p, gather, ROI_SPEC_GATHER_TILE_W, g.tile_w);
+                dmlvk_dispatch_spec(p, lines, ROI_SPEC_GATHER_ROI_GRAD, fused);
+                gather_spec(p, gather, &g);
                 transposed = max ? 0 : g.group_channels;
             }
         } else if (ctx->deterministic) {
@@ -441,7 +496,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
         }
     }
     if (ok && f.roi_grad)
-        ok = plan_roi_gradient(ctx, &f, &s, copy, transposed, p);
+        ok = fused ? plan_gathered_roi_gradient(ctx, &f, &s, &g, p) : plan_roi_gradient(ctx, &f, &s, copy, transposed, p);
     if (!ok)
         return DMLVK_ERROR_UNSUPPORTED;
     dmlvk_roi_align_place_tables(&s, p);

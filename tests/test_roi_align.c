@@ -616,6 +616,26 @@ static void test_region_scatter_limits(void **state)
     }
 }
 
+/* Both gradients at once against the reference, and the same bits in a second run. */
+static void expect_both_gradients(const struct problem *p, const struct test_params *params, dmlvk_tensor_data_type type)
+{
+    const uint32_t n = 4 * p->q.num_rois;
+    double *dx = malloc(p->nx * sizeof(double)), *dx_again = malloc(p->nx * sizeof(double));
+    double *dx_want = malloc(p->nx * sizeof(double)), *dx_mag = malloc(p->nx * sizeof(double));
+    double droi[4 * MAX_ROIS], droi_again[4 * MAX_ROIS], droi_want[4 * MAX_ROIS], droi_mag[4 * MAX_ROIS];
+    ref_roi_backward(&p->q, p->x, p->dy, dx_want, droi_want, dx_mag, droi_mag);
+    assert_int_equal(gpu_backward(p, params, type, dx, droi), DMLVK_OK);
+    expect_close("ROI gradient beside the input gradient", droi, droi_want, droi_mag, n, type_tolerance(type));
+    expect_close("input gradient beside the ROI gradient", dx, dx_want, dx_mag, p->nx, type_tolerance(type));
+    assert_int_equal(gpu_backward(p, params, type, dx_again, droi_again), DMLVK_OK);
+    assert_memory_equal(droi, droi_again, sizeof(double) * n);
+    assert_memory_equal(dx, dx_again, sizeof(double) * p->nx);
+    free(dx);
+    free(dx_again);
+    free(dx_want);
+    free(dx_mag);
+}
+
 /* The ROI gradient on the GPU matches the reference, whose formula the finite differences confirmed:
  * in every type, on few and on many channels (the copy of the input it reads pads each pixel's
  * channels to whole loads), with the gather and with the scatter (workgroups of 48 make no whole
@@ -644,18 +664,85 @@ static void test_roi_gradient_gpu(void **state)
         round_to_type(p.rois, 4 * p.q.num_rois, type);
         double want[24], mag[24], got[24];
         ref_roi_backward(&p.q, p.x, p.dy, NULL, want, NULL, mag);
-        struct test_params det = { .deterministic = iter % 2, .workgroup_size = workgroup_sizes[iter % 4] };
+        /* Without subgroup shuffles the ROI gradient beside the input gradient takes its own
+         * stages. */
+        struct test_params det = { .deterministic = iter % 2, .workgroup_size = workgroup_sizes[iter % 4],
+                                   .force_no_subgroup_shuffle = iter % 8 == 7 };
         assert_int_equal(gpu_backward(&p, &det, type, NULL, got), DMLVK_OK);
         expect_close("ROI gradient", got, want, mag, 4 * p.q.num_rois, type_tolerance(type));
-        if (iter % 2) { /* bitwise the same run to run, and with the input gradient beside it */
+        if (iter % 2) {
+            /* Bitwise the same run to run; with the input gradient beside it (whose gather sums the
+             * ROI gradient on the way where it can), both outputs right and again the same run to
+             * run. */
             double again[24];
             assert_int_equal(gpu_backward(&p, &det, type, NULL, again), DMLVK_OK);
             assert_memory_equal(got, again, sizeof(double) * 4 * p.q.num_rois);
-            double *dx = malloc(p.nx * sizeof(double));
-            assert_int_equal(gpu_backward(&p, &det, type, dx, again), DMLVK_OK);
-            assert_memory_equal(got, again, sizeof(double) * 4 * p.q.num_rois);
-            free(dx);
+            expect_both_gradients(&p, &det, type);
         }
+        free_problem(&p);
+    }
+}
+
+/* The ROI gradient that the gather sums on the way (float32 AVERAGE LINEAR gathers with all their
+ * channels and no splits: in workgroups of 64, maps of 1024 tiles and more), against the reference
+ * beside the input gradient and bitwise the same run to run: regions large and overlapping, narrower
+ * than their bins (the lines' pools), mirrored, past the edges (clamped samples), on whole pixels
+ * (taps of weight 0 whose derivative is not), with a batch index out of range; fixed, adaptive and
+ * corner-aligned sampling; one and two groups of channels. */
+static void test_roi_gradient_gathered(void **state)
+{
+    (void)state;
+    for (int iter = 0; iter < 8; iter++) {
+        struct problem p;
+        memset(&p, 0, sizeof(p));
+        struct ref_roi *q = &p.q;
+        q->batch = 2;
+        q->channels = iter == 5 ? 260 : 1 + below(20);
+        q->height = 64 + below(8);
+        q->width = 72 + below(8);
+        q->num_rois = 12 + below(30);
+        q->out_h = 1 + below(7);
+        q->out_w = 1 + below(7);
+        q->linear = 1;
+        q->align_corners = iter % 4 == 3;
+        q->spatial_x = iter % 2 ? 0.5 : 1;
+        q->spatial_y = iter % 3 ? 1 : 0.25;
+        q->input_offset = iter % 2 ? 0.5 : 0;
+        q->output_offset = iter % 2 ? -0.5 : 0;
+        q->min_samples = 1 + below(2);
+        q->max_samples = iter % 3 == 1 ? UINT32_MAX : q->min_samples + below(2);
+        for (uint32_t k = 0; k < q->num_rois; k++) {
+            double *r = &p.rois[4 * k], w = q->width / q->spatial_x, h = q->height / q->spatial_y;
+            switch (k % 5) {
+            case 0: /* large, overlapping */
+                r[0] = uniform(-w / 4, w / 2), r[1] = uniform(-h / 4, h / 2);
+                r[2] = r[0] + uniform(w / 4, w), r[3] = r[1] + uniform(h / 4, h);
+                break;
+            case 1: /* narrower than its bins */
+                r[0] = uniform(0, w), r[1] = uniform(0, h), r[2] = r[0] + uniform(0.2, 2), r[3] = r[1] + uniform(0.2, 2);
+                break;
+            case 2: /* mirrored */
+                r[0] = uniform(w / 2, w), r[1] = uniform(h / 2, h), r[2] = r[0] - uniform(2, w / 2), r[3] = r[1] - uniform(2, h / 2);
+                break;
+            case 3: /* past the edges */
+                r[0] = uniform(-w / 2, 0), r[1] = uniform(h / 2, h), r[2] = w + uniform(0, w / 2), r[3] = h + uniform(0, h);
+                break;
+            default: /* whole pixels */
+                r[0] = (double)below(40), r[1] = (double)below(40), r[2] = r[0] + 1 + below(30), r[3] = r[1] + 1 + below(30);
+                break;
+            }
+            p.batch[k] = k == 7 ? 2 : below(2);
+        }
+        alloc_problem(&p);
+        for (uint64_t i = 0; i < p.nx; i++)
+            p.x[i] = uniform(-1, 1);
+        for (uint64_t i = 0; i < p.ny; i++)
+            p.dy[i] = uniform(-1, 1);
+        const dmlvk_tensor_data_type type = DMLVK_TENSOR_DATA_TYPE_FLOAT32;
+        round_to_type(p.x, p.nx, type);
+        round_to_type(p.dy, p.ny, type);
+        round_to_type(p.rois, 4 * q->num_rois, type);
+        expect_both_gradients(&p, &(struct test_params){ .workgroup_size = 64 }, type);
         free_problem(&p);
     }
 }
@@ -1062,6 +1149,7 @@ int main(void)
         cmocka_unit_test(test_tile_gather_strided),
         cmocka_unit_test(test_max_gather),
         cmocka_unit_test(test_roi_gradient_gpu),
+        cmocka_unit_test(test_roi_gradient_gathered),
         cmocka_unit_test(test_torchvision),
         cmocka_unit_test(test_skipped_regions),
         cmocka_unit_test(test_table_limit),
