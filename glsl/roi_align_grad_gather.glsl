@@ -245,6 +245,7 @@ void main()
         }
     }
     uint derivative_lines = derivative_lines_vec4(), off0 = derivative_pool_offset(0u), off1 = derivative_pool_offset(1u);
+    // Subgroups are runs of consecutive invocations (as the splits' contiguous loads assume too).
     uint partial_at = pc.p.roi_grad_base + ((ty * tiles_x + tx) * chunks + q % chunks) * WARPS + lid % TILE_INVOCATIONS / gl_SubgroupSize;
     uint partial_stride = tiles_x * tiles_y * chunks * WARPS;   // per region
 #endif
