@@ -72,9 +72,14 @@ uint pools_word()       // where the pools start
     return 4u * regions_vec4() + ROI_REGION_WORDS * pc.p.num_rois;
 }
 
+uint region_pool_words()      // ROI_POOL_WORDS per table entry
+{
+    return ROI_POOL_WORDS * (pc.p.table_x + pc.p.table_y);
+}
+
 uint pools_words()
 {
-    return pc.p.num_rois * ROI_POOL_WORDS * (pc.p.table_x + pc.p.table_y);
+    return pc.p.num_rois * region_pool_words();
 }
 
 uint derivative_lines_vec4()
@@ -92,7 +97,7 @@ uint derivative_pool_offset(uint k)
 // table entry, columns first.
 uint pool_word(uint r, uint a)
 {
-    uint at = pools_word() + r * ROI_POOL_WORDS * (pc.p.table_x + pc.p.table_y);
+    uint at = pools_word() + r * region_pool_words();
     return at + (a == 0u ? ROI_POOL_WORDS * pc.p.table_x : 0u);
 }
 

@@ -242,6 +242,36 @@ static void gpu_forward(const struct problem *p, double *out)
     gpu_forward_typed(p, DMLVK_TENSOR_DATA_TYPE_FLOAT32, NULL, out);
 }
 
+/* ROI_ALIGN_GRAD's descriptor for q over tensors t, with the outputs that grad and roi_grad give. */
+static dmlvk_roi_align_grad_operator_desc backward_desc(const struct ref_roi *q, const struct roi_tensors *t,
+                                                        const dmlvk_tensor_desc *grad, const dmlvk_tensor_desc *roi_grad)
+{
+    return (dmlvk_roi_align_grad_operator_desc){
+        &t->x, &t->bins, &t->rois, &t->batch, grad, roi_grad,
+        q->maximum ? DMLVK_REDUCE_FUNCTION_MAX : DMLVK_REDUCE_FUNCTION_AVERAGE,
+        q->linear ? DMLVK_INTERPOLATION_MODE_LINEAR : DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR, (float)q->spatial_x,
+        (float)q->spatial_y, (float)q->input_offset, (float)q->output_offset, q->min_samples, q->max_samples,
+        q->align_corners,
+    };
+}
+
+/* The dispatches ROI_ALIGN_GRAD records for problem p in float32 with both outputs. */
+static uint32_t backward_dispatches(const struct problem *p, const struct test_params *params)
+{
+    const struct ref_roi *q = &p->q;
+    struct roi_tensors t;
+    packed_roi_tensors(&t, DMLVK_TENSOR_DATA_TYPE_FLOAT32, (uint32_t[4]){ q->batch, q->channels, q->height, q->width },
+                       (uint32_t[4]){ q->num_rois, q->channels, q->out_h, q->out_w });
+    dmlvk_roi_align_grad_operator_desc d = backward_desc(q, &t, &t.x, &t.rois);
+    dmlvk_operator *op;
+    assert_int_equal(test_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ROI_ALIGN_GRAD, &d }, params, &op),
+                     DMLVK_OK);
+    dmlvk_operator_properties props;
+    assert_int_equal(dmlvk_operator_get_properties(op, &props), DMLVK_OK);
+    dmlvk_operator_destroy(op);
+    return props.dispatch_count;
+}
+
 /* ROI_ALIGN_GRAD on problem p: the input gradient into dx (packed, or with `grad_strides` where not
  * NULL: then the bytes between its elements must keep what they held), the ROI gradient into droi. */
 static dmlvk_status gpu_backward_strided(const struct problem *p, const struct test_params *params,
@@ -257,13 +287,7 @@ static dmlvk_status gpu_backward_strided(const struct problem *p, const struct t
         grad.Strides = grad_strides;
         assert_int_equal(dmlvk_tensor_min_size(&grad, &grad.TotalTensorSizeInBytes), DMLVK_OK);
     }
-    dmlvk_roi_align_grad_operator_desc d = {
-        &t.x, &t.bins, &t.rois, &t.batch, dx ? &grad : NULL, droi ? &t.rois : NULL,
-        q->maximum ? DMLVK_REDUCE_FUNCTION_MAX : DMLVK_REDUCE_FUNCTION_AVERAGE,
-        q->linear ? DMLVK_INTERPOLATION_MODE_LINEAR : DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR, (float)q->spatial_x,
-        (float)q->spatial_y, (float)q->input_offset, (float)q->output_offset, q->min_samples, q->max_samples,
-        q->align_corners,
-    };
+    dmlvk_roi_align_grad_operator_desc d = backward_desc(q, &t, dx ? &grad : NULL, droi ? &t.rois : NULL);
     void *v[6];
     const double *src[6] = { p->x, p->dy, p->rois, NULL, NULL, NULL };
     const uint64_t counts[6] = { p->nx, p->ny, 4 * q->num_rois, q->num_rois, p->nx, 4 * q->num_rois };
@@ -742,7 +766,13 @@ static void test_roi_gradient_gathered(void **state)
         round_to_type(p.x, p.nx, type);
         round_to_type(p.dy, p.ny, type);
         round_to_type(p.rois, 4 * q->num_rois, type);
-        expect_both_gradients(&p, &(struct test_params){ .workgroup_size = 64 }, type);
+        const struct test_params params = { .workgroup_size = 64 };
+        expect_both_gradients(&p, &params, type);
+        /* The gathered path, not the ROI gradient's own stages (its copy of the input and the
+         * stage that reads it), which it takes without subgroup shuffles. */
+        struct test_params own_stages = params;
+        own_stages.force_no_subgroup_shuffle = true;
+        assert_true(backward_dispatches(&p, &params) < backward_dispatches(&p, &own_stages));
         free_problem(&p);
     }
 }
