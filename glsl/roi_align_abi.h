@@ -69,13 +69,15 @@ DMLVK_PARAMS_END(roi_align_params)
 
 /*
  * The gather by tiles: ROI_GATHER_QUADS_WIDE invocations per element (ROI_GATHER_QUADS under MAX
- * on large maps, and where a workgroup is too small for the wide ones), each summing at most
+ * on large maps, and where a workgroup is too small for the wide ones; ROI_GATHER_QUADS_SPLIT
+ * where so few workgroups remain that it splits the regions), each summing at most
  * ROI_GATHER_VECS vec4 of channels: a workgroup takes up to ROI_GATHER_VECS * 4 * quads channels in
  * steps of one load's channels times quads, over tiles of at most ROI_GATHER_TILE_W columns
  * (ROI_GATHER_TILE_W_16BIT in some 16-bit gathers).
  */
 #define ROI_GATHER_QUADS 4u
 #define ROI_GATHER_QUADS_WIDE 8u
+#define ROI_GATHER_QUADS_SPLIT 32u      /* where it splits the regions (few workgroups) */
 #define ROI_GATHER_VECS 8u              /* a power of two: the gather masks indices with it */
 #define ROI_GATHER_TILE_W 8u
 #define ROI_GATHER_TILE_W_16BIT 16u     /* with whole rows' stores of a 16-bit type, on large maps */

@@ -84,7 +84,8 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
  * vec4 of sums per invocation, so that the invocations' walks over the regions spread over more
  * of the device (notes 41, 43 and 44); with fewer workgroups still (a small map's few tiles),
  * two invocations per element and channels, each walking every other region, their sums added
- * in shared memory (note 50: 5% on the tiny map; 4 and 8 such splits were no faster). Each
+ * in shared memory (note 50: 5% on the tiny map; 4 and 8 such splits were no faster), and
+ * there ROI_GATHER_QUADS_SPLIT invocations per element (plan_gather, note 83). Each
  * workgroup reads every region's record to find those over it. Its stores: an element per
  * invocation, or whole tile rows (plan_gather's `rows`).
  * Scratch: dY as [region][bin][channel] in its own type (a 16-bit type's bits: exact, and half
@@ -141,14 +142,15 @@ static uint64_t gather_shared_bytes(uint32_t wg, uint32_t quads, uint32_t splits
            (staged ? 4 * (uint64_t)wg + 16 * ROI_GATHER_CHUNK_REGIONS * lines + 4 * 2 * splits * lines : 0);
 }
 
-/* False where the gather does not apply. With `roi_grad` (AVERAGE and LINEAR) it sums the ROI
+/* The gather's plan with `wide_quads` invocations per element where it takes more than
+ * ROI_GATHER_QUADS (plan_gather chooses them). False where the gather does not apply. With `roi_grad` (AVERAGE and LINEAR) it sums the ROI
  * gradient too (g->roi_grad) where that measured faster than the ROI gradient's own stages
  * (BENCHMARKS.md note 82: float32 gathers with all their channels and no splits; the element's
  * input channels take registers that 16-bit and small-map gathers could not spare) and where it
  * can: subgroups of at least 4 that each lie in one share of the regions, to sum a region's terms
  * in a butterfly of shuffles, and sums that fit in 1 GiB. */
-static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
-                        bool roi_grad, struct gather_plan *g)
+static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
+                              bool roi_grad, uint32_t wide_quads, struct gather_plan *g)
 {
     const uint32_t wg = ctx->workgroup_size;
     uint32_t quads = ROI_GATHER_QUADS;
@@ -163,8 +165,8 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
         return false;
     uint64_t most = ROI_GATHER_VECS * 4 * quads;
     const bool large = tiles * s->batch_count * ((s->channels + most - 1) / most) >= ROI_GATHER_LARGE_FROM;
-    if (!(large && max) && gather_tiles(wg, ROI_GATHER_QUADS_WIDE, ROI_GATHER_TILE_W, s, &wide_tiles)) {
-        quads = ROI_GATHER_QUADS_WIDE;
+    if (!(large && max) && gather_tiles(wg, wide_quads, ROI_GATHER_TILE_W, s, &wide_tiles)) {
+        quads = wide_quads;
         tiles = wide_tiles;
     }
     /* Whole loads and whole vec4 of sums per invocation: a 16-bit type's transposed dY keeps its
@@ -231,7 +233,7 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
     const uint32_t warps = roi_grad ? wg / subgroup : 0;
     const uint64_t partials = (uint64_t)s->num_rois * tiles * (stride / channels) * warps;
     if (roi_grad && partials >= UINT64_C(1) << 26)
-        return plan_gather(ctx, f, s, false, g);
+        return plan_gather_quads(ctx, f, s, false, wide_quads, g);
     if (transposed + words >= UINT64_C(1) << 32)
         return false;
     uint64_t blocks = (uint64_t)s->num_rois * ((stride + ROI_TRANSPOSE_CHANNELS - 1) / ROI_TRANSPOSE_CHANNELS);
@@ -252,6 +254,31 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
         .line_invocations = lines,
         .gather_invocations = tiles * s->batch_count * (stride / channels) * wg,
     };
+    return true;
+}
+
+/* The channels a gather's workgroups cover, padding included. */
+static uint64_t gather_stride(const struct roi_shape *s, const struct gather_plan *g)
+{
+    return (uint64_t)(s->channels + g->group_channels - 1) / g->group_channels * g->group_channels;
+}
+
+/* Where even its fewest channels per workgroup leave the gather so few workgroups that it splits
+ * the regions (a small map's few tiles), AVERAGE gathers spread an element's channels over
+ * ROI_GATHER_QUADS_SPLIT invocations (an NVIDIA warp) where that pads no more channels: a warp
+ * then walks one pixel's regions, where 4 pixels diverged over different ones (BENCHMARKS.md
+ * note 83: the tiny map 14% faster in every type; the 14x14 small map, which does not split,
+ * 23% slower so). */
+static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
+                        bool roi_grad, struct gather_plan *g)
+{
+    if (!plan_gather_quads(ctx, f, s, roi_grad, ROI_GATHER_QUADS_WIDE, g))
+        return false;
+    struct gather_plan h;
+    if (g->splits > 1 && f->reduction != DMLVK_REDUCE_FUNCTION_MAX &&
+        plan_gather_quads(ctx, f, s, roi_grad, ROI_GATHER_QUADS_SPLIT, &h) && h.quads == ROI_GATHER_QUADS_SPLIT &&
+        h.splits > 1 && gather_stride(s, &h) <= gather_stride(s, g))
+        *g = h;
     return true;
 }
 

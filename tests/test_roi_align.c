@@ -467,8 +467,10 @@ static void test_scatter_paths(void **state)
  * segments; in iter 13 and 14 more than ROI_GATHER_STAGED_REGION_BINS bins per region, so that
  * 16-bit types store rows of tiles 16 columns wide without staging), 256 channels on two 64x64
  * maps (iter 15: too few workgroups for all 256 channels each, so float32 keeps workgroups of
- * 256); MAX_ROIS regions (6 on the wide map) over many tiles, every fifth tiny (bins narrower than
- * a pixel: pools), corners up to `overhang` pixels before the map, some of another batch or none.
+ * 256), 256 and 250 channels on two 13x21 maps (iter 16 to 19: so few workgroups that it splits
+ * the regions, and takes a warp's invocations per element); MAX_ROIS regions (6 on the wide map)
+ * over many tiles, every fifth tiny (bins narrower than a pixel: pools), corners up to `overhang`
+ * pixels before the map, some of another batch or none.
  * dY and the regions are representable in `type`; the input is left for the test to fill. */
 static void tile_problem(struct problem *p, int iter, dmlvk_tensor_data_type type, uint32_t channels, bool linear,
                          bool maximum, double overhang)
@@ -476,12 +478,16 @@ static void tile_problem(struct problem *p, int iter, dmlvk_tensor_data_type typ
     memset(p, 0, sizeof(*p));
     struct ref_roi *q = &p->q;
     bool many_channels = iter == 6 || iter == 7, large_map = iter == 8 || iter == 9, rows_map = iter >= 10 && iter < 15;
-    bool mid_map = iter == 15;
+    bool mid_map = iter == 15, tiny_map = iter >= 16;
     const uint32_t large_bins = iter == 13 || iter == 14 ? 6 : 0;
     *q = (struct ref_roi){ .batch = rows_map ? 3 : 2,
-                           .channels = many_channels ? 130 : rows_map ? 51 + (uint32_t)iter : mid_map ? 256 : channels,
-                           .height = many_channels ? 64 : large_map ? 256 : rows_map ? 264 : mid_map ? 64 : 19,
-                           .width = many_channels ? 200 : large_map ? 256 : rows_map ? 166 : mid_map ? 64 : 45,
+                           .channels = many_channels ? 130
+                                       : rows_map     ? 51 + (uint32_t)iter
+                                       : mid_map      ? 256
+                                       : tiny_map     ? 256 - 6 * (uint32_t)(iter % 2)
+                                                      : channels,
+                           .height = many_channels ? 64 : large_map ? 256 : rows_map ? 264 : mid_map ? 64 : tiny_map ? 13 : 19,
+                           .width = many_channels ? 200 : large_map ? 256 : rows_map ? 166 : mid_map ? 64 : tiny_map ? 21 : 45,
                            .num_rois = many_channels ? 6 : MAX_ROIS, .out_h = 2 + below(5) + large_bins,
                            .out_w = 2 + below(6) + large_bins,
                            .linear = linear, .maximum = maximum, .align_corners = iter % 4 == 3, .spatial_x = 0.5,
@@ -513,17 +519,18 @@ static const uint32_t tile_workgroups[] = { 0, 512, 32, 16 };
  * workgroups of 256, 512, 32 and 16 invocations, 8 invocations per element (float32's gather in
  * workgroups of 128 on the larger maps), with stores of whole rows on the 264x166 map in every
  * type (16-bit ones in tiles 16 columns wide where they do not stage) and on the small maps in
- * 16-bit types. */
+ * 16-bit types, and 32 invocations per element on the tiny maps (float32 in iter 16 and 17, then
+ * float16 and bfloat16; channels padded in the odd ones), in workgroups of 256 and 512. */
 static void test_tile_gather(void **state)
 {
     (void)state;
-    for (int iter = 0; iter < 16; iter++) {
-        dmlvk_tensor_data_type type = float_types[iter % 3];
+    for (int iter = 0; iter < 20; iter++) {
+        dmlvk_tensor_data_type type = iter >= 16 ? float_types[iter < 18 ? 0 : iter - 17] : float_types[iter % 3];
         struct problem p;
         tile_problem(&p, iter, type, 5 + 7 * (uint32_t)(iter % 3), iter % 4 != 2, false, 4);
         struct results r;
         reference_results(&p, &r);
-        struct test_params params = { .workgroup_size = iter >= 8 ? 0 : tile_workgroups[iter % 4] };
+        struct test_params params = { .workgroup_size = iter >= 16 && iter % 2 ? 512 : iter >= 8 ? 0 : tile_workgroups[iter % 4] };
         assert_int_equal(gpu_backward(&p, &params, type, r.got, NULL), DMLVK_OK);
         expect_close("tile gather", r.got, r.want, r.mag, p.nx, type_tolerance(type));
         params.deterministic = 1;

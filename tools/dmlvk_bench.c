@@ -731,6 +731,8 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
         { "roi_align_grad_7x7_4096_regions", ROI_ALIGN_GRAD, F16, .n = 8, .c = 256, .h = 64, .w = 64, .oh = 7, .ow = 7, .rois = 4096, .samples = 2, .spatial_scale = 0.125f },
         { "roi_align_grad_7x7_4096_regions", ROI_ALIGN_GRAD, BF16, .n = 8, .c = 256, .h = 64, .w = 64, .oh = 7, .ow = 7, .rois = 4096, .samples = 2, .spatial_scale = 0.125f },
         { "roi_align_grad_7x7_64_regions_tiny_map", ROI_ALIGN_GRAD, F32, .n = 1, .c = 256, .h = 25, .w = 38, .oh = 7, .ow = 7, .rois = 64, .samples = 2, .spatial_scale = 0.03125f },
+        { "roi_align_grad_7x7_64_regions_tiny_map", ROI_ALIGN_GRAD, F16, .n = 1, .c = 256, .h = 25, .w = 38, .oh = 7, .ow = 7, .rois = 64, .samples = 2, .spatial_scale = 0.03125f },
+        { "roi_align_grad_7x7_64_regions_tiny_map", ROI_ALIGN_GRAD, BF16, .n = 1, .c = 256, .h = 25, .w = 38, .oh = 7, .ow = 7, .rois = 64, .samples = 2, .spatial_scale = 0.03125f },
         { "roi_align_grad_7x7_adaptive_mid_map", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 7, .ow = 7, .rois = 512, .samples = 0, .spatial_scale = 0.125f },
         { "roi_align_grad_max_7x7", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.125f, .maximum = 1 },
         { "roi_align_grad_max_7x7_det", ROI_ALIGN_GRAD, F32, .deterministic = 1, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.125f, .maximum = 1 },
