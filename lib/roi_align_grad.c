@@ -143,12 +143,13 @@ static uint64_t gather_shared_bytes(uint32_t wg, uint32_t quads, uint32_t splits
 }
 
 /* The gather's plan with `wide_quads` invocations per element where it takes more than
- * ROI_GATHER_QUADS (plan_gather chooses them). False where the gather does not apply. With `roi_grad` (AVERAGE and LINEAR) it sums the ROI
- * gradient too (g->roi_grad) where that measured faster than the ROI gradient's own stages
- * (BENCHMARKS.md note 82: float32 gathers with all their channels and no splits; the element's
- * input channels take registers that 16-bit and small-map gathers could not spare) and where it
- * can: subgroups of at least 4 that each lie in one share of the regions, to sum a region's terms
- * in a butterfly of shuffles, and sums that fit in 1 GiB. */
+ * ROI_GATHER_QUADS (plan_gather chooses them). False where the gather does not apply. With
+ * `roi_grad` (AVERAGE and LINEAR) it sums the ROI gradient too (g->roi_grad) where that measured
+ * faster than the ROI gradient's own stages (BENCHMARKS.md note 82: float32 gathers with all their
+ * channels and no splits; the element's input channels take registers that 16-bit and small-map
+ * gathers could not spare; note 83: 16 invocations per element, for fewer of them, slower still)
+ * and where it can: subgroups of at least 4 that each lie in one share of the regions, to sum a
+ * region's terms in a butterfly of shuffles, and sums that fit in 1 GiB. */
 static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
                               bool roi_grad, uint32_t wide_quads, struct gather_plan *g)
 {
