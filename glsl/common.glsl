@@ -351,16 +351,50 @@ float two_prod_err(float a, float b, float p)
     return err;
 }
 
-// a / b rounded as IEEE division rounds, from +, - and * (which Vulkan rounds correctly): a
-// shader's own division may be 2.5 ulp off, enough to move a coordinate that should sit exactly
-// on a tie. One correction step from the exact remainder recovers every exactly representable
-// quotient.
-float div_rn(float a, float b)
+// div_rn where Dekker's split and products stay finite and exact: operands and quotient within
+// [2^-60, 2^100] in magnitude.
+float div_rn_in_range(float a, float b)
 {
     precise float q = a / b;
     precise float p = q * b;
     precise float e = two_prod_err(q, b, p);
     precise float r = (a - p) - e;
     precise float result = q + r / b;
+    return result;
+}
+
+bool finite_float(float v)
+{
+    return (floatBitsToUint(v) & 0x7f800000u) != 0x7f800000u;
+}
+
+// 2^k, k in [-126, 127], exactly.
+float power_of_two(int k)
+{
+    return uintBitsToFloat(uint(k + 127) << 23);
+}
+
+// a / b rounded as IEEE division rounds, from +, - and * (which Vulkan rounds correctly): a
+// shader's own division may be 2.5 ulp off, enough to move a coordinate that should sit exactly
+// on a tie. One correction step from the exact remainder recovers every exactly representable
+// quotient. Out of div_rn_in_range's range (its split would overflow to NaN past about 2^114)
+// the operands are scaled into [0.5, 1) by powers of two, exactly, and the quotient scaled back
+// (rounded again only where it leaves the normal range); Inf, NaN and zeros pass as the
+// division gives them, where the correction would turn an infinite quotient into NaN.
+float div_rn(float a, float b)
+{
+    const float low = 8.673617379884035e-19, high = 1.2676506002282294e30;    // 2^-60, 2^100
+    precise float q = a / b;
+    if (a == 0.0 || b == 0.0 || !finite_float(a) || !finite_float(b))
+        return q;
+    float fa = abs(a), fb = abs(b), fq = abs(q);
+    if (fa >= low && fa <= high && fb >= low && fb <= high && fq >= low && fq <= high)
+        return div_rn_in_range(a, b);
+    int ea, eb;
+    float ma = frexp(a, ea), mb = frexp(b, eb);
+    precise float m = div_rn_in_range(ma, mb);      // in (0.5, 2)
+    int k = ea - eb, k1 = clamp(k, -126, 127), k2 = clamp(k - k1, -126, 127);
+    precise float scaled = m * power_of_two(k1);
+    precise float result = scaled * power_of_two(k2);
     return result;
 }

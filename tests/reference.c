@@ -315,12 +315,15 @@ static double roi_at(const struct ref_roi *r, const double *x, uint32_t b, uint3
     return x[(((uint64_t)b * r->channels + c) * r->height + y) * r->width + xx];
 }
 
+/* A tap of weight 0 takes no part (as in the resample reference): an Inf or NaN there does not
+ * leak into the sample. */
 static double roi_read(const struct ref_roi *r, const double *x, uint32_t b, uint32_t c, const struct roi_axis *y,
                        const struct roi_axis *xa)
 {
     double a = roi_at(r, x, b, c, y->i0, xa->i0), bb = roi_at(r, x, b, c, y->i0, xa->i1);
     double cc = roi_at(r, x, b, c, y->i1, xa->i0), d = roi_at(r, x, b, c, y->i1, xa->i1);
-    return (1 - y->w) * ((1 - xa->w) * a + xa->w * bb) + y->w * ((1 - xa->w) * cc + xa->w * d);
+    double top = xa->w == 0 ? a : (1 - xa->w) * a + xa->w * bb, bottom = xa->w == 0 ? cc : (1 - xa->w) * cc + xa->w * d;
+    return y->w == 0 ? top : (1 - y->w) * top + y->w * bottom;
 }
 
 static int same_taps(const struct roi_axis *a, const struct roi_axis *b)
@@ -432,8 +435,13 @@ struct roi_grads {
     uint32_t k;
 };
 
-static void roi_add_dx(struct roi_grads *s, uint32_t b, uint32_t c, uint32_t y, uint32_t x, double v)
+/* Adds share * wy * wx to element (b, c, y, x); nothing at a weight of 0, as roi_read. */
+static void roi_add_dx(struct roi_grads *s, uint32_t b, uint32_t c, uint32_t y, uint32_t x, double share, double wy,
+                       double wx)
 {
+    if (wy == 0 || wx == 0)
+        return;
+    double v = share * wy * wx;
     uint64_t i = (((uint64_t)b * s->r->channels + c) * s->r->height + y) * s->r->width + x;
     s->dx[i] += v;
     if (s->dx_abs)
@@ -446,10 +454,10 @@ static void roi_visit(void *user, const struct roi_region *g, uint32_t c, const 
     struct roi_grads *s = user;
     const struct ref_roi *r = s->r;
     if (s->dx) {
-        roi_add_dx(s, g->b, c, y->i0, xa->i0, share * (1 - y->w) * (1 - xa->w));
-        roi_add_dx(s, g->b, c, y->i0, xa->i1, share * (1 - y->w) * xa->w);
-        roi_add_dx(s, g->b, c, y->i1, xa->i0, share * y->w * (1 - xa->w));
-        roi_add_dx(s, g->b, c, y->i1, xa->i1, share * y->w * xa->w);
+        roi_add_dx(s, g->b, c, y->i0, xa->i0, share, 1 - y->w, 1 - xa->w);
+        roi_add_dx(s, g->b, c, y->i0, xa->i1, share, 1 - y->w, xa->w);
+        roi_add_dx(s, g->b, c, y->i1, xa->i0, share, y->w, 1 - xa->w);
+        roi_add_dx(s, g->b, c, y->i1, xa->i1, share, y->w, xa->w);
     }
     if (s->droi && r->linear) {
         double a = roi_at(r, s->x, g->b, c, y->i0, xa->i0), b = roi_at(r, s->x, g->b, c, y->i0, xa->i1);
