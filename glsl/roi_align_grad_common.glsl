@@ -53,13 +53,40 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer Scratch {
 };
 
 // Fixed point: 2^exponent units per 1.0, so that no sum can pass 2^62. A bin adds at most |dY| in
-// all (its tap weights sum to 1), so |sum| <= max|dY| * NumROIs * OutH * OutW.
+// all (its tap weights sum to 1), so |sum| <= max|dY| * NumROIs * OutH * OutW < 2^(e_dy + e_n), the
+// two exponents apart (their product may pass float32's range). Max |dY| is finite (Inf and NaN
+// go to the flags below); from a subnormal one the exponent reaches about 2^210.
 int fixed_exponent()
 {
-    float bound = uintBitsToFloat(pc.scratch.max_abs_bits) * float(pc.p.num_rois * pc.p.out_h * pc.p.out_w);
-    int e;
-    frexp(max(bound, 1e-30), e);
-    return clamp(62 - e, -100, 100);
+    float max_abs = uintBitsToFloat(pc.scratch.max_abs_bits);
+    if (max_abs == 0.0)
+        return 0;
+    int e_dy, e_n;
+    frexp(max_abs, e_dy);
+    frexp(float(pc.p.num_rois) * float(pc.p.out_h) * float(pc.p.out_w), e_n);
+    return 62 - e_dy - e_n;
+}
+
+// v * 2^k for k past float32's exponents: two exact steps of at most 2^+-126.
+float scale_by_power_of_two(float v, int k)
+{
+    int k1 = clamp(k, -126, 126);
+    precise float once = v * power_of_two(k1);
+    precise float twice = once * power_of_two(clamp(k - k1, -126, 126));
+    return twice;
+}
+
+// Non-finite terms do not fit the fixed point: each element's kinds of them are flags in a uint
+// after the sums (OR is associative too), and the conversion gives Inf or NaN as float addition
+// would have.
+const uint FIXED_POSITIVE_INF = 1u, FIXED_NEGATIVE_INF = 2u, FIXED_NAN = 4u;
+
+uvec2 fixed_flags()     // at 16 + 8 * grad_elements bytes into scratch, which may pass 4 GiB
+{
+    uvec2 a = uvec2(pc.scratch);
+    uint offset = (pc.p.grad_elements << 3) + 16u, high = (pc.p.grad_elements >> 29) + (offset < 16u ? 1u : 0u);
+    uint lo = a.x + offset;
+    return uvec2(lo, a.y + high + (lo < a.x ? 1u : 0u));
 }
 #else
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer Scratch { float v[]; };
@@ -99,10 +126,15 @@ uint grad_target(uint b, uint c, uint y, uint x)
     return grad_offset(uvec4(b, c, y, x));
 }
 
-void add(uint i, float v, float fixed_scale)
+void add(uint i, float v, int fixed_exponent)
 {
 #if DMLVK_ATOMICS == 2
-    atomicAdd(pc.scratch.v[i], int64_t(round(v * fixed_scale)));
+    if (!finite_float(v)) {
+        uint kind = (floatBitsToUint(v) & 0x7fffffu) != 0u ? FIXED_NAN : v > 0.0 ? FIXED_POSITIVE_INF : FIXED_NEGATIVE_INF;
+        atomicOr(UintSums(fixed_flags()).v[i], kind);
+        return;
+    }
+    atomicAdd(pc.scratch.v[i], int64_t(round(scale_by_power_of_two(v, fixed_exponent))));
 #else
     FloatSums sums = TO_SCRATCH ? FloatSums(pc.scratch) : FloatSums(pc.grad);
 #if DMLVK_ATOMICS == 1
@@ -153,37 +185,37 @@ bool max_sample(Region g, uvec4 i, uint plane, out Axis wy, out Axis wx)
     return at.x < first_outside.x || (at.x == first_outside.x && at.y < first_outside.y);
 }
 
-void scatter_sample(Region g, uint c, Axis y, Axis x, float share, float fixed_scale)
+void scatter_sample(Region g, uint c, Axis y, Axis x, float share, int fixed_exponent)
 {
     float wy1 = y.w, wx1 = x.w;
-    add(grad_target(g.b, c, y.i0, x.i0), share * ((1.0 - wy1) * (1.0 - wx1)), fixed_scale);
+    add(grad_target(g.b, c, y.i0, x.i0), share * ((1.0 - wy1) * (1.0 - wx1)), fixed_exponent);
     if (wx1 > 0.0)
-        add(grad_target(g.b, c, y.i0, x.i1), share * ((1.0 - wy1) * wx1), fixed_scale);
+        add(grad_target(g.b, c, y.i0, x.i1), share * ((1.0 - wy1) * wx1), fixed_exponent);
     if (wy1 > 0.0) {
-        add(grad_target(g.b, c, y.i1, x.i0), share * (wy1 * (1.0 - wx1)), fixed_scale);
+        add(grad_target(g.b, c, y.i1, x.i0), share * (wy1 * (1.0 - wx1)), fixed_exponent);
         if (wx1 > 0.0)
-            add(grad_target(g.b, c, y.i1, x.i1), share * (wy1 * wx1), fixed_scale);
+            add(grad_target(g.b, c, y.i1, x.i1), share * (wy1 * wx1), fixed_exponent);
     }
 }
 
-float fixed_point_scale()
+int fixed_point_exponent()
 {
 #if DMLVK_ATOMICS == 2
-    return ldexp(1.0, fixed_exponent());
+    return fixed_exponent();
 #else
-    return 1.0;
+    return 0;
 #endif
 }
 
 // Bin i's samples, each added into the taps it read.
-void scatter_bin(Region g, uvec4 i, float fixed_scale)
+void scatter_bin(Region g, uvec4 i, int fixed_exponent)
 {
     float dy = load(pc.dy, bin_offset(i));
     uint plane = g.b * pc.p.in_strides[0] + i.y * pc.p.in_strides[1];
     if (MAXIMUM) {
         Axis y, x;
         if (max_sample(g, i, plane, y, x))
-            scatter_sample(g, i.y, y, x, dy, fixed_scale);
+            scatter_sample(g, i.y, y, x, dy, fixed_exponent);
         return;
     }
     float share = div_rn(dy, sample_count(g));
@@ -191,7 +223,7 @@ void scatter_bin(Region g, uvec4 i, float fixed_scale)
     for (uint iy = rows.x; iy < rows.y; iy++) {
         Axis y = sample_y(g, i.z, iy);
         for (uint ix = columns.x; ix < columns.y; ix++)
-            scatter_sample(g, i.y, y, sample_x(g, i.w, ix), share, fixed_scale);
+            scatter_sample(g, i.y, y, sample_x(g, i.w, ix), share, fixed_exponent);
     }
 }
 

@@ -10,7 +10,12 @@ void main()
         return;
     uvec4 i = grad_index(e);
 #if DMLVK_ATOMICS == 2
-    float v = float(pc.scratch.v[e]) * ldexp(1.0, -fixed_exponent());
+    uint flags = UintSums(fixed_flags()).v[e];
+    float v = scale_by_power_of_two(float(pc.scratch.v[e]), -fixed_exponent());
+    if (flags != 0u) {
+        bool nan = (flags & FIXED_NAN) != 0u || flags == (FIXED_POSITIVE_INF | FIXED_NEGATIVE_INF);
+        v = nan ? uintBitsToFloat(0x7fc00000u) : uintBitsToFloat(flags == FIXED_POSITIVE_INF ? 0x7f800000u : 0xff800000u);
+    }
 #else
     float v = pc.scratch.v[e];
 #endif

@@ -13,6 +13,7 @@ void main()
         if (e == 0u)
             pc.scratch.max_abs_bits = 0u;
         pc.scratch.v[e] = 0l;
+        UintSums(fixed_flags()).v[e] = 0u;
 #else
         pc.scratch.v[e] = 0.0;
 #endif

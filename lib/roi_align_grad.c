@@ -16,9 +16,10 @@
  * - float16 output: the same into a float32 scratch buffer, then one pass converts;
  * - deterministic: a pass finds max |dY|, the scatter adds int64 fixed-point values (integer
  *   addition is associative, so the order of the atomics no longer matters), and one pass
- *   converts. Costs an extra read of dY, 8 bytes of scratch per input element and the
- *   conversion pass; needs shaderBufferInt64Atomics. Values sit on a grid of
- *   2^-62 * max|dY| * NumROIs * OutH * OutW, far finer than float32 for every realistic sum.
+ *   converts. Costs an extra read of dY, 12 bytes of scratch per input element (the sum, and
+ *   flags for the Inf and NaN terms, which no fixed point holds) and the conversion pass; needs
+ *   shaderBufferInt64Atomics. Values sit on a grid of 2^-62 * max|dY| * NumROIs * OutH * OutW
+ *   (to its power of two), far finer than float32 for every realistic sum, for every finite dY.
  * The ROI gradient reduces with fixed trees and a fixed order of parts: deterministic always. Its
  * own stages (plan_roi_gradient) read the input at every tap; float32 gathers with all their
  * channels sum it on the way instead (roi_align_grad_gather_roi, roi_align_grad_roi_tiles), reading
@@ -507,7 +508,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
                 return dmlvk_error(DMLVK_ERROR_UNSUPPORTED,
                                    "%s: the deterministic mode needs shaderBufferInt64Atomics, which this device lacks", NAME);
             const uint32_t int64 = DMLVK_VARIANT_INT64_ATOMICS;
-            p->scratch_bytes = 16 + 8 * elements;
+            p->scratch_bytes = 16 + 8 * elements + 4 * elements; /* then a uint of flags per element */
             ok = beside_previous(stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_ZERO, true, int64, elements, 0)) &&
                  stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_MAX_ABS, true, int64, bins, 0) &&
                  stage(p, ctx, &f, scatter, true, int64, scatter_size, per_region) &&

@@ -464,9 +464,8 @@ static void test_scatter_paths(void **state)
 /* float32 values far from 1, where a shader's exact division (common.glsl's div_rn) once split
  * them into NaN: the input or dY scaled by 2^120 or 2^-100, through ROI_ALIGN1 and ROI_ALIGN_GRAD's
  * gather, float atomics, compare-and-swap and the ROI gradient's own stages, against the reference
- * scaled alike (the operators are linear in each: exact). The deterministic mode's fixed point
- * takes its grid from max |dY| within 2^+-100 (roi_align_grad_common.glsl, fixed_exponent), so it
- * runs only where dY is not tiny. */
+ * scaled alike (the operators are linear in each: exact), and the deterministic mode, whose fixed
+ * point takes its grid from max |dY| (once capped at 2^+-100: tiny dY came out as a few units). */
 static void test_extreme_magnitudes(void **state)
 {
     (void)state;
@@ -498,7 +497,7 @@ static void test_extreme_magnitudes(void **state)
         expect_close("ROI_ALIGN1, scaled", out, out_want, ones, p.ny, type_tolerance(DMLVK_TENSOR_DATA_TYPE_FLOAT32));
         const struct test_params paths[5] = { { 0 }, { .workgroup_size = 48 }, { .workgroup_size = 48, .force_cas_atomics = 1 },
                                               { .force_no_subgroup_shuffle = 1 }, { .deterministic = 1, .workgroup_size = 48 } };
-        for (int k = 0; k < (kdy < 0 ? 4 : 5); k++) {
+        for (int k = 0; k < 5; k++) {
             assert_int_equal(gpu_backward(&p, &paths[k], DMLVK_TENSOR_DATA_TYPE_FLOAT32, r.got, droi), DMLVK_OK);
             for (uint64_t i = 0; i < p.nx; i++)
                 r.got[i] = ldexp(r.got[i], -kdy);
@@ -511,6 +510,48 @@ static void test_extreme_magnitudes(void **state)
         free(out_want);
         free(out);
         free(ones);
+        free_results(&r);
+        free_problem(&p);
+    }
+}
+
+/* Infinite and NaN dY through every way of adding the input gradient: each element the IEEE sum of
+ * its terms (NaN where a NaN or both infinities reach it, else the infinity, else the finite sum,
+ * compared as expect_close compares over the finite elements), the gather, float atomics,
+ * compare-and-swap, the deterministic mode, whose int64 sums hold no Inf or NaN (flags beside
+ * them do), and MAX's gather of winners (without int64 atomics), in float32 and float16. */
+static void test_non_finite_gradients(void **state)
+{
+    (void)state;
+    const double specials[3] = { INFINITY, -INFINITY, NAN };
+    for (int iter = 0; iter < 12; iter++) {
+        const dmlvk_tensor_data_type type = iter % 4 == 3 ? DMLVK_TENSOR_DATA_TYPE_FLOAT16 : DMLVK_TENSOR_DATA_TYPE_FLOAT32;
+        struct problem p;
+        random_problem(&p, iter % 6 != 5, iter % 3 == 2, iter % 5 == 0);
+        round_to_type(p.x, p.nx, type);
+        round_to_type(p.dy, p.ny, type);
+        round_to_type(p.rois, 4 * p.q.num_rois, type);
+        for (uint64_t i = 0; i < p.ny; i++)
+            if (below(8) == 0)
+                p.dy[i] = specials[below(3)];
+        struct results r;
+        reference_results(&p, &r);
+        double scale = 1e-6;
+        for (uint64_t i = 0; i < p.nx; i++)
+            if (isfinite(r.want[i]))
+                scale = fmax(scale, r.mag[i]);
+        const struct test_params paths[5] = { { 0 }, { .workgroup_size = 48 }, { .workgroup_size = 48, .force_cas_atomics = 1 },
+                                              { .deterministic = 1, .workgroup_size = 48 },
+                                              { .deterministic = 1, .force_no_int64_atomics = true } };
+        for (int k = 0; k < 5; k++) {
+            assert_int_equal(gpu_backward(&p, &paths[k], type, r.got, NULL), DMLVK_OK);
+            for (uint64_t i = 0; i < p.nx; i++) {
+                const double want = r.want[i], got = r.got[i];
+                bool ok = isnan(want) ? isnan(got) : isinf(want) ? got == want : fabs(got - want) <= type_tolerance(type) * scale;
+                if (!ok)
+                    fail_msg("non-finite dY, path %d, element %llu: %.9g, reference %.9g", k, (unsigned long long)i, got, want);
+            }
+        }
         free_results(&r);
         free_problem(&p);
     }
@@ -1251,6 +1292,7 @@ int main(void)
         cmocka_unit_test(test_table_limit),
         cmocka_unit_test(test_exact_geometry),
         cmocka_unit_test(test_extreme_magnitudes),
+        cmocka_unit_test(test_non_finite_gradients),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
