@@ -374,6 +374,16 @@ float power_of_two(int k)
     return uintBitsToFloat(uint(k + 127) << 23);
 }
 
+// v * 2^k for k past float32's exponents: two exact steps of at most 2^+-126 (exact but where the
+// result leaves the normal range).
+float scale_by_power_of_two(float v, int k)
+{
+    int k1 = clamp(k, -126, 126);
+    precise float once = v * power_of_two(k1);
+    precise float twice = once * power_of_two(clamp(k - k1, -126, 126));
+    return twice;
+}
+
 // a / b rounded as IEEE division rounds, from +, - and * (which Vulkan rounds correctly): a
 // shader's own division may be 2.5 ulp off, enough to move a coordinate that should sit exactly
 // on a tie. One correction step from the exact remainder recovers every exactly representable

@@ -16,13 +16,34 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer Scratch { u
 #include "roi_align_common.glsl"
 layout(constant_id = ROI_SPEC_GROUP_CHANNELS) const uint GROUP_CHANNELS = 1;
 
-// The result of a bin from the sum (or maximum) of its `inside` in-bounds samples.
-float bin_result(Region g, float acc, float inside)
+// A sum of finite samples can overflow where their mean does not (float32 inputs near its
+// largest): where an AVERAGE bin's sum is not finite, it is summed again with every sample times
+// 2^-shift, enough for the bin's count (exact: powers of two do not round in the normal range),
+// and its mean scaled back. Inf and NaN samples give Inf and NaN all the same.
+int overflow_shift(Region g)
+{
+    int e;
+    frexp(sample_count(g) + 1.0, e);
+    return e + 1;
+}
+
+// The result of a bin from the sum (or maximum) of its `inside` in-bounds samples; under AVERAGE
+// the sum of the samples times 2^-shift (overflow_shift; 0 where it did not overflow, and then
+// OutOfBoundsInputValue's share may still do so).
+float bin_result(Region g, float acc, float inside, int shift)
 {
     float total = sample_count(g);
     if (MAXIMUM)
         return inside == 0.0 ? pc.p.oob_value : inside < total ? max(acc, pc.p.oob_value) : acc;
-    return div_rn(inside < total ? acc + (total - inside) * pc.p.oob_value : acc, total);
+    if (shift == 0) {
+        precise float sum = inside < total ? acc + (total - inside) * pc.p.oob_value : acc;
+        if (finite_float(sum) || !finite_float(acc) || !finite_float(pc.p.oob_value))
+            return div_rn(sum, total);
+        shift = overflow_shift(g);
+        acc = scale_by_power_of_two(acc, -shift);
+    }
+    float oob = scale_by_power_of_two(pc.p.oob_value, -shift);
+    return scale_by_power_of_two(div_rn(inside < total ? acc + (total - inside) * oob : acc, total), shift);
 }
 
 // Bin (oy, ox) of CHANNELS channels from c0, in one invocation.
@@ -50,9 +71,28 @@ void whole_bin(Region g, uint r, uint c0, uint oy, uint ox)
         }
     }
     float inside = float(rows.y - rows.x) * float(columns.y - columns.x);
+    int shift = 0;
+    bool again = false;
+    [[unroll]] for (uint k = 0u; k < ROI_MAX_CHANNELS; k++)
+        again = again || (!MAXIMUM && k < CHANNELS && c0 + k < pc.p.channels && !finite_float(acc[k]));
+    if (again) {
+        shift = overflow_shift(g);
+        float scale = scale_by_power_of_two(1.0, -shift);
+        [[unroll]] for (uint k = 0u; k < ROI_MAX_CHANNELS; k++)
+            acc[k] = 0.0;
+        for (uint iy = rows.x; iy < rows.y; iy++) {
+            Axis y = sample_y(g, oy, iy);
+            for (uint ix = columns.x; ix < columns.y; ix++) {
+                Axis x = sample_x(g, ox, ix);
+                [[unroll]] for (uint k = 0u; k < ROI_MAX_CHANNELS; k++)
+                    if (k < CHANNELS && c0 + k < pc.p.channels)
+                        acc[k] += read_input(plane + k * pc.p.in_strides[1], y, x) * scale;
+            }
+        }
+    }
     [[unroll]] for (uint k = 0u; k < ROI_MAX_CHANNELS; k++)
         if (k < CHANNELS && c0 + k < pc.p.channels)
-            store(pc.y, bin_offset(uvec4(r, c0 + k, oy, ox)), g.valid ? bin_result(g, acc[k], inside) : pc.p.oob_value);
+            store(pc.y, bin_offset(uvec4(r, c0 + k, oy, ox)), g.valid ? bin_result(g, acc[k], inside, shift) : pc.p.oob_value);
 }
 
 void main()
@@ -121,14 +161,37 @@ void main()
                             acc[m] += read_input(plane + m * pc.p.in_strides[1], y, x);
                 }
                 float inside = float(rows.y - rows.x) * float(columns.y - columns.x);
+                bool again = false;
                 [[unroll]] for (uint m = 0u; m < ROI_MAX_CHANNELS; m++) {
                     if (m >= CHANNELS)
                         break;
                     // The bin's columns in lane order: the same sums in every run.
                     for (uint s = 1u; s < nx; s <<= 1)
                         acc[m] += subgroupShuffleXor(acc[m], s);
+                    again = again || !finite_float(acc[m]);
+                }
+                // overflow_shift's sums again, the whole subgroup together for its shuffles (a
+                // bin's lanes share its count, so its shift).
+                int shift = 0;
+                if (subgroupAny(again)) {
+                    shift = overflow_shift(g);
+                    float scale = scale_by_power_of_two(1.0, -shift);
+                    [[unroll]] for (uint m = 0u; m < ROI_MAX_CHANNELS; m++) {
+                        if (m >= CHANNELS)
+                            break;
+                        acc[m] = 0.0;
+                        for (uint iy = rows.x; iy < rows.y; iy++)
+                            if (sampled && c0 + m < c_end)
+                                acc[m] += read_input(plane + m * pc.p.in_strides[1], sample_y(g, oy, iy), x) * scale;
+                        for (uint s = 1u; s < nx; s <<= 1)
+                            acc[m] += subgroupShuffleXor(acc[m], s);
+                    }
+                }
+                [[unroll]] for (uint m = 0u; m < ROI_MAX_CHANNELS; m++) {
+                    if (m >= CHANNELS)
+                        break;
                     if (ix == 0u && ox < pc.p.out_w && c0 + m < c_end)
-                        store(pc.y, bin_offset(uvec4(r, c0 + m, oy, ox)), bin_result(g, acc[m], inside));
+                        store(pc.y, bin_offset(uvec4(r, c0 + m, oy, ox)), bin_result(g, acc[m], inside, shift));
                 }
             }
         }

@@ -67,15 +67,6 @@ int fixed_exponent()
     return 62 - e_dy - e_n;
 }
 
-// v * 2^k for k past float32's exponents: two exact steps of at most 2^+-126.
-float scale_by_power_of_two(float v, int k)
-{
-    int k1 = clamp(k, -126, 126);
-    precise float once = v * power_of_two(k1);
-    precise float twice = once * power_of_two(clamp(k - k1, -126, 126));
-    return twice;
-}
-
 // Non-finite terms do not fit the fixed point: each element's kinds of them are flags in a uint
 // after the sums (OR is associative too), and the conversion gives Inf or NaN as float addition
 // would have.

@@ -515,6 +515,36 @@ static void test_extreme_magnitudes(void **state)
     }
 }
 
+/* ROI_ALIGN1's AVERAGE of float32 inputs in [2^126, 2^127), whose sums of 2 to 9 samples pass
+ * float32's range where their means do not (bin_result's sums again, scaled), with and without
+ * the subgroups' sample rows (2 samples per bin along x take them, 3 do not), against the
+ * reference; -2^127 out of bounds where a region overhangs. */
+static void test_forward_near_max(void **state)
+{
+    (void)state;
+    for (int iter = 0; iter < 8; iter++) {
+        struct problem p;
+        random_problem(&p, iter % 4 != 3, false, false);
+        p.q.min_samples = p.q.max_samples = 2 + (uint32_t)(iter % 2);
+        p.q.oob_value = iter % 3 == 0 ? -0x1p127 : 0;
+        for (uint64_t i = 0; i < p.nx; i++)
+            p.x[i] = ldexp(uniform(1, 2), 126);
+        round_to_type(p.x, p.nx, DMLVK_TENSOR_DATA_TYPE_FLOAT32);
+        round_to_type(p.rois, 4 * p.q.num_rois, DMLVK_TENSOR_DATA_TYPE_FLOAT32);
+        double *want = malloc(p.ny * sizeof(double)), *got = malloc(p.ny * sizeof(double));
+        double *mag = malloc(p.ny * sizeof(double));
+        ref_roi_forward(&p.q, p.x, want);
+        for (uint64_t i = 0; i < p.ny; i++)
+            mag[i] = 0x1p127;
+        gpu_forward(&p, got);
+        expect_close("ROI_ALIGN1 near float32's largest", got, want, mag, p.ny, type_tolerance(DMLVK_TENSOR_DATA_TYPE_FLOAT32));
+        free(want);
+        free(got);
+        free(mag);
+        free_problem(&p);
+    }
+}
+
 /* Infinite and NaN dY through every way of adding the input gradient: each element the IEEE sum of
  * its terms (NaN where a NaN or both infinities reach it, else the infinity, else the finite sum,
  * compared as expect_close compares over the finite elements), the gather, float atomics,
@@ -1293,6 +1323,7 @@ int main(void)
         cmocka_unit_test(test_exact_geometry),
         cmocka_unit_test(test_extreme_magnitudes),
         cmocka_unit_test(test_non_finite_gradients),
+        cmocka_unit_test(test_forward_near_max),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
