@@ -387,6 +387,21 @@ static void expect_close(const char *what, const double *got, const double *want
             fail_msg("%s[%llu]: %.9g, reference %.9g", what, (unsigned long long)i, got[i], want[i]);
 }
 
+/* ROI_ALIGN1 in `type` against the reference, within the type's tolerance of `magnitude`. */
+static void expect_forward(const char *what, const struct problem *p, dmlvk_tensor_data_type type, double magnitude)
+{
+    double *want = malloc(p->ny * sizeof(double)), *got = malloc(p->ny * sizeof(double));
+    double *mag = malloc(p->ny * sizeof(double));
+    ref_roi_forward(&p->q, p->x, want);
+    for (uint64_t i = 0; i < p->ny; i++)
+        mag[i] = magnitude;
+    gpu_forward_typed(p, type, NULL, got);
+    expect_close(what, got, want, mag, p->ny, type_tolerance(type));
+    free(want);
+    free(got);
+    free(mag);
+}
+
 /* ROI_ALIGN1 on more channels than the other tests use (3 to 21), every mode and type, an
  * out-of-bounds value or none, against the reference; tiny maps under many bins take several
  * channels per invocation (dmlvk_roi_align_channels), with partial groups. */
@@ -412,16 +427,7 @@ static void test_forward_channels(void **state)
             p.x[i] = uniform(-1, 1);
         round_to_type(p.x, p.nx, type);
         round_to_type(p.rois, 4 * p.q.num_rois, type);
-        double *want = malloc(p.ny * sizeof(double)), *got = malloc(p.ny * sizeof(double));
-        double *mag = malloc(p.ny * sizeof(double));
-        ref_roi_forward(&p.q, p.x, want);
-        for (uint64_t i = 0; i < p.ny; i++)
-            mag[i] = 1;
-        gpu_forward_typed(&p, type, NULL, got);
-        expect_close("ROI_ALIGN1", got, want, mag, p.ny, type_tolerance(type));
-        free(want);
-        free(got);
-        free(mag);
+        expect_forward("ROI_ALIGN1", &p, type, 1);
         free_problem(&p);
     }
 }
@@ -531,16 +537,7 @@ static void test_forward_near_max(void **state)
             p.x[i] = ldexp(uniform(1, 2), 126);
         round_to_type(p.x, p.nx, DMLVK_TENSOR_DATA_TYPE_FLOAT32);
         round_to_type(p.rois, 4 * p.q.num_rois, DMLVK_TENSOR_DATA_TYPE_FLOAT32);
-        double *want = malloc(p.ny * sizeof(double)), *got = malloc(p.ny * sizeof(double));
-        double *mag = malloc(p.ny * sizeof(double));
-        ref_roi_forward(&p.q, p.x, want);
-        for (uint64_t i = 0; i < p.ny; i++)
-            mag[i] = 0x1p127;
-        gpu_forward(&p, got);
-        expect_close("ROI_ALIGN1 near float32's largest", got, want, mag, p.ny, type_tolerance(DMLVK_TENSOR_DATA_TYPE_FLOAT32));
-        free(want);
-        free(got);
-        free(mag);
+        expect_forward("ROI_ALIGN1 near float32's largest", &p, DMLVK_TENSOR_DATA_TYPE_FLOAT32, 0x1p127);
         free_problem(&p);
     }
 }
