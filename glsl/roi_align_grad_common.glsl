@@ -55,7 +55,7 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer Scratch {
 // Fixed point: 2^exponent units per 1.0, so that no sum can pass 2^62. A bin adds at most |dY| in
 // all (its tap weights sum to 1), so |sum| <= max|dY| * NumROIs * OutH * OutW < 2^(e_dy + e_n), the
 // two exponents apart (their product may pass float32's range). Max |dY| is finite (Inf and NaN
-// go to the flags below); from a subnormal one the exponent reaches about 2^210.
+// go to the flags below); from a subnormal one the exponent reaches about 210.
 int fixed_exponent()
 {
     float max_abs = uintBitsToFloat(pc.scratch.max_abs_bits);
