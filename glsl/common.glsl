@@ -374,14 +374,24 @@ float power_of_two(int k)
     return uintBitsToFloat(uint(k + 127) << 23);
 }
 
-// v * 2^k for k past float32's exponents: two exact steps of at most 2^+-126 (exact but where the
-// result leaves the normal range).
-float scale_by_power_of_two(float v, int k)
+// 2^k for k past float32's exponents as two factors of at most 2^+-126, to multiply by in turn:
+// exact but where the result leaves the normal range.
+vec2 power_of_two_factors(int k)
 {
     int k1 = clamp(k, -126, 126);
-    precise float once = v * power_of_two(k1);
-    precise float twice = once * power_of_two(clamp(k - k1, -126, 126));
+    return vec2(power_of_two(k1), power_of_two(clamp(k - k1, -126, 126)));
+}
+
+float scale_by_factors(float v, vec2 factors)
+{
+    precise float once = v * factors.x;
+    precise float twice = once * factors.y;
     return twice;
+}
+
+float scale_by_power_of_two(float v, int k)
+{
+    return scale_by_factors(v, power_of_two_factors(k));
 }
 
 // a / b rounded as IEEE division rounds, from +, - and * (which Vulkan rounds correctly): a
@@ -402,9 +412,5 @@ float div_rn(float a, float b)
         return div_rn_in_range(a, b);
     int ea, eb;
     float ma = frexp(a, ea), mb = frexp(b, eb);
-    precise float m = div_rn_in_range(ma, mb);      // in (0.5, 2)
-    int k = ea - eb, k1 = clamp(k, -126, 127), k2 = clamp(k - k1, -126, 127);
-    precise float scaled = m * power_of_two(k1);
-    precise float result = scaled * power_of_two(k2);
-    return result;
+    return scale_by_power_of_two(div_rn_in_range(ma, mb), ea - eb);    // the quotient in (0.5, 2)
 }

@@ -117,7 +117,7 @@ uint grad_target(uint b, uint c, uint y, uint x)
     return grad_offset(uvec4(b, c, y, x));
 }
 
-void add(uint i, float v, int fixed_exponent)
+void add(uint i, float v, vec2 fixed_scale)
 {
 #if DMLVK_ATOMICS == 2
     if (!finite_float(v)) {
@@ -125,7 +125,7 @@ void add(uint i, float v, int fixed_exponent)
         atomicOr(UintSums(fixed_flags()).v[i], kind);
         return;
     }
-    atomicAdd(pc.scratch.v[i], int64_t(round(scale_by_power_of_two(v, fixed_exponent))));
+    atomicAdd(pc.scratch.v[i], int64_t(round(scale_by_factors(v, fixed_scale))));
 #else
     FloatSums sums = TO_SCRATCH ? FloatSums(pc.scratch) : FloatSums(pc.grad);
 #if DMLVK_ATOMICS == 1
@@ -176,37 +176,38 @@ bool max_sample(Region g, uvec4 i, uint plane, out Axis wy, out Axis wx)
     return at.x < first_outside.x || (at.x == first_outside.x && at.y < first_outside.y);
 }
 
-void scatter_sample(Region g, uint c, Axis y, Axis x, float share, int fixed_exponent)
+void scatter_sample(Region g, uint c, Axis y, Axis x, float share, vec2 fixed_scale)
 {
     float wy1 = y.w, wx1 = x.w;
-    add(grad_target(g.b, c, y.i0, x.i0), share * ((1.0 - wy1) * (1.0 - wx1)), fixed_exponent);
+    add(grad_target(g.b, c, y.i0, x.i0), share * ((1.0 - wy1) * (1.0 - wx1)), fixed_scale);
     if (wx1 > 0.0)
-        add(grad_target(g.b, c, y.i0, x.i1), share * ((1.0 - wy1) * wx1), fixed_exponent);
+        add(grad_target(g.b, c, y.i0, x.i1), share * ((1.0 - wy1) * wx1), fixed_scale);
     if (wy1 > 0.0) {
-        add(grad_target(g.b, c, y.i1, x.i0), share * (wy1 * (1.0 - wx1)), fixed_exponent);
+        add(grad_target(g.b, c, y.i1, x.i0), share * (wy1 * (1.0 - wx1)), fixed_scale);
         if (wx1 > 0.0)
-            add(grad_target(g.b, c, y.i1, x.i1), share * (wy1 * wx1), fixed_exponent);
+            add(grad_target(g.b, c, y.i1, x.i1), share * (wy1 * wx1), fixed_scale);
     }
 }
 
-int fixed_point_exponent()
+// The fixed point's 2^fixed_exponent as power_of_two_factors, once per invocation.
+vec2 fixed_point_scale()
 {
 #if DMLVK_ATOMICS == 2
-    return fixed_exponent();
+    return power_of_two_factors(fixed_exponent());
 #else
-    return 0;
+    return vec2(1.0);
 #endif
 }
 
 // Bin i's samples, each added into the taps it read.
-void scatter_bin(Region g, uvec4 i, int fixed_exponent)
+void scatter_bin(Region g, uvec4 i, vec2 fixed_scale)
 {
     float dy = load(pc.dy, bin_offset(i));
     uint plane = g.b * pc.p.in_strides[0] + i.y * pc.p.in_strides[1];
     if (MAXIMUM) {
         Axis y, x;
         if (max_sample(g, i, plane, y, x))
-            scatter_sample(g, i.y, y, x, dy, fixed_exponent);
+            scatter_sample(g, i.y, y, x, dy, fixed_scale);
         return;
     }
     float share = div_rn(dy, sample_count(g));
@@ -214,7 +215,7 @@ void scatter_bin(Region g, uvec4 i, int fixed_exponent)
     for (uint iy = rows.x; iy < rows.y; iy++) {
         Axis y = sample_y(g, i.z, iy);
         for (uint ix = columns.x; ix < columns.y; ix++)
-            scatter_sample(g, i.y, y, sample_x(g, i.w, ix), share, fixed_exponent);
+            scatter_sample(g, i.y, y, sample_x(g, i.w, ix), share, fixed_scale);
     }
 }
 

@@ -14,9 +14,9 @@ void main()
     if (!g.valid)
         return;
     uint bins = pc.p.out_h * pc.p.out_w, jobs = (min(c_first + GROUP_CHANNELS, pc.p.channels) - c_first) * bins;
-    int fixed_exponent = fixed_point_exponent();
+    vec2 fixed_scale = fixed_point_scale();
     for (uint j = gl_LocalInvocationID.x; j < jobs; j += gl_WorkGroupSize.x) {
         uint b = j % bins;
-        scatter_bin(g, uvec4(r, c_first + j / bins, b / pc.p.out_w, b % pc.p.out_w), fixed_exponent);
+        scatter_bin(g, uvec4(r, c_first + j / bins, b / pc.p.out_w, b % pc.p.out_w), fixed_scale);
     }
 }

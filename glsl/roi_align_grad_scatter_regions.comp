@@ -70,7 +70,7 @@ void main()
     Region g = region(r);
     if (!g.valid)
         return;
-    int fixed_exponent = fixed_point_exponent();
+    vec2 fixed_scale = fixed_point_scale();
     uint channels = min(GROUP_CHANNELS, pc.p.channels - c0);
     uint lister = min(32u, gl_WorkGroupSize.x - 1u);  // another warp, where there is one
     if (lid == 0u)
@@ -83,7 +83,7 @@ void main()
         uint bins = pc.p.out_h * pc.p.out_w;
         for (uint k = lid; k < channels * bins; k += gl_WorkGroupSize.x) {
             uint c = k / bins, b = k - c * bins;
-            scatter_bin(g, uvec4(r, c0 + c, b / pc.p.out_w, b % pc.p.out_w), fixed_exponent);
+            scatter_bin(g, uvec4(r, c0 + c, b / pc.p.out_w, b % pc.p.out_w), fixed_scale);
         }
         return;
     }
@@ -104,6 +104,6 @@ void main()
             }
             sum += wy * row;
         }
-        add(grad_target(g.b, c, tap_pixel[0][jy], tap_pixel[1][jx]), div_rn(sum, samples), fixed_exponent);
+        add(grad_target(g.b, c, tap_pixel[0][jy], tap_pixel[1][jx]), div_rn(sum, samples), fixed_scale);
     }
 }
