@@ -62,6 +62,7 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_SPEC_GATHER_STAGED 13       /* the gather stages its tiles' lines (ROI_GATHER_CHUNK_REGIONS) */
 #define ROI_SPEC_GATHER_ROI_GRAD 14     /* the lines carry derivatives too (ROI_DERIVATIVE_LINE_VEC4) */
 #define ROI_SPEC_GATHER_WARPS 15        /* the ROI gradient gather's subgroups per share of the regions */
+#define ROI_SPEC_GATHER_SCAN 16         /* regions per invocation in a round of the gather's scan */
 #define ROI_PREPARE_DY 0u               /* dY to [region][bin][channel] for the gather */
 #define ROI_PREPARE_LINES 1u            /* the gather's lines and region records */
 #define ROI_PREPARE_INPUT 2u            /* InputTensor to [batch][row][column][channel] */

@@ -26,12 +26,19 @@ const uint CHUNK = STAGED ? ROI_GATHER_CHUNK_REGIONS : 1u;
 shared uvec4 chunk_lines[STAGED ? CHUNK * TILE_LINES : 1u];
 shared uint chunk_bits[STAGED ? 2u * SPLITS * TILE_LINES : 1u];
 shared uint over_list[STAGED ? gl_WorkGroupSize.x : 1u];   // slots of the regions over the tile, in order
+// A round of the scan: SCAN regions per invocation (one where it stages: over_list holds a
+// workgroup's), each round's loads issued together, so that a tile with few regions over it
+// waits on fewer rounds and their barriers.
+const uint SCAN = STAGED ? 1u : SCAN_REGIONS;
+const uint ROUND_REGIONS = gl_WorkGroupSize.x * SCAN, ROUND_WORDS = (ROUND_REGIONS + 31u) / 32u;
 
 // The next region of a scan that reaches the tile and is in this invocation's share (the slots
-// that `share` masks: every SPLITS-th), in order (NO_BIN: none left).
+// that `share` masks: every SPLITS-th), in order (NO_BIN: none left). A bound known when the
+// pipeline compiles: one at run time (the last round's regions) made walks over many regions
+// slower (BENCHMARKS.md note 86).
 uint next_region(inout uint word, inout uint bits, uint share)
 {
-    while (bits == 0u && word + 1u < (gl_WorkGroupSize.x + 31u) / 32u)
+    while (bits == 0u && word + 1u < ROUND_WORDS)
         bits = gather_over[++word] & share;
     if (bits == 0u)
         return NO_BIN;
@@ -249,23 +256,30 @@ void main()
     uint partial_at = pc.p.roi_grad_base + ((ty * tiles_x + tx) * chunks + q % chunks) * WARPS + lid % TILE_INVOCATIONS / gl_SubgroupSize;
     uint partial_stride = tiles_x * tiles_y * chunks * WARPS;   // per region
 #endif
-    const uint words = (gl_WorkGroupSize.x + 31u) / 32u, row = pixel / TILE_W, column = TILE_H + pixel % TILE_W;
+    const uint words = ROUND_WORDS, row = pixel / TILE_W, column = TILE_H + pixel % TILE_W;
     uint set = 0u;
-    for (uint base = 0u; base < pc.p.num_rois; base += gl_WorkGroupSize.x) {
+    for (uint base = 0u; base < pc.p.num_rois; base += ROUND_REGIONS) {
         barrier();
-        if (lid < words)
-            gather_over[lid] = 0u;
+        for (uint n = lid; n < words; n += gl_WorkGroupSize.x)
+            gather_over[n] = 0u;
         for (uint n = lid; STAGED && n < SPLITS * TILE_LINES; n += gl_WorkGroupSize.x)
             chunk_bits[set * SPLITS * TILE_LINES + n] = 0u;
         barrier();
-        uint r = base + lid;
-        bool over = false;
-        if (r < pc.p.num_rois) {
-            uvec4 span = lines_of.v[regions_vec4() + 2u * r];
-            uint batch = lines_of.v[regions_vec4() + 2u * r + 1u].x;
-            over = batch == b && span.x < y0 + TILE_H && span.y >= y0 && span.z < x0 + TILE_W && span.w >= x0;
-            if (over)
-                atomicOr(gather_over[lid / 32u], 1u << (lid % 32u));
+        uvec4 span[SCAN];
+        uint batch[SCAN];
+        [[unroll]] for (uint k = 0u; k < SCAN; k++) {
+            uint r = base + k * gl_WorkGroupSize.x + lid;
+            span[k] = r < pc.p.num_rois ? lines_of.v[regions_vec4() + 2u * r] : uvec4(1u, 0u, 1u, 0u);
+            batch[k] = r < pc.p.num_rois ? lines_of.v[regions_vec4() + 2u * r + 1u].x : NO_BIN;
+        }
+        bool over = false;      // slot lid's (where it stages, the only one)
+        [[unroll]] for (uint k = 0u; k < SCAN; k++) {
+            uint slot = k * gl_WorkGroupSize.x + lid;
+            bool reaches = batch[k] == b && span[k].x < y0 + TILE_H && span[k].y >= y0 && span[k].z < x0 + TILE_W &&
+                           span[k].w >= x0;
+            over = k == 0u ? reaches : over;
+            if (reaches)
+                atomicOr(gather_over[slot / 32u], 1u << (slot % 32u));
         }
         barrier();
 #if !DMLVK_GATHER_ROI_GRAD

@@ -109,9 +109,23 @@ struct gather_plan {
     uint32_t workgroup_size;            /* the gather's own */
     bool roi_grad;                      /* it sums the ROI gradient too (roi_align_grad_gather_roi) */
     uint32_t warps;                     /* ROI_SPEC_GATHER_WARPS */
+    uint32_t scan;                      /* ROI_SPEC_GATHER_SCAN */
     uint64_t roi_partials;              /* its sums in scratch, vec4 */
     uint64_t scratch_bytes, transpose_blocks, line_invocations, gather_invocations;
 };
+
+/* At most this many regions per invocation in a round of an AVERAGE gather's scan for the regions
+ * over its tile (ROI_SPEC_GATHER_SCAN; one where it stages, and under MAX): each round costs its
+ * barriers and a load's latency, so a tile waits on fewer of them, but every invocation walks the
+ * whole round's bits, so no more regions than there are (BENCHMARKS.md note 86). */
+#define ROI_GATHER_SCAN_MOST 8
+
+/* The scan's regions per invocation for `num_rois` regions and workgroups of `wg`. */
+static uint32_t scan_regions(uint32_t num_rois, uint32_t wg)
+{
+    const uint32_t rounds = num_rois / wg + (num_rois % wg != 0);
+    return rounds < 1 ? 1 : rounds > ROI_GATHER_SCAN_MOST ? ROI_GATHER_SCAN_MOST : rounds;
+}
 
 /* The columns of a gather's tiles of `pixels` pixels and at most `most_w` columns. */
 static uint32_t tile_width(uint32_t pixels, uint32_t most_w)
@@ -132,13 +146,14 @@ static bool gather_tiles(uint32_t wg, uint32_t quads, uint32_t most_w, const str
 }
 
 /* The shared memory of a gather with `splits` shares of the regions and tiles `tile_w` wide (0
- * where it neither stores rows nor stages): the scan's bits (a word per 32 invocations), the
+ * where it neither stores rows nor stages): the scan's bits (a word per 32 regions of a round), the
  * splits' sums, the rows' stores, and where it stages lines the list of the regions over the
  * tile, a chunk's lines and two sets of their bits per split. */
-static uint64_t gather_shared_bytes(uint32_t wg, uint32_t quads, uint32_t splits, uint32_t tile_w, bool rows, bool staged)
+static uint64_t gather_shared_bytes(uint32_t wg, uint32_t scan, uint32_t quads, uint32_t splits, uint32_t tile_w, bool rows,
+                                    bool staged)
 {
     const uint64_t pixels = wg / splits / quads, lines = tile_w ? pixels / tile_w + tile_w : 0;
-    return (uint64_t)(wg + 31) / 32 * 4 + (splits > 1 ? (uint64_t)wg * 4 * ROI_GATHER_SPLIT_SUMS : 0) +
+    return ((uint64_t)wg * (staged ? 1 : scan) + 31) / 32 * 4 + (splits > 1 ? (uint64_t)wg * 4 * ROI_GATHER_SPLIT_SUMS : 0) +
            (rows ? 4 * (uint64_t)ROI_GATHER_ROW_SUMS * quads * (pixels + 1) : 0) +
            (staged ? 4 * (uint64_t)wg + 16 * ROI_GATHER_CHUNK_REGIONS * lines + 4 * 2 * splits * lines : 0);
 }
@@ -158,6 +173,7 @@ static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct r
     uint32_t quads = ROI_GATHER_QUADS;
     uint64_t tiles, wide_tiles;
     const bool max = f->reduction == DMLVK_REDUCE_FUNCTION_MAX;
+    const uint32_t scan = scan_regions(s->num_rois, wg);
     if (max && ((ctx->deterministic ? ctx->int64_atomics : ctx->float32_atomic_add) || s->in_h - 1 > ROI_WINNER_MAX_TAP ||
                 s->in_w - 1 > ROI_WINNER_MAX_TAP))
         return false;
@@ -188,7 +204,7 @@ static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct r
      * memory) while that is short of ROI_GATHER_SPLIT_BELOW workgroups. */
     uint32_t splits = 1;
     while (splits < ROI_GATHER_MAX_SPLITS && s->num_rois >= 4 * 2 * splits && channels / quads <= ROI_GATHER_SPLIT_SUMS &&
-           gather_shared_bytes(wg, quads, 2 * splits, 0, false, false) <= ctx->max_shared_bytes && wg % (2 * splits) == 0 &&
+           gather_shared_bytes(wg, scan, quads, 2 * splits, 0, false, false) <= ctx->max_shared_bytes && wg % (2 * splits) == 0 &&
            tiles * s->batch_count * (stride / channels) < ROI_GATHER_SPLIT_BELOW) {
         uint64_t split_tiles;
         if (!gather_tiles(wg / (2 * splits), quads, ROI_GATHER_TILE_W, s, &split_tiles))
@@ -208,7 +224,7 @@ static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct r
     const uint32_t segment = ROI_GATHER_LOAD_BYTES / (bits16 ? 2 : 4);
     uint32_t tile_w = tile_width(pixels, ROI_GATHER_TILE_W);
     bool rows = !max && channels / quads % ROI_GATHER_ROW_SUMS == 0 &&
-                gather_shared_bytes(wg, quads, splits, tile_w, true, false) <= ctx->max_shared_bytes;
+                gather_shared_bytes(wg, scan, quads, splits, tile_w, true, false) <= ctx->max_shared_bytes;
     const uint64_t bins = (uint64_t)s->num_rois * s->out_h * s->out_w;
     const uint64_t pixels_all = (uint64_t)s->batch_count * s->in_h * s->in_w;
     if (bits16)
@@ -219,7 +235,7 @@ static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct r
                splits == 1 && ctx->subgroup_shuffle && subgroup >= 4 && wg % subgroup == 0;
     const bool staged = !roi_grad && bits16 && !max && bins <= ROI_GATHER_STAGED_MOST_BINS * pixels_all &&
                         (uint64_t)s->out_h * s->out_w <= ROI_GATHER_STAGED_REGION_BINS &&
-                        gather_shared_bytes(wg, quads, splits, tile_w, rows, true) <= ctx->max_shared_bytes;
+                        gather_shared_bytes(wg, scan, quads, splits, tile_w, rows, true) <= ctx->max_shared_bytes;
     uint64_t wide_tiles16;
     if (bits16 && large && rows && !staged && splits == 1 && pixels % ROI_GATHER_TILE_W_16BIT == 0 &&
         gather_tiles(wg, quads, ROI_GATHER_TILE_W_16BIT, s, &wide_tiles16)) {
@@ -251,6 +267,7 @@ static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct r
         .workgroup_size = wg,
         .roi_grad = roi_grad,
         .warps = warps,
+        .scan = staged ? 1 : scan,
         .roi_partials = partials,
         .transpose_blocks = blocks,
         .line_invocations = lines,
@@ -412,6 +429,7 @@ static void gather_spec(struct dmlvk_op_plan *p, struct dmlvk_dispatch_plan *d, 
     dmlvk_dispatch_spec(p, d, ROI_SPEC_GATHER_STAGED, g->staged);
     dmlvk_dispatch_spec(p, d, ROI_SPEC_GATHER_TILE_W, g->tile_w);
     dmlvk_dispatch_spec(p, d, ROI_SPEC_GATHER_WARPS, g->warps);
+    dmlvk_dispatch_spec(p, d, ROI_SPEC_GATHER_SCAN, g->scan);
 }
 
 /* The ROI gradient that the gather summed by region, tile, channel group and subgroup: a

@@ -22,7 +22,12 @@ static uint32_t below(uint32_t n)
     return (uint32_t)(splitmix64_next(&rng_state) % n);
 }
 
-#define MAX_ROIS 48
+/* A gather's workgroup scans for the regions over its tile in rounds of at most 8 per invocation
+ * (ROI_GATHER_SCAN_MOST): past 8 x 16 regions one of 16 invocations takes two rounds, the last
+ * partial; past 8 x 32 one of 32 (a workgroup of whole warps where subgroups have 32). */
+#define MAX_ROIS 288
+#define TILE_ROIS 72
+#define TILE_ROIS_TWO_ROUNDS 144
 
 struct problem {
     struct ref_roi q;
@@ -581,12 +586,13 @@ static void test_non_finite_gradients(void **state)
  * 130 channels on a 64x200 map (iter 6 and 7), a 256x256 map (iter 8 and 9), 3 batches of a 264x166
  * map (iter 10 to 14: whole rows' stores, whose last tile and odd rows are not whole 16-byte
  * segments; in iter 13 and 14 more than ROI_GATHER_STAGED_REGION_BINS bins per region, so that
- * 16-bit types store rows of tiles 16 columns wide without staging), 256 channels on two 64x64
- * maps (iter 15: too few workgroups for all 256 channels each, so float32 keeps workgroups of
- * 256), 256 and 250 channels on two 13x21 maps (iter 16 to 19: so few workgroups that it splits
- * the regions, and takes a warp's invocations per element); MAX_ROIS regions (6 on the wide map)
- * over many tiles, every fifth tiny (bins narrower than a pixel: pools), corners up to `overhang`
- * pixels before the map, some of another batch or none.
+ * 16-bit types store rows of tiles 16 columns wide without staging), 256 channels on two 64x64 maps
+ * (iter 15: too few workgroups for all 256 channels each, so float32 keeps workgroups of 256), 256
+ * and 250 channels on two 13x21 maps (iter 16 to 19: so few workgroups that it splits the regions,
+ * and takes a warp's invocations per element); TILE_ROIS regions (6 on the wide map,
+ * TILE_ROIS_TWO_ROUNDS in iter 3, which the tests run in workgroups of 16) over many tiles, every
+ * fifth tiny (bins narrower than a pixel: pools), corners up to `overhang` pixels before the map,
+ * some of another batch or none.
  * dY and the regions are representable in `type`; the input is left for the test to fill. */
 static void tile_problem(struct problem *p, int iter, dmlvk_tensor_data_type type, uint32_t channels, bool linear,
                          bool maximum, double overhang)
@@ -604,7 +610,7 @@ static void tile_problem(struct problem *p, int iter, dmlvk_tensor_data_type typ
                                                       : channels,
                            .height = many_channels ? 64 : large_map ? 256 : rows_map ? 264 : mid_map ? 64 : tiny_map ? 13 : 19,
                            .width = many_channels ? 200 : large_map ? 256 : rows_map ? 166 : mid_map ? 64 : tiny_map ? 21 : 45,
-                           .num_rois = many_channels ? 6 : MAX_ROIS, .out_h = 2 + below(5) + large_bins,
+                           .num_rois = many_channels ? 6 : iter == 3 ? TILE_ROIS_TWO_ROUNDS : TILE_ROIS, .out_h = 2 + below(5) + large_bins,
                            .out_w = 2 + below(6) + large_bins,
                            .linear = linear, .maximum = maximum, .align_corners = iter % 4 == 3, .spatial_x = 0.5,
                            .spatial_y = 0.5, .input_offset = 0.5, .output_offset = -0.5,
@@ -835,7 +841,8 @@ static void test_roi_gradient_gpu(void **state)
 }
 
 /* The ROI gradient that the gather sums on the way (float32 AVERAGE LINEAR gathers with all their
- * channels and no splits: in workgroups of 64, maps of 1024 tiles and more), against the reference
+ * channels and no splits: in workgroups of 64, maps of 1024 tiles and more; in iter 6 and 7 in
+ * workgroups of 32, whose scan for the regions over a tile takes two rounds), against the reference
  * beside the input gradient and bitwise the same run to run: regions large and overlapping, narrower
  * than their bins (the lines' pools), mirrored, past the edges (clamped samples), on whole pixels
  * (taps of weight 0 whose derivative is not), with a batch index out of range; fixed, adaptive and
@@ -851,7 +858,7 @@ static void test_roi_gradient_gathered(void **state)
         q->channels = iter == 5 ? 260 : 1 + below(20);
         q->height = 64 + below(8);
         q->width = 72 + below(8);
-        q->num_rois = 12 + below(30);
+        q->num_rois = iter >= 6 ? 257 + below(MAX_ROIS - 256) : 12 + below(30);
         q->out_h = 1 + below(7);
         q->out_w = 1 + below(7);
         q->linear = 1;
@@ -893,7 +900,7 @@ static void test_roi_gradient_gathered(void **state)
         round_to_type(p.x, p.nx, type);
         round_to_type(p.dy, p.ny, type);
         round_to_type(p.rois, 4 * q->num_rois, type);
-        const struct test_params params = { .workgroup_size = 64 };
+        const struct test_params params = { .workgroup_size = iter >= 6 ? 32 : 64 };
         expect_both_gradients(&p, &params, type);
         /* The gathered path, not the ROI gradient's own stages (its copy of the input and the
          * stage that reads it), which it takes without subgroup shuffles. */
@@ -1197,7 +1204,7 @@ static void test_exact_geometry(void **state)
         q->channels = 1 + below(2);
         q->height = 1 + below(8);
         q->width = 1 + below(8);
-        q->num_rois = 24 + (uint32_t)(iter * 7) % (MAX_ROIS - 23); /* 5000 and more in all, whatever the seed */
+        q->num_rois = 24 + (uint32_t)(iter * 7) % 25; /* 5000 and more in all, whatever the seed */
         q->out_h = 1 + below(4);
         q->out_w = 1 + below(4);
         q->linear = below(2);
