@@ -118,7 +118,7 @@ struct gather_plan {
  * over its tile (ROI_SPEC_GATHER_SCAN; one where it stages, and under MAX): each round costs its
  * barriers and a load's latency, so a tile waits on fewer of them, but every invocation walks the
  * whole round's bits, so no more regions than there are (BENCHMARKS.md note 86). */
-#define ROI_GATHER_SCAN_MOST 8
+#define ROI_GATHER_SCAN_MOST 16
 
 /* The scan's regions per invocation for `num_rois` regions and workgroups of `wg`. */
 static uint32_t scan_regions(uint32_t num_rois, uint32_t wg)

@@ -22,12 +22,12 @@ static uint32_t below(uint32_t n)
     return (uint32_t)(splitmix64_next(&rng_state) % n);
 }
 
-/* A gather's workgroup scans for the regions over its tile in rounds of at most 8 per invocation
- * (ROI_GATHER_SCAN_MOST): past 8 x 16 regions one of 16 invocations takes two rounds, the last
- * partial; past 8 x 32 one of 32 (a workgroup of whole warps where subgroups have 32). */
-#define MAX_ROIS 288
+/* A gather's workgroup scans for the regions over its tile in rounds of at most 16 per invocation
+ * (ROI_GATHER_SCAN_MOST): past 16 x 16 regions one of 16 invocations takes two rounds, the last
+ * partial; past 16 x 32 one of 32 (a workgroup of whole warps where subgroups have 32). */
+#define MAX_ROIS 544
 #define TILE_ROIS 72
-#define TILE_ROIS_TWO_ROUNDS 144
+#define TILE_ROIS_TWO_ROUNDS 272
 
 struct problem {
     struct ref_roi q;
@@ -858,7 +858,7 @@ static void test_roi_gradient_gathered(void **state)
         q->channels = iter == 5 ? 260 : 1 + below(20);
         q->height = 64 + below(8);
         q->width = 72 + below(8);
-        q->num_rois = iter >= 6 ? 257 + below(MAX_ROIS - 256) : 12 + below(30);
+        q->num_rois = iter >= 6 ? 513 + below(MAX_ROIS - 512) : 12 + below(30);
         q->out_h = 1 + below(7);
         q->out_w = 1 + below(7);
         q->linear = 1;
