@@ -176,9 +176,10 @@ bool rows_walk(Region g, uint r, uint c_first, uint c_end, uint t, uint lanes, b
                     for (uint s = 1u; s < nx; s <<= 1)
                         acc[m] += subgroupShuffleXor(acc[m], s);
                     float result = bin_result(g, acc[m], inside, 0);
-                    over[m] = ix == 0u && ox < pc.p.out_w && c0 + m < c_end && !finite_float(result);
+                    bool mine = ix == 0u && ox < pc.p.out_w && c0 + m < c_end;
+                    over[m] = mine && !finite_float(result);
                     here = here || over[m];
-                    if (!rescue && ix == 0u && ox < pc.p.out_w && c0 + m < c_end)
+                    if (!rescue && mine)
                         store(pc.y, bin_offset(uvec4(r, c0 + m, oy, ox)), result);
                 }
                 any = any || here;

@@ -114,17 +114,17 @@ struct gather_plan {
     uint64_t scratch_bytes, transpose_blocks, line_invocations, gather_invocations;
 };
 
-/* At most this many regions per invocation in a round of an AVERAGE gather's scan for the regions
- * over its tile (ROI_SPEC_GATHER_SCAN; one where it stages, and under MAX): each round costs its
- * barriers and a load's latency, so a tile waits on fewer of them, but every invocation walks the
- * whole round's bits, so no more regions than there are (BENCHMARKS.md note 86). */
+/* At most this many regions per invocation in a round of a gather's scan for the regions over its
+ * tile (ROI_SPEC_GATHER_SCAN; one where it stages): each round costs its barriers and a load's
+ * latency, so a tile waits on fewer of them, but every invocation walks the whole round's bits,
+ * so no more regions than there are (BENCHMARKS.md note 86). */
 #define ROI_GATHER_SCAN_MOST 16
 
 /* The scan's regions per invocation for `num_rois` regions and workgroups of `wg`. */
 static uint32_t scan_regions(uint32_t num_rois, uint32_t wg)
 {
-    const uint32_t rounds = num_rois / wg + (num_rois % wg != 0);
-    return rounds < 1 ? 1 : rounds > ROI_GATHER_SCAN_MOST ? ROI_GATHER_SCAN_MOST : rounds;
+    const uint32_t per_invocation = num_rois / wg + (num_rois % wg != 0);
+    return per_invocation < 1 ? 1 : per_invocation > ROI_GATHER_SCAN_MOST ? ROI_GATHER_SCAN_MOST : per_invocation;
 }
 
 /* The columns of a gather's tiles of `pixels` pixels and at most `most_w` columns. */
