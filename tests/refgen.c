@@ -365,13 +365,16 @@ static json_t *roi_cases(struct rng *r, bool backward, int count)
         double coarse = kind == GEN_BFLOAT16 ? 8 : 1;
         struct ref_roi q = { 0 };
         const uint32_t size = size_factor(r);
+        /* Every tenth: more regions than a workgroup of 256 (so more than a round of the gather's
+         * scan at one per invocation) on a small map, in few channels and bins. */
+        const bool many = n % 10 == 9;
         q.batch = rng_range(r, 1, 2);
-        q.channels = rng_range(r, 1, 3 * size);
+        q.channels = rng_range(r, 1, many ? 3 : 3 * size);
         q.height = rng_range(r, 2, 8 * size);
         q.width = rng_range(r, 2, 8 * size);
-        q.num_rois = rng_range(r, 1, 4 * size);
-        q.out_h = rng_range(r, 1, 3 * size);
-        q.out_w = rng_range(r, 1, 3 * size);
+        q.num_rois = rng_range(r, many ? 257 : 1, many ? 700 : 4 * size);
+        q.out_h = rng_range(r, 1, many ? 2 : 3 * size);
+        q.out_w = rng_range(r, 1, many ? 2 : 3 * size);
         q.linear = rng_range(r, 0, 3) != 0;
         q.maximum = rng_range(r, 0, 3) == 0;
         q.align_corners = rng_range(r, 0, 4) == 0;
