@@ -60,6 +60,26 @@ void list_taps(uint a, Region g)
     tap_count[a] = fits ? count : TAPS_MAX + 1u;
 }
 
+// Sum over the bins of row tap jy and column tap jx of their weights times channel c's dY (times
+// `scale`).
+float tap_sum(uint r, uint c, uint jy, uint jx, float scale)
+{
+    float sum = 0.0;
+    [[unroll]] for (uint ty = 0u; ty < TAP_BINS; ty++) {
+        float wy = tap_weight[0][jy * TAP_BINS + ty];
+        if (wy == 0.0)
+            continue;
+        float row = 0.0;
+        [[unroll]] for (uint tx = 0u; tx < TAP_BINS; tx++) {
+            float wx = tap_weight[1][jx * TAP_BINS + tx];
+            if (wx != 0.0)
+                row += wx * (load(pc.dy, bin_offset(uvec4(r, c, tap_bin[0][jy] + ty, tap_bin[1][jx] + tx))) * scale);
+        }
+        sum += wy * row;
+    }
+    return sum;
+}
+
 void main()
 {
     uint chunks = (pc.p.channels + GROUP_CHANNELS - 1u) / GROUP_CHANNELS;
@@ -91,19 +111,16 @@ void main()
     for (uint k = lid; k < channels * rows * cols; k += gl_WorkGroupSize.x) {
         uint jx = k % cols, q = k / cols;
         uint jy = q % rows, c = c0 + q / rows;
-        float sum = 0.0;
-        [[unroll]] for (uint ty = 0u; ty < TAP_BINS; ty++) {
-            float wy = tap_weight[0][jy * TAP_BINS + ty];
-            if (wy == 0.0)
-                continue;
-            float row = 0.0;
-            [[unroll]] for (uint tx = 0u; tx < TAP_BINS; tx++) {
-                float wx = tap_weight[1][jx * TAP_BINS + tx];
-                if (wx != 0.0)
-                    row += wx * load(pc.dy, bin_offset(uvec4(r, c, tap_bin[0][jy] + ty, tap_bin[1][jx] + tx)));
-            }
-            sum += wy * row;
+        float sum = tap_sum(r, c, jy, jx, 1.0);
+        float share = div_rn(sum, samples);
+        if (!finite_float(sum)) {
+            // A sum of finite terms can overflow where its share does not (dY near float32's
+            // largest): again with dY times 2^-shift, past the weights' total of at most
+            // TAP_BINS^2 times the samples (exact: powers of two), and the share scaled back.
+            int e;
+            frexp(float(TAP_BINS * TAP_BINS) * samples, e);
+            share = scale_by_power_of_two(div_rn(tap_sum(r, c, jy, jx, power_of_two(-e)), samples), e);
         }
-        add(grad_target(g.b, c, tap_pixel[0][jy], tap_pixel[1][jx]), div_rn(sum, samples), fixed_scale);
+        add(grad_target(g.b, c, tap_pixel[0][jy], tap_pixel[1][jx]), share, fixed_scale);
     }
 }
