@@ -115,7 +115,7 @@ void main()
         float share = div_rn(sum, samples);
         if (!finite_float(sum)) {
             // A sum of finite terms can overflow where its share does not (dY near float32's
-            // largest): again with dY times 2^-shift, past the weights' total of at most
+            // largest): again with dY times 2^-e, past the weights' total of at most
             // TAP_BINS^2 times the samples (exact: powers of two), and the share scaled back.
             int e;
             frexp(float(TAP_BINS * TAP_BINS) * samples, e);
