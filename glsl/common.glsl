@@ -404,12 +404,12 @@ float scale_by_power_of_two(float v, int k)
 const float DIV_RN_LOW = 8.673617379884035e-19, DIV_RN_HIGH = 1.2676506002282294e30;    // 2^-60, 2^100
 float div_rn(float a, float b)
 {
-    const float low = DIV_RN_LOW, high = DIV_RN_HIGH;
     precise float q = a / b;
     if (a == 0.0 || b == 0.0 || !finite_float(a) || !finite_float(b))
         return q;
     float fa = abs(a), fb = abs(b), fq = abs(q);
-    if (fa >= low && fa <= high && fb >= low && fb <= high && fq >= low && fq <= high)
+    if (fa >= DIV_RN_LOW && fa <= DIV_RN_HIGH && fb >= DIV_RN_LOW && fb <= DIV_RN_HIGH && fq >= DIV_RN_LOW &&
+        fq <= DIV_RN_HIGH)
         return div_rn_in_range(a, b);
     int ea, eb;
     float ma = frexp(a, ea), mb = frexp(b, eb);

@@ -256,11 +256,11 @@ void main()
     uint partial_at = pc.p.roi_grad_base + ((ty * tiles_x + tx) * chunks + q % chunks) * WARPS + lid % TILE_INVOCATIONS / gl_SubgroupSize;
     uint partial_stride = tiles_x * tiles_y * chunks * WARPS;   // per region
 #endif
-    const uint words = ROUND_WORDS, row = pixel / TILE_W, column = TILE_H + pixel % TILE_W;
+    const uint row = pixel / TILE_W, column = TILE_H + pixel % TILE_W;
     uint set = 0u;
     for (uint base = 0u; base < pc.p.num_rois; base += ROUND_REGIONS) {
         barrier();
-        for (uint n = lid; n < words; n += gl_WorkGroupSize.x)
+        for (uint n = lid; n < ROUND_WORDS; n += gl_WorkGroupSize.x)
             gather_over[n] = 0u;
         for (uint n = lid; STAGED && n < SPLITS * TILE_LINES; n += gl_WorkGroupSize.x)
             chunk_bits[set * SPLITS * TILE_LINES + n] = 0u;
@@ -285,7 +285,7 @@ void main()
 #if !DMLVK_GATHER_ROI_GRAD
         if (STAGED) {
             uint rank = 0u, count = 0u;
-            for (uint w = 0u; w < words; w++) {
+            for (uint w = 0u; w < ROUND_WORDS; w++) {
                 uint bits = gather_over[w];
                 rank += w < lid / 32u ? bitCount(bits) : 0u;
                 count += bitCount(bits);
