@@ -3,4 +3,5 @@
 #extension GL_EXT_control_flow_attributes : require
 // ROI_ALIGN1 by whole bins (roi_align1.glsl).
 #define ROI_ALIGN1_ROWS 0
+#define ROI_ALIGN1_RESCUE 0
 #include "roi_align1.glsl"

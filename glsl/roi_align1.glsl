@@ -16,13 +16,18 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer Scratch { u
 #include "roi_align_common.glsl"
 layout(constant_id = ROI_SPEC_GROUP_CHANNELS) const uint GROUP_CHANNELS = 1;
 
-// A sum of finite samples can overflow where their mean does not (float32 inputs near its
-// largest, or OutOfBoundsInputValue's share): an AVERAGE bin whose result is not finite is
-// summed again with every sample and OutOfBoundsInputValue times 2^-shift, enough for the bin's
-// count (exact: powers of two do not round in the normal range), and its mean scaled back; Inf
-// and NaN samples give Inf and NaN all the same. That second sum is a second walk over the
-// invocation's bins (`rescue`) where the first found any, so that the first walk's loops keep
-// their shape (BENCHMARKS.md note 87).
+// A sum of finite samples can overflow where its mean does not (float32 inputs near its largest,
+// or OutOfBoundsInputValue's share). Where RESCUE, an AVERAGE bin whose sum is not finite flags its
+// region (a word at rescue_base in scratch), and roi_align1_rescue.comp, dispatched next, sums the
+// bins of such a region whose stored result is not finite again: every sample and
+// OutOfBoundsInputValue times 2^-shift, enough for the bin's count (exact: powers of two do not
+// round in the normal range), its mean scaled back; Inf and NaN samples give Inf and NaN all the
+// same. A dispatch of its own, because anything the walks' loops carry or keep for a second sum
+// took the sample-rows walk from 32 registers to 40 or more and cost it 6-10% (BENCHMARKS.md note
+// 89); the flag is set in a branch taken only there.
+layout(constant_id = ROI_SPEC_RESCUE) const bool RESCUE = false;
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer RescueFlags { uint w[]; };
+
 int overflow_shift(Region g)
 {
     int e;
@@ -30,22 +35,86 @@ int overflow_shift(Region g)
     return e + 1;
 }
 
+// AVERAGE: a bin's sum times 2^-shift from acc, the sum of its `inside` in-bounds samples times
+// 2^-shift, and OutOfBoundsInputValue's share.
+float bin_sum(Region g, float acc, float inside, int shift)
+{
+    float total = sample_count(g);
+    float oob = shift == 0 ? pc.p.oob_value : scale_by_power_of_two(pc.p.oob_value, -shift);
+    precise float sum = inside < total ? acc + (total - inside) * oob : acc;
+    return sum;
+}
+
 // The result of a bin from the sum (or maximum) of its `inside` in-bounds samples, under AVERAGE
 // their sum times 2^-shift.
 float bin_result(Region g, float acc, float inside, int shift)
 {
-    float total = sample_count(g);
     if (MAXIMUM)
-        return inside == 0.0 ? pc.p.oob_value : inside < total ? max(acc, pc.p.oob_value) : acc;
-    float oob = shift == 0 ? pc.p.oob_value : scale_by_power_of_two(pc.p.oob_value, -shift);
-    precise float sum = inside < total ? acc + (total - inside) * oob : acc;
-    float mean = div_rn_by_count(sum, total);
+        return inside == 0.0 ? pc.p.oob_value : inside < sample_count(g) ? max(acc, pc.p.oob_value) : acc;
+    float mean = div_rn_by_count(bin_sum(g, acc, inside, shift), sample_count(g));
     return shift == 0 ? mean : scale_by_power_of_two(mean, shift);
 }
 
-// Bin (oy, ox) of CHANNELS channels from c0, in one invocation: true where an AVERAGE result is
-// not finite. With `rescue`, such channels again from sums scaled by 2^-overflow_shift.
-bool whole_bin(Region g, uint r, uint c0, uint oy, uint ox, bool rescue)
+// Region r's flag, in words of scratch.
+uint rescue_flag(uint r)
+{
+    return 4u * pc.p.rescue_base + r;
+}
+
+#if ROI_ALIGN1_RESCUE
+// Bin (oy, ox) of channel c of a flagged region again from sums scaled by 2^-overflow_shift, where
+// its stored result is not finite.
+void rescue_bin(Region g, uint r, uint c, uint oy, uint ox)
+{
+    uint i = bin_offset(uvec4(r, c, oy, ox));
+    if (finite_float(load(pc.y, i)))
+        return;
+    uvec2 rows = bin_rows(g, oy), columns = bin_columns(g, ox);
+    int shift = overflow_shift(g);
+    float scale = scale_by_power_of_two(1.0, -shift), acc = 0.0;
+    uint plane = g.b * pc.p.in_strides[0] + c * pc.p.in_strides[1];
+    for (uint iy = rows.x; iy < rows.y; iy++) {
+        Axis y = sample_y(g, oy, iy);
+        for (uint ix = columns.x; ix < columns.y; ix++)
+            acc += read_input(plane, y, sample_x(g, ox, ix)) * scale;
+    }
+    float inside = float(rows.y - rows.x) * float(columns.y - columns.x);
+    store(pc.y, i, bin_result(g, acc, inside, shift));
+}
+
+// A workgroup per region: where the walks flagged it, its bins again (rescue_bin), then the flag
+// cleared for the next execution. A flag that new scratch holds costs one such search.
+void main()
+{
+    uint r = workgroup_index();
+    if (r >= pc.p.num_rois)
+        return;
+    uint flag = RescueFlags(pc.scratch).w[rescue_flag(r)];
+    barrier();    // every invocation has read the flag before it is cleared
+    if (flag == 0u)
+        return;
+    Region g = region(r);
+    uint bins = pc.p.out_h * pc.p.out_w;
+    if (g.valid)
+        for (uint j = gl_LocalInvocationID.x; j < pc.p.channels * bins; j += gl_WorkGroupSize.x)
+            rescue_bin(g, r, j / bins, j % bins / pc.p.out_w, j % pc.p.out_w);
+    if (gl_LocalInvocationIndex == 0u)
+        RescueFlags(pc.scratch).w[rescue_flag(r)] = 0u;
+}
+#else
+// Stores a walk's result of bin i (region, channel, oy, ox) where `mine`; with RESCUE, flags the
+// region where the bin's sum is not finite.
+void store_bin(Region g, uvec4 i, float acc, float inside, bool mine)
+{
+    if (!mine)
+        return;
+    store(pc.y, bin_offset(i), bin_result(g, acc, inside, 0));
+    if (RESCUE && !finite_float(bin_sum(g, acc, inside, 0)))
+        atomicOr(RescueFlags(pc.scratch).w[rescue_flag(i.x)], 1u);
+}
+
+// Bin (oy, ox) of CHANNELS channels from c0, in one invocation.
+void whole_bin(Region g, uint r, uint c0, uint oy, uint ox)
 {
     float acc[ROI_MAX_CHANNELS];
     [[unroll]] for (uint k = 0u; k < ROI_MAX_CHANNELS; k++)
@@ -69,58 +138,30 @@ bool whole_bin(Region g, uint r, uint c0, uint oy, uint ox, bool rescue)
         }
     }
     float inside = float(rows.y - rows.x) * float(columns.y - columns.x);
-    bool over[ROI_MAX_CHANNELS], any = false;
     [[unroll]] for (uint k = 0u; k < ROI_MAX_CHANNELS; k++) {
-        over[k] = false;
         if (k < CHANNELS && c0 + k < pc.p.channels) {
-            float result = g.valid ? bin_result(g, acc[k], inside, 0) : pc.p.oob_value;
-            over[k] = !MAXIMUM && g.valid && !finite_float(result);
-            any = any || over[k];
-            if (!rescue)
-                store(pc.y, bin_offset(uvec4(r, c0 + k, oy, ox)), result);
+            if (g.valid)
+                store_bin(g, uvec4(r, c0 + k, oy, ox), acc[k], inside, true);
+            else
+                store(pc.y, bin_offset(uvec4(r, c0 + k, oy, ox)), pc.p.oob_value);
         }
     }
-    if (!rescue || !any)
-        return any;
-    int shift = overflow_shift(g);
-    float scale = scale_by_power_of_two(1.0, -shift);
-    [[unroll]] for (uint k = 0u; k < ROI_MAX_CHANNELS; k++)
-        acc[k] = 0.0;
-    for (uint iy = rows.x; iy < rows.y; iy++) {
-        Axis y = sample_y(g, oy, iy);
-        for (uint ix = columns.x; ix < columns.y; ix++) {
-            Axis x = sample_x(g, ox, ix);
-            [[unroll]] for (uint k = 0u; k < ROI_MAX_CHANNELS; k++)
-                if (k < CHANNELS && c0 + k < pc.p.channels)
-                    acc[k] += read_input(plane + k * pc.p.in_strides[1], y, x) * scale;
-        }
-    }
-    [[unroll]] for (uint k = 0u; k < ROI_MAX_CHANNELS; k++)
-        if (over[k])
-            store(pc.y, bin_offset(uvec4(r, c0 + k, oy, ox)), bin_result(g, acc[k], inside, shift));
-    return true;
 }
 
-// The invocation's whole bins of the workgroup's region and channels: true where one's AVERAGE
-// result is not finite (whole_bin).
-bool whole_bins(Region g, uint r, uint c_first, uint c_end, bool rescue)
+// The invocation's whole bins of the workgroup's region and channels.
+void whole_bins(Region g, uint r, uint c_first, uint c_end)
 {
     uint bins = pc.p.out_h * pc.p.out_w, jobs = (c_end - c_first + CHANNELS - 1u) / CHANNELS * bins;
-    bool any = false;
     for (uint j = gl_LocalInvocationID.x; j < jobs; j += gl_WorkGroupSize.x) {
         uint b = j % bins;
-        if (whole_bin(g, r, c_first + j / bins * CHANNELS, b / pc.p.out_w, b % pc.p.out_w, rescue))
-            any = true;
+        whole_bin(g, r, c_first + j / bins * CHANNELS, b / pc.p.out_w, b % pc.p.out_w);
     }
-    return any;
 }
 
 #if ROI_ALIGN1_ROWS
 // The subgroup's bins by sample rows (main's lanes: lane t of `lanes`), stored by each bin's
-// first lane: true where one's AVERAGE result is not finite. With `rescue`, such bins again
-// from sums scaled by 2^-overflow_shift, the whole subgroup together for its shuffles (a bin's
-// lanes share its count, so its shift).
-bool rows_walk(Region g, uint r, uint c_first, uint c_end, uint t, uint lanes, bool rescue)
+// first lane.
+void rows_walk(Region g, uint r, uint c_first, uint c_end, uint t, uint lanes)
 {
     uint nx = g.nx;
     // Lane t: sample ix of bin column ox for lane group k's CHANNELS channels: a bin row's sample
@@ -130,7 +171,6 @@ bool rows_walk(Region g, uint r, uint c_first, uint c_end, uint t, uint lanes, b
     uint width = columns_all >= lanes ? lanes : 1u << findMSB(2u * columns_all - 1u);
     uint per_subgroup = lanes / width, per_pass = width / nx;
     uint k = t / width, u = t % width, ix = u % nx, step = gl_NumSubgroups * per_subgroup * CHANNELS;
-    bool any = false;
     for (uint first = c_first + gl_SubgroupID * per_subgroup * CHANNELS; first < c_end; first += step) {
         uint c0 = first + k * CHANNELS;
         uint plane = g.b * pc.p.in_strides[0] + c0 * pc.p.in_strides[1];
@@ -167,42 +207,17 @@ bool rows_walk(Region g, uint r, uint c_first, uint c_end, uint t, uint lanes, b
                             acc[m] += read_input(plane + m * pc.p.in_strides[1], y, x);
                 }
                 float inside = float(rows.y - rows.x) * float(columns.y - columns.x);
-                bool over[ROI_MAX_CHANNELS], here = false;
                 [[unroll]] for (uint m = 0u; m < ROI_MAX_CHANNELS; m++) {
-                    over[m] = false;
                     if (m >= CHANNELS)
                         break;
                     // The bin's columns in lane order: the same sums in every run.
                     for (uint s = 1u; s < nx; s <<= 1)
                         acc[m] += subgroupShuffleXor(acc[m], s);
-                    float result = bin_result(g, acc[m], inside, 0);
-                    bool mine = ix == 0u && ox < pc.p.out_w && c0 + m < c_end;
-                    over[m] = mine && !finite_float(result);
-                    here = here || over[m];
-                    if (!rescue && mine)
-                        store(pc.y, bin_offset(uvec4(r, c0 + m, oy, ox)), result);
-                }
-                any = any || here;
-                if (!rescue || !subgroupAny(here))
-                    continue;
-                int shift = overflow_shift(g);
-                float scale = scale_by_power_of_two(1.0, -shift);
-                [[unroll]] for (uint m = 0u; m < ROI_MAX_CHANNELS; m++) {
-                    if (m >= CHANNELS)
-                        break;
-                    acc[m] = 0.0;
-                    for (uint iy = rows.x; iy < rows.y; iy++)
-                        if (sampled && c0 + m < c_end)
-                            acc[m] += read_input(plane + m * pc.p.in_strides[1], sample_y(g, oy, iy), x) * scale;
-                    for (uint s = 1u; s < nx; s <<= 1)
-                        acc[m] += subgroupShuffleXor(acc[m], s);
-                    if (over[m])
-                        store(pc.y, bin_offset(uvec4(r, c0 + m, oy, ox)), bin_result(g, acc[m], inside, shift));
+                    store_bin(g, uvec4(r, c0 + m, oy, ox), acc[m], inside, ix == 0u && ox < pc.p.out_w && c0 + m < c_end);
                 }
             }
         }
     }
-    return any;
 }
 #endif
 
@@ -220,11 +235,10 @@ void main()
     uvec4 present = subgroupBallot(true);
     uint lanes = subgroupBallotBitCount(present), t = subgroupBallotExclusiveBitCount(present), nx = g.nx;
     if (!(MAXIMUM || !g.valid || nx == 0u || nx > lanes || (nx & (nx - 1u)) != 0u || !subgroupAll(t == gl_SubgroupInvocationID))) {
-        if (subgroupAny(rows_walk(g, r, c_first, c_end, t, lanes, false)))
-            rows_walk(g, r, c_first, c_end, t, lanes, true);
+        rows_walk(g, r, c_first, c_end, t, lanes);
         return;
     }
 #endif
-    if (whole_bins(g, r, c_first, c_end, false))
-        whole_bins(g, r, c_first, c_end, true);
+    whole_bins(g, r, c_first, c_end);
 }
+#endif

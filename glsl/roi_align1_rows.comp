@@ -7,4 +7,5 @@
 #extension GL_KHR_shader_subgroup_vote : require
 // ROI_ALIGN1 by sample rows (roi_align1.glsl).
 #define ROI_ALIGN1_ROWS 1
+#define ROI_ALIGN1_RESCUE 0
 #include "roi_align1.glsl"

@@ -32,6 +32,7 @@ DMLVK_PARAMS_BEGIN(roi_align_params)
     DMLVK_U32 roi_grad_parts;       /* workgroups per region of the ROI gradient */
     DMLVK_U32 roi_grad_base;        /* their partial sums in scratch, in vec4, where parts > 1 */
     DMLVK_U32 input_base;           /* the ROI gradient's channels-last copy of InputTensor in scratch, in uvec4 */
+    DMLVK_U32 rescue_base;          /* ROI_ALIGN1's flag word per region in scratch, in uvec4 (ROI_SPEC_RESCUE) */
 DMLVK_PARAMS_END(roi_align_params)
 
 /* counters: the operators' diagnostics counters (ROI_COUNTER_*), one uint each. */
@@ -63,6 +64,7 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_SPEC_GATHER_ROI_GRAD 14     /* the lines carry derivatives too (ROI_DERIVATIVE_LINE_VEC4) */
 #define ROI_SPEC_GATHER_WARPS 15        /* the ROI gradient gather's subgroups per share of the regions */
 #define ROI_SPEC_GATHER_SCAN 16         /* regions per invocation in a round of the gather's scan */
+#define ROI_SPEC_RESCUE 17              /* ROI_ALIGN1 flags regions whose sums overflow for roi_align1_rescue */
 #define ROI_PREPARE_DY 0u               /* dY to [region][bin][channel] for the gather */
 #define ROI_PREPARE_LINES 1u            /* the gather's lines and region records */
 #define ROI_PREPARE_INPUT 2u            /* InputTensor to [batch][row][column][channel] */

@@ -1,6 +1,7 @@
 /* ROI_ALIGN1 (OPERATORS.md section 4): the sample tables (roi_align.c), then the bins, a workgroup
- * per region and group of channels. Shaders: glsl/roi_align_geometry.comp, glsl/roi_align1.comp
- * and glsl/roi_align1_rows.comp (both glsl/roi_align1.glsl); validation shared with
+ * per region and group of channels, then where sums overflowed those bins again. Shaders:
+ * glsl/roi_align_geometry.comp, glsl/roi_align1.comp, glsl/roi_align1_rows.comp and
+ * glsl/roi_align1_rescue.comp (the last three from glsl/roi_align1.glsl); validation shared with
  * ROI_ALIGN_GRAD in roi_align.c. */
 #include <stddef.h>
 
@@ -8,6 +9,17 @@
 
 #define NAME "ROI_ALIGN1"
 typedef dmlvk_roi_align1_operator_desc desc_t;
+
+static void bind(struct dmlvk_dispatch_plan *dp)
+{
+    DMLVK_BIND(dp, roi_align1_push, p, DMLVK_SLOT_PARAMS);
+    DMLVK_BIND(dp, roi_align1_push, x, 0);
+    DMLVK_BIND(dp, roi_align1_push, rois, 1);
+    DMLVK_BIND(dp, roi_align1_push, batch, 2);
+    DMLVK_BIND(dp, roi_align1_push, y, 3);
+    DMLVK_BIND(dp, roi_align1_push, counters, DMLVK_SLOT_COUNTERS);
+    DMLVK_BIND(dp, roi_align1_push, scratch, DMLVK_SLOT_SCRATCH);
+}
 
 static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque, struct dmlvk_op_plan *p)
 {
@@ -41,13 +53,27 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     dmlvk_roi_align_spec(&f, p, dp);
     dmlvk_dispatch_spec(p, dp, ROI_SPEC_CHANNELS, channels);
     dmlvk_dispatch_spec(p, dp, ROI_SPEC_GROUP_CHANNELS, group_channels);
-    DMLVK_BIND(dp, roi_align1_push, p, DMLVK_SLOT_PARAMS);
-    DMLVK_BIND(dp, roi_align1_push, x, 0);
-    DMLVK_BIND(dp, roi_align1_push, rois, 1);
-    DMLVK_BIND(dp, roi_align1_push, batch, 2);
-    DMLVK_BIND(dp, roi_align1_push, y, 3);
-    DMLVK_BIND(dp, roi_align1_push, counters, DMLVK_SLOT_COUNTERS);
-    DMLVK_BIND(dp, roi_align1_push, scratch, DMLVK_SLOT_SCRATCH);
+    bind(dp);
+    /* AVERAGE sums that overflow where their means do not are summed again, scaled, by a dispatch
+     * of their own (roi_align1.glsl). Float16 needs none: its finite inputs are at most 65504 and
+     * a bin's count under 2^64, so a sum of finite samples overflows float32 only through
+     * OutOfBoundsInputValue's share, and then the mean is past float16's largest too and rounds to
+     * the same infinity. */
+    bool rescue = f.reduction != DMLVK_REDUCE_FUNCTION_MAX && s.bins.type != DMLVK_TENSOR_DATA_TYPE_FLOAT16;
+    dmlvk_dispatch_spec(p, dp, ROI_SPEC_RESCUE, rescue);
+    if (rescue) {
+        struct dmlvk_dispatch_plan *rd = dmlvk_plan_add_dispatch(p, ctx, DMLVK_SHADER_ROI_ALIGN1_RESCUE,
+                                                                 DMLVK_PUSH_SLOTS(roi_align1_push),
+                                                                 (uint64_t)s.num_rois * ctx->workgroup_size);
+        if (!rd)
+            return DMLVK_ERROR_UNSUPPORTED;
+        dmlvk_roi_align_spec(&f, p, rd);
+        bind(rd);
+        uint32_t flags = dmlvk_roi_align_reserve_scratch(p, ((uint64_t)s.num_rois + 3) / 4);
+        struct roi_align_params *params = dmlvk_roi_align_params(&s, p);
+        if (params)
+            params->rescue_base = flags;
+    }
     dmlvk_roi_align_place_tables(&s, p);
     return DMLVK_OK;
 }
