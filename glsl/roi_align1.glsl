@@ -1,5 +1,6 @@
-// ROI_ALIGN1 (lib/roi_align1.c), for roi_align1.comp and roi_align1_rows.comp: a workgroup takes
-// one region and GROUP_CHANNELS channels. Each invocation reduces whole bins of CHANNELS
+// ROI_ALIGN1 (lib/roi_align1.c), for roi_align1.comp, roi_align1_rows.comp and, with
+// ROI_ALIGN1_RESCUE, roi_align1_rescue.comp (RESCUE below): a workgroup takes one region and
+// GROUP_CHANNELS channels. Each invocation reduces whole bins of CHANNELS
 // channels, the sample positions and weights shared by its channels, its neighbours on the
 // neighbouring bins of one channel. With ROI_ALIGN1_ROWS (float32 where the device shuffles
 // within subgroups) a subgroup's lanes instead hold neighbouring sample columns of one sample
