@@ -567,7 +567,7 @@ static void test_forward_near_max(void **state)
 
 /* test_forward_near_max in the 16-bit types: bfloat16 inputs in [2^126, 2^127) (whole bins and
  * the second sums, as float32's), and float16 inputs as large as it holds with an out-of-bounds
- * value whose share alone overflows a sum: roi_align1.glsl leaves float16 without the second sums,
+ * value whose share alone overflows a sum: lib/roi_align1.c plans no second sums for float16,
  * since such a mean rounds to float16's Inf all the same; against the reference rounded to the
  * type. Some in workgroups of 2, so that the second sums' regions span several workgroups. */
 static void test_forward_near_max_16bit(void **state)
