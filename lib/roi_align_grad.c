@@ -68,7 +68,8 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
  * where the regions' bins number at most ROI_GATHER_STAGED_MOST_BINS per input pixel and at most
  * ROI_GATHER_STAGED_REGION_BINS per region: with few sample rows and columns per region, most
  * regions over a tile have no weight on a given pixel, and the staged walk skips those. Float32
- * gathers, 14x14 bins and many bins per pixel ran slower staged (BENCHMARKS.md note 75). */
+ * gathers, 14x14 bins and many bins per pixel ran slower staged (BENCHMARKS.md note 75; float32
+ * in workgroups of 128 too, note 92), and so did staging the chunk's dY as well (note 92). */
 #define ROI_GATHER_STAGED_MOST_BINS 2
 #define ROI_GATHER_STAGED_REGION_BINS 49
 
@@ -79,6 +80,9 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
  * accumulating up to 4 * ROI_GATHER_VECS channels in registers. Under AVERAGE 8 invocations per
  * element, whose loads of a bin fill whole cache lines and whose warps walk the regions of fewer
  * pixels (on large maps 5-9% faster than 4 invocations and 128 channels per workgroup, note 77);
+ * the walks are latency-bound, so fewer channels per workgroup (fewer registers, but more walks),
+ * 4 invocations of 64 channels (fewer walks, but fewer warps) and a channel per invocation
+ * (every region in turn for the whole workgroup) all ran slower on large maps (note 92);
  * under MAX 4 on large maps, as measured for AVERAGE before (notes 41, 43 and 44; MAX gathers only
  * where atomics are missing, and were not measured again). With few workgroups (small maps, or
  * few pixels per batch) fewer channels per workgroup, down to a step of whole loads and whole
