@@ -747,6 +747,15 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
         { "roi_align_grad_7x7_4096_regions_roi_gradient", ROI_ALIGN_GRAD, F32, .n = 8, .c = 256, .h = 64, .w = 64, .oh = 7, .ow = 7, .rois = 4096, .samples = 2, .spatial_scale = 0.125f, .roi_grad = 1 },
         { "roi_align_grad_7x7_tiny_map_roi_gradient", ROI_ALIGN_GRAD, F32, .n = 1, .c = 256, .h = 25, .w = 38, .oh = 7, .ow = 7, .rois = 64, .samples = 2, .spatial_scale = 0.03125f, .roi_grad = 1 },
         { "roi_align_grad_7x7_adaptive_mid_map_roi_gradient", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 7, .ow = 7, .rois = 512, .samples = 0, .spatial_scale = 0.125f, .roi_grad = 1 },
+        /* Corners of issue 15's range that the rows above leave out: 14x14 bins, many regions and
+         * adaptive sampling on the tiny map; many and few regions on the presets' large map */
+        { "roi_align_grad_14x14_64_regions_tiny_map", ROI_ALIGN_GRAD, F32, .n = 1, .c = 256, .h = 25, .w = 38, .oh = 14, .ow = 14, .rois = 64, .samples = 2, .spatial_scale = 0.03125f },
+        { "roi_align_grad_14x14_64_regions_tiny_map", ROI_ALIGN_GRAD, F16, .n = 1, .c = 256, .h = 25, .w = 38, .oh = 14, .ow = 14, .rois = 64, .samples = 2, .spatial_scale = 0.03125f },
+        { "roi_align_grad_7x7_1024_regions_tiny_map", ROI_ALIGN_GRAD, F32, .n = 1, .c = 256, .h = 25, .w = 38, .oh = 7, .ow = 7, .rois = 1024, .samples = 2, .spatial_scale = 0.03125f },
+        { "roi_align_grad_7x7_1024_regions_tiny_map", ROI_ALIGN_GRAD, F16, .n = 1, .c = 256, .h = 25, .w = 38, .oh = 7, .ow = 7, .rois = 1024, .samples = 2, .spatial_scale = 0.03125f },
+        { "roi_align_grad_7x7_adaptive_tiny_map", ROI_ALIGN_GRAD, F32, .n = 1, .c = 256, .h = 25, .w = 38, .oh = 7, .ow = 7, .rois = 64, .samples = 0, .spatial_scale = 0.03125f },
+        { "roi_align_grad_7x7_4096_regions_large_map", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 4096, .samples = 2, .spatial_scale = 0.25f },
+        { "roi_align_grad_7x7_64_regions_large_map", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 64, .samples = 2, .spatial_scale = 0.25f },
         { "roi_align1_7x7", ROI_ALIGN1, F32, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f },
         { "roi_align1_7x7", ROI_ALIGN1, F16, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f },
         { "roi_align1_7x7", ROI_ALIGN1, BF16, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f },
