@@ -104,10 +104,12 @@ void prepare_line(uint r, uint l)
     }
 }
 
-// Three dispatches: dY to [region][bin][channel] through T x T blocks in shared memory, so that
-// reads and writes are both contiguous (beside the geometry stage: it needs no sample table),
-// then the lines; and for the ROI gradient InputTensor to [batch][pixel][channel] alike.
+// Three kinds of dispatch: dY to [region][bin][channel] through T x T blocks in shared memory, so
+// that reads and writes are both contiguous (it needs no sample table: in two halves, beside the
+// geometry stage and beside the lines), the lines; and for the ROI gradient InputTensor to
+// [batch][pixel][channel] alike.
 layout(constant_id = ROI_SPEC_PREPARE) const uint PREPARE = ROI_PREPARE_DY;
+layout(constant_id = ROI_SPEC_PREPARE_PART) const uint PART = ROI_PART_WHOLE;
 const uint T = ROI_TRANSPOSE_CHANNELS;    // channels and bins (or pixels) per block
 shared uint transpose_block[T][T + 1u];   // the elements' bits
 
@@ -180,7 +182,9 @@ void main()
     }
     uint bins = pc.p.out_h * pc.p.out_w, stride = gather_stride();
     if (PREPARE == ROI_PREPARE_DY) {
-        if (group >= transpose_groups())
+        uint groups = transpose_groups(), first_half = groups / 2u;
+        group += PART == ROI_PART_SECOND_HALF ? first_half : 0u;
+        if (group >= (PART == ROI_PART_FIRST_HALF ? first_half : groups))
             return;
         uint channel_blocks = (stride + T - 1u) / T;
         uint c0 = (group % channel_blocks) * T, r = group / channel_blocks;

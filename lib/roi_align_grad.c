@@ -506,20 +506,31 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
         if (gathered) {
             struct dmlvk_op_context gather_ctx = dmlvk_context_capped(ctx, g.workgroup_size);
             p->scratch_bytes = g.scratch_bytes;
-            struct dmlvk_dispatch_plan *first = NULL, *lines = NULL, *gather = NULL;
-            /* dY's transposition reads no sample table and runs beside the geometry stage; the
-             * winners read them, and the lines (which touch nothing the winners write) run beside
-             * the winners instead. */
+            struct dmlvk_dispatch_plan *first = NULL, *lines = NULL, *second = NULL, *gather = NULL;
+            /* dY's transposition reads no sample table: half of it runs beside the geometry stage,
+             * half beside the lines, which wait for the geometry (BENCHMARKS.md note 94). The
+             * winners read the tables, and the lines (which touch nothing the winners write) run
+             * beside the winners instead. */
             const bool max = f.reduction == DMLVK_REDUCE_FUNCTION_MAX;
+            const bool halves = !max && g.transpose_blocks > 1;
+            const uint64_t first_blocks = halves ? g.transpose_blocks / 2 : g.transpose_blocks;
             ok = (first = stage(p, ctx, &f, max ? DMLVK_SHADER_ROI_ALIGN_GRAD_WINNERS : DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE,
-                                true, 0, g.transpose_blocks * ctx->workgroup_size, g.group_channels)) &&
+                                true, 0, first_blocks * ctx->workgroup_size, g.group_channels)) &&
                  (lines = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE, true, 0, g.line_invocations,
                                 g.group_channels)) &&
+                 (!halves || (second = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE, true, 0,
+                                             (g.transpose_blocks - first_blocks) * ctx->workgroup_size,
+                                             g.group_channels))) &&
                  (gather = stage(p, &gather_ctx, &f, fused ? DMLVK_SHADER_ROI_ALIGN_GRAD_GATHER_ROI : DMLVK_SHADER_ROI_ALIGN_GRAD_GATHER,
                                  false, 0, g.gather_invocations, g.group_channels));
             if (ok) {
                 first->concurrent = !max;
                 lines->concurrent = max;
+                if (halves) {
+                    second->concurrent = true;
+                    dmlvk_dispatch_spec(p, first, ROI_SPEC_PREPARE_PART, ROI_PART_FIRST_HALF);
+                    dmlvk_dispatch_spec(p, second, ROI_SPEC_PREPARE_PART, ROI_PART_SECOND_HALF);
+                }
                 dmlvk_dispatch_spec(p, lines, ROI_SPEC_PREPARE, ROI_PREPARE_LINES);
                 dmlvk_dispatch_spec(p, lines, ROI_SPEC_GATHER_ROI_GRAD, fused);
                 gather_spec(p, gather, &g);
