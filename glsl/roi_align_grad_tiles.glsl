@@ -152,13 +152,22 @@ uint first_past_tap(Samples x, int v)
     return lo;
 }
 
-// The entries that may tap pixel p (first tap p - 1 or p): [x, y).
+// The entries that may tap pixel p (first tap p - 1 or p): [x, y). The two searches of
+// first_past_tap step together, so that each step's two loads are in flight at once.
 uvec2 candidate_samples(Samples x, uint p)
 {
     int q = int(p);
-    uint first = first_past_tap(x, x.decreasing ? q + 1 : q - 2);
-    uint end = first_past_tap(x, x.decreasing ? q - 1 : q);
-    return uvec2(first, max(first, end));
+    ivec2 v = x.decreasing ? ivec2(q + 1, q - 1) : ivec2(q - 2, q);
+    uvec2 lo = uvec2(0u), hi = uvec2(x.count);
+    while (any(lessThan(lo, hi))) {
+        uvec2 mid = lo + (hi - lo) / 2u;
+        bvec2 open = lessThan(lo, hi);
+        ivec2 i0 = ivec2(open.x ? int(sample_entry(x, mid.x).i0) : 0, open.y ? int(sample_entry(x, mid.y).i0) : 0);
+        bvec2 past = x.decreasing ? lessThan(i0, v) : greaterThan(i0, v);
+        hi = mix(hi, mix(hi, mid, past), open);
+        lo = mix(lo, mix(mid + 1u, lo, past), open);
+    }
+    return uvec2(lo.x, max(lo.x, lo.y));
 }
 
 // The weight a sample puts on pixel p: scatter_sample's taps, i0 with 1 - w, i1 only where w > 0.
