@@ -508,9 +508,12 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
             p->scratch_bytes = g.scratch_bytes;
             struct dmlvk_dispatch_plan *first = NULL, *lines = NULL, *second = NULL, *gather = NULL;
             /* dY's transposition reads no sample table: half of it runs beside the geometry stage,
-             * half beside the lines, which wait for the geometry (BENCHMARKS.md note 94). The
-             * winners read the tables, and the lines (which touch nothing the winners write) run
-             * beside the winners instead. */
+             * half beside the lines, which wait for the geometry (BENCHMARKS.md note 94: hidden
+             * where the lines are few, after them where they fill the device; an event instead of
+             * the barrier cost more than it hid). The winners read the tables, and the lines
+             * (which touch nothing the winners write) run beside the winners instead. At most 8
+             * dispatches: geometry, InputTensor's copy, two halves, lines, gather, and the ROI
+             * gradient's two. */
             const bool max = f.reduction == DMLVK_REDUCE_FUNCTION_MAX;
             const bool halves = !max && g.transpose_blocks > 1;
             const uint64_t first_blocks = halves ? g.transpose_blocks / 2 : g.transpose_blocks;

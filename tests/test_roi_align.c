@@ -1352,6 +1352,31 @@ static int teardown(void **state)
     return 0;
 }
 
+/* ROI_ALIGN_GRAD's most dispatches (DMLVK_MAX_DISPATCHES): the geometry, InputTensor's copy, dY's
+ * transposition in two halves, the lines, the gather and the ROI gradient's own two stages (without
+ * subgroup shuffles, several workgroups per region); both outputs right and the same run to run. */
+static void test_gather_dispatch_budget(void **state)
+{
+    (void)state;
+    for (int iter = 0; iter < 4; iter++) {
+        struct problem p;
+        random_problem(&p, true, false, iter % 2 == 0);
+        free_problem(&p);
+        p.q.channels = 64;
+        p.q.out_h = 5;
+        p.q.out_w = 5;
+        alloc_problem(&p);
+        for (uint64_t i = 0; i < p.nx; i++)
+            p.x[i] = uniform(-1, 1);
+        for (uint64_t i = 0; i < p.ny; i++)
+            p.dy[i] = uniform(-1, 1);
+        const struct test_params params = { .workgroup_size = 32, .force_no_subgroup_shuffle = true };
+        assert_int_equal(backward_dispatches(&p, &params), 8);
+        expect_both_gradients(&p, &params, DMLVK_TENSOR_DATA_TYPE_FLOAT32);
+        free_problem(&p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1373,6 +1398,7 @@ int main(void)
         cmocka_unit_test(test_non_finite_gradients),
         cmocka_unit_test(test_forward_near_max),
         cmocka_unit_test(test_forward_near_max_16bit),
+        cmocka_unit_test(test_gather_dispatch_budget),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
