@@ -78,6 +78,13 @@ float block_weight(uint weights, uint blocks, uint j, uint entry)
     return uintBitsToFloat(ParamWords(pc.p).v[4u * (weights + (entry >> 2) * blocks + j) + (entry & 3u)]);
 }
 
+// Block j's weights of entries 4 * group to 4 * group + 3: one 16-byte load, where a warp's
+// neighbouring blocks read neighbouring ones (a load per entry used a quarter of each).
+vec4 block_weight_group(uint weights, uint blocks, uint j, uint group)
+{
+    return ParamVec4s(pc.p).v[weights + group * blocks + j];
+}
+
 // Adds the window's rows into acc. Every load is unconditional (window positions past the
 // tensor's edge read its last row or column, with weight 0), so that all of them can be in
 // flight at once: with each row's loads waiting on a branch, memory latency limited this kernel.
@@ -88,6 +95,8 @@ void add_rows(bool vector, bool careful, uint plane, int x0, int y0, uint jy, ui
               float wx[MAX_WINDOW * MAX_BLOCK_X], inout float acc[MAX_BLOCK_Y * MAX_BLOCK_X])
 {
     int last_row = int(pc.p.in_sizes[2]) - 1, last_col = int(pc.p.in_sizes[3]) - 1;
+    vec4 wy = vec4(0.0);
+    uint wy_group = ~0u;
     [[unroll]] for (uint r = 0u; r < ROWS; r++) {
         uint row = plane + uint(clamp(y0 + int(r), 0, last_row)) * pc.p.in_strides[2];
         float v[MAX_WINDOW];
@@ -134,7 +143,12 @@ void add_rows(bool vector, bool careful, uint plane, int x0, int y0, uint jy, ui
         [[unroll]] for (uint by = 0u; by < BLOCK_Y; by++) {
             if (!tapped(Y_TAPS_LO, Y_TAPS_HI, r * BLOCK_Y + by))
                 continue;
-            float w = block_weight(yw, y_blocks, jy, r * BLOCK_Y + by);
+            uint entry = r * BLOCK_Y + by;
+            if (entry >> 2 != wy_group) {   // folds away once the loops are unrolled
+                wy_group = entry >> 2;
+                wy = block_weight_group(yw, y_blocks, jy, wy_group);
+            }
+            float w = wy[entry & 3u];
             [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++)
                 acc[by * BLOCK_X + bx] += CAREFUL_TERM(w, sums[bx], finite || w != 0.0);
         }
