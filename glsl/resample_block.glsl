@@ -78,8 +78,9 @@ float block_weight(uint weights, uint blocks, uint j, uint entry)
     return uintBitsToFloat(ParamWords(pc.p).v[4u * (weights + (entry >> 2) * blocks + j) + (entry & 3u)]);
 }
 
-// Block j's weights of entries 4 * group to 4 * group + 3: one 16-byte load, where a warp's
-// neighbouring blocks read neighbouring ones (a load per entry used a quarter of each).
+// Block j's weights of entries 4 * group to 4 * group + 3 in one load, where the backward
+// gathers over planes took up to four (bound by their instructions in 16-bit types); the forward
+// ones keep a load per entry, which ran faster there (BENCHMARKS.md note 99).
 vec4 block_weight_group(uint weights, uint blocks, uint j, uint group)
 {
     return ParamVec4s(pc.p).v[weights + group * blocks + j];
@@ -144,11 +145,15 @@ void add_rows(bool vector, bool careful, uint plane, int x0, int y0, uint jy, ui
             if (!tapped(Y_TAPS_LO, Y_TAPS_HI, r * BLOCK_Y + by))
                 continue;
             uint entry = r * BLOCK_Y + by;
+#if RESAMPLE_BACKWARD
             if (entry >> 2 != wy_group) {   // folds away once the loops are unrolled
                 wy_group = entry >> 2;
                 wy = block_weight_group(yw, y_blocks, jy, wy_group);
             }
             float w = wy[entry & 3u];
+#else
+            float w = block_weight(yw, y_blocks, jy, entry);
+#endif
             [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++)
                 acc[by * BLOCK_X + bx] += CAREFUL_TERM(w, sums[bx], finite || w != 0.0);
         }
