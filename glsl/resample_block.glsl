@@ -28,33 +28,19 @@ const uint MAX_BLOCK_Y = RESAMPLE_MAX_BLOCK_Y, MAX_BLOCK_X = RESAMPLE_MAX_BLOCK_
 #ifndef RESAMPLE_BACKWARD
 #define RESAMPLE_BACKWARD 0
 #endif
-// bfloat16's backward gathers lose 6-9% of their speed on an H100 to either form below that the
-// other types take (BENCHMARKS.md note 71, a cause not found), so they keep the older ones.
-#define RESAMPLE_OLDER_FORMS (DMLVK_BF16 && RESAMPLE_BACKWARD)
-
 // Whether a sum is neither Inf nor NaN: one comparison of its magnitude (NaN compares false),
 // where isinf and isnan took two (float16 forward 84% -> 89% of copy on an H100).
 bool finite_sum(float s)
 {
-#if RESAMPLE_OLDER_FORMS
-    return !isinf(s) && !isnan(s);
-#else
     return abs(s) < uintBitsToFloat(0x7f800000u);
-#endif
 }
 
 // A careful sum's term: w * v, or 0 where `keep` is false (or `drop` true). The value is zeroed,
 // not the product, so that the arithmetic is the plain sums' own: where a compiler fused the plain
 // w * v + s and not a select's, an output in a careful block came out an ulp away from the same
-// output in a plain one (test_block_gather_inf, float32, on an H100); bfloat16's backward rounds
-// that ulp away but at rare ties. Macros, so that each type's code is the code measured.
-#if RESAMPLE_OLDER_FORMS
-#define CAREFUL_TERM(w, v, keep) ((keep) ? (w) * (v) : 0.0)
-#define CAREFUL_TERM_UNLESS(w, v, drop) ((drop) ? 0.0 : (w) * (v))
-#else
+// output in a plain one (test_block_gather_inf, float32, on an H100).
 #define CAREFUL_TERM(w, v, keep) ((w) * ((keep) ? (v) : 0.0))
 #define CAREFUL_TERM_UNLESS(w, v, drop) ((w) * ((drop) ? 0.0 : (v)))
-#endif
 
 bool tapped(uint lo, uint hi, uint entry)
 {
