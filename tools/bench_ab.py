@@ -8,7 +8,8 @@ clocks over the run weighs on both alike), each pass one `dmlvk-bench --json` pr
 given arguments (say `--preset sweep --only roi_align_grad --iterations 50`), and prints per
 workload every pass's time, the median of each build and the change of B's median against A's.
 One process per pass because a difference between processes (note 59's two modes) is part of
-the noise a change must beat. Python's standard library only: it runs where PyTorch is missing.
+the noise a change must beat. Each process's times go to stderr as it ends, so that a run cut
+short (a device call's time limit) keeps the passes it finished. Python's standard library only: it runs where PyTorch is missing.
 """
 import argparse
 import json
@@ -33,6 +34,8 @@ def run_alternated(runs, passes, bench_args):
             results[name].append(result)
             print(f"pass {k + 1} of {name}: {len(result['results'])} workloads, "
                   f"copy ceiling {result['copy_gbps']:.0f} GB/s", file=sys.stderr, flush=True)
+            for r in result["results"]:
+                print(f"  {r['name']} {r['ms']:.5f} ms", file=sys.stderr, flush=True)
     if len(devices) != 1:
         sys.exit(f"the passes ran on different devices: {sorted(devices)}")
     return results, devices.pop()
