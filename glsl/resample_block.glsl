@@ -82,8 +82,10 @@ void add_rows(bool vector, bool careful, uint plane, int x0, int y0, uint jy, ui
               float wx[MAX_WINDOW * MAX_BLOCK_X], inout float acc[MAX_BLOCK_Y * MAX_BLOCK_X])
 {
     int last_row = int(pc.p.in_sizes[2]) - 1, last_col = int(pc.p.in_sizes[3]) - 1;
+#if RESAMPLE_BACKWARD
     vec4 wy = vec4(0.0);
     uint wy_group = ~0u;
+#endif
     [[unroll]] for (uint r = 0u; r < ROWS; r++) {
         uint row = plane + uint(clamp(y0 + int(r), 0, last_row)) * pc.p.in_strides[2];
         float v[MAX_WINDOW];

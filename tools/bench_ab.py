@@ -9,7 +9,8 @@ given arguments (say `--preset sweep --only roi_align_grad --iterations 50`), an
 workload every pass's time, the median of each build and the change of B's median against A's.
 One process per pass because a difference between processes (note 59's two modes) is part of
 the noise a change must beat. Each process's times go to stderr as it ends, so that a run cut
-short (a device call's time limit) keeps the passes it finished. Python's standard library only: it runs where PyTorch is missing.
+short (a device call's time limit) keeps the passes it finished. Python's standard library only:
+it runs where PyTorch is missing.
 """
 import argparse
 import json
