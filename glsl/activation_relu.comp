@@ -7,19 +7,24 @@
 
 DMLVK_PUSH(activation_relu_push, ACTIVATION_RELU_PUSH)
 
+vec4 relu4(vec4 x)
+{
+    return vec4(x.x > 0.0 ? x.x : 0.0, x.y > 0.0 ? x.y : 0.0, x.z > 0.0 ? x.z : 0.0, x.w > 0.0 ? x.w : 0.0);
+}
+
 void main()
 {
     if (CONTIGUOUS) {
-        uint count = pc.p.count, whole = count / VECTOR_WIDTH;
-        bool aligned = vec4_aligned(pc.x) && vec4_aligned(pc.y);
-        for (uint q = invocation_index(); q * VECTOR_WIDTH < count; q += invocation_count()) {
+        uint count = pc.p.count, whole = count / ACCESS;
+        bool aligned = chunk_aligned(pc.x, ACCESS) && chunk_aligned(pc.y, ACCESS);
+        for (uint q = invocation_index(); q * ACCESS < count; q += invocation_count()) {
             if (aligned && q < whole) {
-                vec4 x = load4(pc.x, q);
-                store4(pc.y, q, vec4(x.x > 0.0 ? x.x : 0.0, x.y > 0.0 ? x.y : 0.0, x.z > 0.0 ? x.z : 0.0,
-                                     x.w > 0.0 ? x.w : 0.0));
+                vec4 lo, hi;
+                access_load(pc.x, q, lo, hi);
+                access_store(pc.y, q, relu4(lo), relu4(hi));
                 continue;
             }
-            for (uint i = q * VECTOR_WIDTH; i < min(q * VECTOR_WIDTH + VECTOR_WIDTH, count); i++) {
+            for (uint i = q * ACCESS; i < min(q * ACCESS + ACCESS, count); i++) {
                 float x = load(pc.x, i);
                 store(pc.y, i, x > 0.0 ? x : 0.0);
             }

@@ -15,14 +15,17 @@ vec4 relu_grad4(vec4 x, vec4 dy)
 void main()
 {
     if (CONTIGUOUS) {
-        uint count = pc.p.count, whole = count / VECTOR_WIDTH;
-        bool aligned = vec4_aligned(pc.x) && vec4_aligned(pc.dy) && vec4_aligned(pc.dx);
-        for (uint q = invocation_index(); q * VECTOR_WIDTH < count; q += invocation_count()) {
+        uint count = pc.p.count, whole = count / ACCESS;
+        bool aligned = chunk_aligned(pc.x, ACCESS) && chunk_aligned(pc.dy, ACCESS) && chunk_aligned(pc.dx, ACCESS);
+        for (uint q = invocation_index(); q * ACCESS < count; q += invocation_count()) {
             if (aligned && q < whole) {
-                store4(pc.dx, q, relu_grad4(load4(pc.x, q), load4(pc.dy, q)));
+                vec4 x_lo, x_hi, dy_lo, dy_hi;
+                access_load(pc.x, q, x_lo, x_hi);
+                access_load(pc.dy, q, dy_lo, dy_hi);
+                access_store(pc.dx, q, relu_grad4(x_lo, dy_lo), relu_grad4(x_hi, dy_hi));
                 continue;
             }
-            for (uint i = q * VECTOR_WIDTH; i < min(q * VECTOR_WIDTH + VECTOR_WIDTH, count); i++)
+            for (uint i = q * ACCESS; i < min(q * ACCESS + ACCESS, count); i++)
                 store(pc.dx, i, load(pc.x, i) > 0.0 ? load(pc.dy, i) : 0.0);
         }
         return;

@@ -1,9 +1,34 @@
 // Element-wise operators over tensors of one shape with their own strides (elementwise_abi.h).
 #include "elementwise_abi.h"
 layout(constant_id = ELEMENTWISE_SPEC_DIMS) const uint DIMS = 1;
-// Every tensor packed and alike: each invocation takes VECTOR_WIDTH consecutive elements.
+// Every tensor packed and alike: each invocation takes ACCESS consecutive elements, one 16-byte
+// access of each tensor (access_load, access_store).
 layout(constant_id = ELEMENTWISE_SPEC_CONTIGUOUS) const bool CONTIGUOUS = false;
-const uint VECTOR_WIDTH = ELEMENTWISE_VECTOR_WIDTH;
+#if DMLVK_STORAGE16
+const uint ACCESS = ELEMENTWISE_ACCESS_BYTES / 2u;
+#else
+const uint ACCESS = ELEMENTWISE_ACCESS_BYTES / 4u;
+#endif
+
+// Access q's elements, the first four in lo (float32 has no others: hi is 0).
+void access_load(Tensor t, uint q, out vec4 lo, out vec4 hi)
+{
+#if DMLVK_STORAGE16
+    load8(t, q, lo, hi);
+#else
+    lo = load4(t, q);
+    hi = vec4(0.0);
+#endif
+}
+
+void access_store(Tensor t, uint q, vec4 lo, vec4 hi)
+{
+#if DMLVK_STORAGE16
+    store8(t, q, lo, hi);
+#else
+    store4(t, q, lo);
+#endif
+}
 
 void element_offsets(elementwise_params p, uint i, out uint off[ELEMENTWISE_TENSORS])
 {

@@ -6,8 +6,9 @@
 
 #define ELEMENTWISE_MAX_DIMS 8
 #define ELEMENTWISE_MAX_TENSORS 3
-/* Elements per invocation where every tensor is packed (CONTIGUOUS). */
-#define ELEMENTWISE_VECTOR_WIDTH 4u
+/* Bytes of each tensor per invocation where every tensor is packed (CONTIGUOUS): one 16-byte
+ * access, 4 float32 or 8 16-bit elements. */
+#define ELEMENTWISE_ACCESS_BYTES 16u
 
 /* The host merges axes that are contiguous in every tensor, so DIMS is usually 1. */
 #define ELEMENTWISE_SPEC_DIMS 1

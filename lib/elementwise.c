@@ -51,12 +51,12 @@ struct dmlvk_dispatch_plan *dmlvk_plan_elementwise(const struct dmlvk_op_context
     bool contiguous = dims == 1;
     for (uint32_t t = 0; t < n; t++)
         contiguous = contiguous && strides[t][0] == 1;
-    /* Contiguous: a grid-stride loop over groups of 4 elements, with enough workgroups to fill any
-     * current GPU and few enough that each invocation loops a while. */
+    /* Contiguous: an invocation per 16-byte access of each tensor, all in one pass (a grid-stride
+     * loop over fewer workgroups was slower, BENCHMARKS.md note 104). */
     uint64_t invocations = tensors[0].elements;
     if (contiguous) {
-        uint64_t groups = (tensors[0].elements + ELEMENTWISE_VECTOR_WIDTH - 1) / ELEMENTWISE_VECTOR_WIDTH, cap = (uint64_t)8192 * ctx->workgroup_size;
-        invocations = groups < cap ? groups : cap;
+        const uint64_t access = ELEMENTWISE_ACCESS_BYTES / (DMLVK_IS_16BIT_FLOAT(tensors[0].type) ? 2 : 4);
+        invocations = (tensors[0].elements + access - 1) / access;
     }
     struct dmlvk_dispatch_plan *dp = dmlvk_plan_add_dispatch(plan, ctx, shader, push_slots, invocations);
     if (dp) {
