@@ -3,7 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "testutil.h"
+#include "gpu_util.h"
+#include "half.h"
 #include "internal.h"
 
 static void test_descriptor_errors(void **state)
@@ -260,6 +261,92 @@ static void test_validation_is_on(void **state)
     dmlvk_device_destroy(dev);
 }
 
+/* Element bits of `type` as float (16-bit types widen exactly). */
+static float element_value(dmlvk_tensor_data_type type, const void *base, uint32_t i)
+{
+    if (type == DMLVK_TENSOR_DATA_TYPE_FLOAT32)
+        return ((const float *)base)[i];
+    uint16_t h = ((const uint16_t *)base)[i];
+    return type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? half_to_float(h) : bfloat16_to_float(h);
+}
+
+/* ReLU and ReLU grad over packed tensors take 16 bytes per access where all are aligned to that,
+ * element by element where not, and the tail past the last whole access element by element:
+ * every count around an access's size, bound at every 4-byte offset, against the exact answers
+ * (x where x > 0, else +0; dy where x > 0, else +0; NaN in x gives +0). */
+static void test_relu_alignment_and_tails(void **state)
+{
+    struct device_fixture *f = *state;
+    dmlvk_device_info info;
+    dmlvk_device_get_info(f->dev, &info);
+    static const dmlvk_tensor_data_type types[] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
+                                                    DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
+    static const uint32_t counts[] = { 1, 3, 4, 7, 8, 9, 15, 16, 17, 1029 };
+    uint64_t rng = 104;
+    for (uint32_t t = 0; t < 3; t++) {
+        dmlvk_tensor_data_type type = types[t];
+        if (type != DMLVK_TENSOR_DATA_TYPE_FLOAT32 && !info.float16)
+            continue;
+        const uint32_t size = type == DMLVK_TENSOR_DATA_TYPE_FLOAT32 ? 4 : 2;
+        for (uint32_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+            const uint32_t n = counts[c];
+            dmlvk_tensor_desc d = packed_desc(type, 1, &n);
+            uint8_t *x = calloc(1, d.TotalTensorSizeInBytes), *dy = calloc(1, d.TotalTensorSizeInBytes);
+            uint8_t *out = calloc(1, d.TotalTensorSizeInBytes), *grad = calloc(1, d.TotalTensorSizeInBytes);
+            for (uint32_t i = 0; i < n; i++) {
+                uint64_t r = splitmix64_next(&rng);
+                /* Random bits in x (NaN and Inf included, +-0 often); dy without NaN, whose
+                 * payload a 16-bit round trip need not keep. */
+                bool zero = r % 7 == 0, negative = (r & 8) != 0;
+                if (size == 4) {
+                    uint32_t xb = zero ? (negative ? 0x80000000u : 0u) : (uint32_t)(r >> 32);
+                    float g = (float)(int16_t)(r & 0xffff) / 1024.0f;
+                    memcpy(x + 4 * i, &xb, 4);
+                    memcpy(dy + 4 * i, &g, 4);
+                } else {
+                    uint16_t xb = zero ? (uint16_t)(negative ? 0x8000u : 0u) : (uint16_t)(r >> 48);
+                    float g = (float)(int16_t)(r & 0xffff) / 64.0f;
+                    uint16_t gb = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? half_from_float(g) : bfloat16_from_float(g);
+                    memcpy(x + 2 * i, &xb, 2);
+                    memcpy(dy + 2 * i, &gb, 2);
+                }
+            }
+            for (uint64_t offset = 0; offset < 16; offset += 4) {
+                memset(out, 0xa5, d.TotalTensorSizeInBytes);
+                memcpy(grad, out, d.TotalTensorSizeInBytes);
+                dmlvk_activation_relu_operator_desc fwd = { &d, &d };
+                const dmlvk_tensor_desc *fd[2] = { &d, &d };
+                void *fv[2] = { x, out };
+                assert_int_equal(gpu_run_at(f->dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU, &fwd }, NULL, fd,
+                                            fv, 2, offset),
+                                 DMLVK_OK);
+                dmlvk_activation_relu_grad_operator_desc bwd = { &d, &d, &d };
+                const dmlvk_tensor_desc *bd[3] = { &d, &d, &d };
+                uint8_t *x_copy = malloc(d.TotalTensorSizeInBytes), *dy_copy = malloc(d.TotalTensorSizeInBytes);
+                memcpy(x_copy, x, d.TotalTensorSizeInBytes);
+                memcpy(dy_copy, dy, d.TotalTensorSizeInBytes);
+                void *bv[3] = { x_copy, dy_copy, grad };
+                assert_int_equal(gpu_run_at(f->dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU_GRAD, &bwd }, NULL,
+                                            bd, bv, 3, offset),
+                                 DMLVK_OK);
+                for (uint32_t i = 0; i < n; i++) {
+                    bool positive = element_value(type, x, i) > 0.0f;
+                    const uint8_t zero[4] = { 0 };
+                    if (memcmp(out + size * i, positive ? x + size * i : zero, size) ||
+                        memcmp(grad + size * i, positive ? dy + size * i : zero, size))
+                        fail_msg("type %u, %u elements at offset %u: element %u differs", t, n, (unsigned)offset, i);
+                }
+                free(x_copy);
+                free(dy_copy);
+            }
+            free(x);
+            free(dy);
+            free(out);
+            free(grad);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -269,6 +356,7 @@ int main(void)
         cmocka_unit_test(test_reflection),
         cmocka_unit_test(test_beyond_storage_buffer_range),
         cmocka_unit_test(test_validation_is_on),
+        cmocka_unit_test(test_relu_alignment_and_tails),
     };
     return cmocka_run_group_tests(tests, device_fixture_setup, device_fixture_teardown);
 }
