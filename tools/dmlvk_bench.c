@@ -935,7 +935,8 @@ int main(int argc, char **argv)
     struct copy_kernel copy;
     copy_kernel_create(&v, &copy);
     double grid_stride, one_pass;
-    double ceiling = best_copy_rate(&v, dev, &copy, small ? (UINT64_C(64) << 20) : (UINT64_C(1) << 30), &o, &grid_stride, &one_pass);
+    double ceiling =
+        best_copy_rate(&v, dev, &copy, small ? (UINT64_C(64) << 20) : (UINT64_C(1) << 30), &o, &grid_stride, &one_pass);
     struct workload w[128];
     int all = add_preset(w, 0, o.preset, v.req.vulkan11.storageBuffer16BitAccess), n = 0;
     /* --only keeps the workloads whose name contains one of its substrings; --repeat runs each
@@ -951,8 +952,8 @@ int main(int argc, char **argv)
     else
         printf("device: %s (driver %u)\ncopy ceiling: %.1f GB/s (compute-shader copy, bytes read + written; grid-stride "
                "%.1f, one pass %.1f)\n\n%-28s %10s %10s %9s %10s %12s %12s\n",
-               info.name, info.driver_version, ceiling, grid_stride, one_pass, "workload", "ms", "GB/s", "of copy", "same size", "create cold",
-               "from cache");
+               info.name, info.driver_version, ceiling, grid_stride, one_pass, "workload", "ms", "GB/s", "of copy",
+               "same size", "create cold", "from cache");
     for (int i = 0; i < n; i++) {
         struct result r = { 0 };
         run_workload(&v, dev, &picked[i], &o, cache_dir, &r);
