@@ -27,14 +27,18 @@ dmlvk_status dmlvk_plan_groups(const struct dmlvk_op_context *ctx, uint64_t invo
     uint64_t n = (invocations + ctx->workgroup_size - 1) / ctx->workgroup_size;
     if (n == 0)
         n = 1;
-    groups[0] = (uint32_t)(n < ctx->max_groups[0] ? n : ctx->max_groups[0]);
-    uint64_t rest = (n + groups[0] - 1) / groups[0];
-    groups[1] = (uint32_t)(rest < ctx->max_groups[1] ? rest : ctx->max_groups[1]);
-    rest = (rest + groups[1] - 1) / groups[1];
-    if (rest > ctx->max_groups[2])
+    /* As few rows (y, z) as the limits allow, then rows as even as they come: filling x to its
+     * limit first left up to a whole row of workgroups with nothing to do (with a limit of 65535,
+     * 131072 workgroups took 196605). */
+    const uint64_t rows = (n + ctx->max_groups[0] - 1) / ctx->max_groups[0];
+    const uint64_t layers = (rows + ctx->max_groups[1] - 1) / ctx->max_groups[1];
+    if (layers > ctx->max_groups[2])
         return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "%s: %llu invocations exceed the device's workgroup count limits",
                            ctx->op_name, (unsigned long long)invocations);
-    groups[2] = (uint32_t)rest;
+    const uint64_t per_layer = (rows + layers - 1) / layers;
+    groups[2] = (uint32_t)layers;
+    groups[1] = (uint32_t)per_layer;
+    groups[0] = (uint32_t)((n + per_layer * layers - 1) / (per_layer * layers));
     return DMLVK_OK;
 }
 

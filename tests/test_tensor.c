@@ -121,6 +121,35 @@ static void test_output_aliasing(void **state)
     assert_int_equal(check(&d, true), DMLVK_OK);
 }
 
+/* Dispatch sizes: enough workgroups, within every limit, and fewer idle ones than a row of them. */
+static void test_plan_groups(void **state)
+{
+    (void)state;
+    static const uint64_t invocations[] = { 1, 255, 256, 257, 65535 * 256, 65536 * 256, 131072 * 256, 196606 * 256,
+                                            UINT64_C(1) << 33, UINT64_C(1) << 40, (UINT64_C(65535) * 65535 * 3 + 7) * 256 };
+    static const uint32_t limits[][3] = { { 65535, 65535, 65535 }, { 0x7fffffff, 65535, 65535 }, { 100, 7, 65535 } };
+    for (size_t l = 0; l < sizeof(limits) / sizeof(limits[0]); l++) {
+        struct dmlvk_op_context ctx = { .op_name = "OP", .workgroup_size = 256 };
+        memcpy(ctx.max_groups, limits[l], sizeof(ctx.max_groups));
+        for (size_t i = 0; i < sizeof(invocations) / sizeof(invocations[0]); i++) {
+            uint64_t n = (invocations[i] + 255) / 256;
+            uint64_t most = (uint64_t)limits[l][0] * limits[l][1] * limits[l][2];
+            uint32_t g[3];
+            dmlvk_status st = dmlvk_plan_groups(&ctx, invocations[i], g);
+            if (n > most) {
+                assert_int_equal(st, DMLVK_ERROR_UNSUPPORTED);
+                continue;
+            }
+            assert_int_equal(st, DMLVK_OK);
+            for (int d = 0; d < 3; d++)
+                assert_true(g[d] >= 1 && g[d] <= limits[l][d]);
+            uint64_t rows = (uint64_t)g[1] * g[2], total = (uint64_t)g[0] * rows;
+            assert_true(total >= n);
+            assert_true(total - n < rows);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -128,6 +157,7 @@ int main(void)
         cmocka_unit_test(test_rejects),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_output_aliasing),
+        cmocka_unit_test(test_plan_groups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
