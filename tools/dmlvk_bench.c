@@ -366,10 +366,10 @@ static double copy_rate(struct vk *v, dmlvk_device *dev, const struct copy_kerne
     CHECK(dmlvk_buffer_create(dev, bytes, &b));
     struct copy_job c = { .pipeline = k->pipeline, .layout = k->layout, .src = address_of(v, a),
                           .dst = address_of(v, b), .vec4s = (uint32_t)(bytes / 16), .groups = { 132 * 16, 1 } };
-    if (one_pass) {
+    if (one_pass) { /* rows of at most 65535 workgroups, as even as they come (none idle but the last few) */
         uint32_t groups = (c.vec4s + 255) / 256;
-        c.groups[0] = groups < 65535 ? groups : 65535;
-        c.groups[1] = (groups + c.groups[0] - 1) / c.groups[0];
+        c.groups[1] = (groups + 65534) / 65535;
+        c.groups[0] = (groups + c.groups[1] - 1) / c.groups[1];
     }
     double ms = time_runs(v, record_copy, &c, o->warmup, o->iterations);
     dmlvk_buffer_destroy(a);
