@@ -12,23 +12,32 @@ vec4 relu4(vec4 x)
     return vec4(x.x > 0.0 ? x.x : 0.0, x.y > 0.0 ? x.y : 0.0, x.z > 0.0 ? x.z : 0.0, x.w > 0.0 ? x.w : 0.0);
 }
 
+// The accesses from this invocation's on: whole ones at once where `vector` (as two 8-byte halves
+// where `halves`), the rest element by element.
+void relu_accesses(bool vector, bool halves)
+{
+    uint count = pc.p.count, whole = count / ACCESS;
+    for (uint q = invocation_index(); q * ACCESS < count; q += invocation_count()) {
+        if (vector && q < whole) {
+            vec4 lo, hi;
+            access_load(pc.x, q, halves, lo, hi);
+            access_store(pc.y, q, halves, relu4(lo), relu4(hi));
+            continue;
+        }
+        for (uint i = q * ACCESS; i < min(q * ACCESS + ACCESS, count); i++) {
+            float x = load(pc.x, i);
+            store(pc.y, i, x > 0.0 ? x : 0.0);
+        }
+    }
+}
+
 void main()
 {
     if (CONTIGUOUS) {
-        uint count = pc.p.count, whole = count / ACCESS;
-        bool aligned = chunk_aligned(pc.x, ACCESS) && chunk_aligned(pc.y, ACCESS);
-        for (uint q = invocation_index(); q * ACCESS < count; q += invocation_count()) {
-            if (aligned && q < whole) {
-                vec4 lo, hi;
-                access_load(pc.x, q, lo, hi);
-                access_store(pc.y, q, relu4(lo), relu4(hi));
-                continue;
-            }
-            for (uint i = q * ACCESS; i < min(q * ACCESS + ACCESS, count); i++) {
-                float x = load(pc.x, i);
-                store(pc.y, i, x > 0.0 ? x : 0.0);
-            }
-        }
+        if (chunk_aligned(pc.x, ACCESS) && chunk_aligned(pc.y, ACCESS))
+            relu_accesses(true, false);
+        else
+            relu_accesses(vec4_aligned(pc.x) && vec4_aligned(pc.y), true);
         return;
     }
     uint i = invocation_index();

@@ -12,22 +12,31 @@ vec4 relu_grad4(vec4 x, vec4 dy)
     return vec4(x.x > 0.0 ? dy.x : 0.0, x.y > 0.0 ? dy.y : 0.0, x.z > 0.0 ? dy.z : 0.0, x.w > 0.0 ? dy.w : 0.0);
 }
 
+// The accesses from this invocation's on: whole ones at once where `vector` (as two 8-byte halves
+// where `halves`), the rest element by element.
+void relu_grad_accesses(bool vector, bool halves)
+{
+    uint count = pc.p.count, whole = count / ACCESS;
+    for (uint q = invocation_index(); q * ACCESS < count; q += invocation_count()) {
+        if (vector && q < whole) {
+            vec4 x_lo, x_hi, dy_lo, dy_hi;
+            access_load(pc.x, q, halves, x_lo, x_hi);
+            access_load(pc.dy, q, halves, dy_lo, dy_hi);
+            access_store(pc.dx, q, halves, relu_grad4(x_lo, dy_lo), relu_grad4(x_hi, dy_hi));
+            continue;
+        }
+        for (uint i = q * ACCESS; i < min(q * ACCESS + ACCESS, count); i++)
+            store(pc.dx, i, load(pc.x, i) > 0.0 ? load(pc.dy, i) : 0.0);
+    }
+}
+
 void main()
 {
     if (CONTIGUOUS) {
-        uint count = pc.p.count, whole = count / ACCESS;
-        bool aligned = chunk_aligned(pc.x, ACCESS) && chunk_aligned(pc.dy, ACCESS) && chunk_aligned(pc.dx, ACCESS);
-        for (uint q = invocation_index(); q * ACCESS < count; q += invocation_count()) {
-            if (aligned && q < whole) {
-                vec4 x_lo, x_hi, dy_lo, dy_hi;
-                access_load(pc.x, q, x_lo, x_hi);
-                access_load(pc.dy, q, dy_lo, dy_hi);
-                access_store(pc.dx, q, relu_grad4(x_lo, dy_lo), relu_grad4(x_hi, dy_hi));
-                continue;
-            }
-            for (uint i = q * ACCESS; i < min(q * ACCESS + ACCESS, count); i++)
-                store(pc.dx, i, load(pc.x, i) > 0.0 ? load(pc.dy, i) : 0.0);
-        }
+        if (chunk_aligned(pc.x, ACCESS) && chunk_aligned(pc.dy, ACCESS) && chunk_aligned(pc.dx, ACCESS))
+            relu_grad_accesses(true, false);
+        else
+            relu_grad_accesses(vec4_aligned(pc.x) && vec4_aligned(pc.dy) && vec4_aligned(pc.dx), true);
         return;
     }
     uint i = invocation_index();

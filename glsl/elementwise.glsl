@@ -10,21 +10,32 @@ const uint ACCESS = ELEMENTWISE_ACCESS_BYTES / 2u;
 const uint ACCESS = ELEMENTWISE_ACCESS_BYTES / 4u;
 #endif
 
-// Access q's elements, the first four in lo (float32 has no others: hi is 0).
-void access_load(Tensor t, uint q, out vec4 lo, out vec4 hi)
+// Access q's elements, the first four in lo (float32 has no others: hi is 0). `halves`: 16-bit
+// elements in two loads of 8 bytes, for tensors aligned to 8 bytes but not 16.
+void access_load(Tensor t, uint q, bool halves, out vec4 lo, out vec4 hi)
 {
 #if DMLVK_STORAGE16
-    load8(t, q, lo, hi);
+    if (halves) {
+        lo = load4(t, 2u * q);
+        hi = load4(t, 2u * q + 1u);
+    } else {
+        load8(t, q, lo, hi);
+    }
 #else
     lo = load4(t, q);
     hi = vec4(0.0);
 #endif
 }
 
-void access_store(Tensor t, uint q, vec4 lo, vec4 hi)
+void access_store(Tensor t, uint q, bool halves, vec4 lo, vec4 hi)
 {
 #if DMLVK_STORAGE16
-    store8(t, q, lo, hi);
+    if (halves) {
+        store4(t, 2u * q, lo);
+        store4(t, 2u * q + 1u, hi);
+    } else {
+        store8(t, q, lo, hi);
+    }
 #else
     store4(t, q, lo);
 #endif
