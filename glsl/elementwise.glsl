@@ -1,8 +1,8 @@
 // Element-wise operators over tensors of one shape with their own strides (elementwise_abi.h).
 #include "elementwise_abi.h"
 layout(constant_id = ELEMENTWISE_SPEC_DIMS) const uint DIMS = 1;
-// Every tensor packed and alike: each invocation takes ACCESS consecutive elements, one 16-byte
-// access of each tensor (access_load, access_store).
+// Every tensor packed and alike: each invocation takes ACCESS consecutive elements, 16 bytes of
+// each tensor (access_load, access_store).
 layout(constant_id = ELEMENTWISE_SPEC_CONTIGUOUS) const bool CONTIGUOUS = false;
 #if DMLVK_STORAGE16
 const uint ACCESS = ELEMENTWISE_ACCESS_BYTES / 2u;
