@@ -446,8 +446,9 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
 
 /* The first block shape whose window fits, in an order measured on an H100 (BENCHMARKS.md notes
  * 14-16, 26 and 30: backward, 2x2 blocks fastest for float32 LINEAR, 2x4 for float16 LINEAR and
- * float32 NEAREST_NEIGHBOR; float16 is bound by instructions per block, and 4x4 NEAREST_NEIGHBOR
- * blocks spread them over the most outputs. Forward, note 36: 4x4 in every case, a block's
+ * NEAREST_NEIGHBOR in every type; note 108: 16-bit NEAREST_NEIGHBOR 2-5% faster in 2x4 than in
+ * the 4x4 of note 30, which spread their instructions over more outputs before the loads and
+ * stores of 16-bit types took whole words). Forward, note 36: 4x4 in every case, a block's
  * instructions spread over the most outputs where each output reads little). LINEAR backward
  * first tries the shapes of note 64's scale sweep (1.25x to 3x): float32 2x4 where each block row
  * leaves as one 4-element store (4x4 has the same columns, so it would not add stores); 16-bit
@@ -462,12 +463,10 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
     static const uint32_t linear_order[][2] = { { 2, 2 }, { 2, 4 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
     static const uint32_t linear_f16_order[][2] = { { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
     static const uint32_t nearest_order[][2] = { { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
-    static const uint32_t nearest_f16_order[][2] = { { 4, 4 }, { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 1 } };
     const bool storage16 = DMLVK_IS_16BIT_FLOAT(type), backward = y.ranges != NULL;
-    const uint32_t(*order)[2] = !backward   ? forward_order
-                                : linear    ? (storage16 ? linear_f16_order : linear_order)
-                                : storage16 ? nearest_f16_order
-                                            : nearest_order;
+    const uint32_t(*order)[2] = !backward ? forward_order
+                                : linear  ? (storage16 ? linear_f16_order : linear_order)
+                                          : nearest_order;
     if (backward && linear) {
         if (storage16 && !rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4) && try_block_shape(y, x, 4, 2, hdr, shape))
             return true;
