@@ -446,9 +446,8 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
 
 /* The first block shape whose window fits, in an order measured on an H100 (BENCHMARKS.md notes
  * 14-16, 26 and 30: backward, 2x2 blocks fastest for float32 LINEAR, 2x4 for float16 LINEAR and
- * NEAREST_NEIGHBOR in every type; note 108: 16-bit NEAREST_NEIGHBOR 2-5% faster in 2x4 than in
- * the 4x4 of note 30, which spread their instructions over more outputs before the loads and
- * stores of 16-bit types took whole words). Forward, note 36: 4x4 in every case, a block's
+ * float32 NEAREST_NEIGHBOR; note 108: 2x4 for 16-bit NEAREST_NEIGHBOR too, 2-5% faster than the
+ * 4x4 that note 30 had chosen for it). Forward, note 36: 4x4 in every case, a block's
  * instructions spread over the most outputs where each output reads little). LINEAR backward
  * first tries the shapes of note 64's scale sweep (1.25x to 3x): float32 2x4 where each block row
  * leaves as one 4-element store (4x4 has the same columns, so it would not add stores); 16-bit
@@ -460,13 +459,13 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
                                const struct resample_params *hdr, struct block_shape *shape)
 {
     static const uint32_t forward_order[][2] = { { 4, 4 }, { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 1 } };
-    static const uint32_t linear_order[][2] = { { 2, 2 }, { 2, 4 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
-    static const uint32_t linear_f16_order[][2] = { { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
-    static const uint32_t nearest_order[][2] = { { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
+    static const uint32_t linear_f32_order[][2] = { { 2, 2 }, { 2, 4 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
+    static const uint32_t backward_order[][2] = { { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
     const bool storage16 = DMLVK_IS_16BIT_FLOAT(type), backward = y.ranges != NULL;
-    const uint32_t(*order)[2] = !backward ? forward_order
-                                : linear  ? (storage16 ? linear_f16_order : linear_order)
-                                          : nearest_order;
+    const uint32_t(*order)[2] = !backward ? forward_order : linear && !storage16 ? linear_f32_order : backward_order;
+    _Static_assert(DMLVK_ARRAY_SIZE(forward_order) == DMLVK_ARRAY_SIZE(linear_f32_order) &&
+                       DMLVK_ARRAY_SIZE(forward_order) == DMLVK_ARRAY_SIZE(backward_order),
+                   "the loop below runs over any of the orders");
     if (backward && linear) {
         if (storage16 && !rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4) && try_block_shape(y, x, 4, 2, hdr, shape))
             return true;
@@ -476,7 +475,7 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
                               (shape->chunk != 4 && shape->rows >= BFLOAT16_SQUARE_ROWS_FROM)))
             return true;
     }
-    for (size_t k = 0; k < DMLVK_ARRAY_SIZE(linear_order); k++)
+    for (size_t k = 0; k < DMLVK_ARRAY_SIZE(forward_order); k++)
         if (try_block_shape(y, x, order[k][0], order[k][1], hdr, shape))
             return true;
     *shape = (struct block_shape){ 0 };
