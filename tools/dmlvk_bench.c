@@ -4,11 +4,11 @@
  * device in the same run: a compute-shader copy of a large buffer.
  *
  * For each workload it prints the median time over many runs (after warm-up, on random inputs),
- * the effective bandwidth on the minimal bytes (every input read once, every output written once)
- * and that bandwidth as a fraction of the copy ceiling. A workload's size moves what it can reach
- * (a dispatch's start and drain weigh more in small ones; working sets that fit the last-level
- * cache stay there from run to run), so it also times the same copy moving the workload's bytes
- * and reports the fraction of that. It also reports how long creating the pipelines takes cold
+ * the effective bandwidth on the minimal bytes (every input read once, every output written once;
+ * of a downsampling forward resample's input, what it taps) and that bandwidth as a fraction of
+ * the copy ceiling. A workload's size moves what it can reach (a dispatch's start and drain weigh
+ * more in small ones; working sets that fit the last-level cache stay there from run to run), so
+ * it also times the same copy moving the workload's bytes and reports the fraction of that. It also reports how long creating the pipelines takes cold
  * and from the disk cache.
  */
 #include <math.h>
@@ -453,6 +453,55 @@ static void fill_random(dmlvk_buffer *b, uint64_t elements, dmlvk_tensor_data_ty
     free(host);
 }
 
+/* Which of an axis's `in` input indices a forward resample to `out` reads: the taps of PyTorch's
+ * conventions (half-pixel bilinear, floor(o * in / out) nearest) that have a weight, since a tap
+ * of weight 0 is not read. Downsampling by more than 2 (and nearest by 2) skips some. */
+static uint32_t axis_reads(uint32_t in, uint32_t out, bool nearest, bool *read)
+{
+    memset(read, 0, in);
+    for (uint32_t o = 0; o < out; o++) {
+        if (nearest) {
+            uint64_t i = (uint64_t)o * in / out;
+            read[i < in ? i : in - 1] = true;
+            continue;
+        }
+        double x = ((double)o + 0.5) * in / out - 0.5;
+        uint32_t i0 = x <= 0 ? 0 : x >= in - 1 ? in - 1 : (uint32_t)x;
+        double t = x - i0;
+        if (t < 1)
+            read[i0] = true;
+        if (t > 0 && i0 + 1 < in)
+            read[i0 + 1] = true;
+    }
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < in; i++)
+        n += read[i];
+    return n;
+}
+
+/* The bytes a forward resample must read of its input {n, c, h, w} (w only where dims is 3): the
+ * rows it taps, and in each the 32-byte sectors holding a tapped column (channels-last: the tapped
+ * pixels' channels, contiguous). */
+static double resample_read_bytes(const struct workload *w, uint32_t dims, bool nearest, uint64_t es)
+{
+    uint32_t h = dims == 3 ? 1 : w->h, oh = dims == 3 ? 1 : w->oh;
+    bool *rows = malloc(h), *cols = malloc(w->w);
+    uint32_t nrows = axis_reads(h, oh, nearest, rows), ncols = axis_reads(w->w, w->ow, nearest, cols);
+    double per_row = (double)ncols * w->c * es;
+    if (!w->channels_last) {
+        uint64_t sectors = 0, last = UINT64_MAX;
+        for (uint32_t i = 0; i < w->w; i++)
+            if (cols[i] && i * es / 32 != last) {
+                last = i * es / 32;
+                sectors++;
+            }
+        per_row = fmin(32.0 * sectors, (double)w->w * es) * w->c;
+    }
+    free(rows);
+    free(cols);
+    return (double)w->n * nrows * per_row;
+}
+
 /* The boxes of the ROI align preset; tools/bench_torch.py draws the same ones. */
 static void roi_boxes(const struct workload *w, float *boxes, uint32_t *batch)
 {
@@ -591,7 +640,7 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
         bufs[0] = tensor_buffer(dev, e_read, w->type);
         bufs[1] = tensor_buffer(dev, backward ? e_small : e_big, w->type);
         fill_random(bufs[0], e_read, w->type, -1, 1, 3);
-        res->bytes = (double)(e_big + e_small) * es;
+        res->bytes = (backward ? (double)e_small * es : resample_read_bytes(w, dims, nearest, es)) + (double)e_big * es;
         break;
     }
     case ROI_ALIGN1:
@@ -709,7 +758,7 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
     const dmlvk_tensor_data_type F32 = DMLVK_TENSOR_DATA_TYPE_FLOAT32, F16 = DMLVK_TENSOR_DATA_TYPE_FLOAT16,
                                  BF16 = DMLVK_TENSOR_DATA_TYPE_BFLOAT16;
     const struct workload list[] = {
-        /* resample backward: {n, c, h, w} the smaller side, {oh, ow} the larger */
+        /* resample backward: {n, c, h, w} the forward's input, {oh, ow} its output */
         { "bilinear_grad_nhwc_2x", BILINEAR_GRAD, F32, .n = 16, .c = 256, .h = 64, .w = 64, .oh = 128, .ow = 128, .channels_last = 1 },
         { "bilinear_grad_nhwc_2x", BILINEAR_GRAD, F16, .n = 16, .c = 256, .h = 64, .w = 64, .oh = 128, .ow = 128, .channels_last = 1 },
         { "bilinear_grad_nhwc_2x", BILINEAR_GRAD, BF16, .n = 16, .c = 256, .h = 64, .w = 64, .oh = 128, .ow = 128, .channels_last = 1 },
@@ -733,6 +782,18 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
         { "bilinear_grad_3x", BILINEAR_GRAD, F16, .n = 16, .c = 64, .h = 128, .w = 128, .oh = 384, .ow = 384 },
         { "bilinear_grad_2x3x", BILINEAR_GRAD, BF16, .n = 8, .c = 64, .h = 64, .w = 64, .oh = 128, .ow = 192 },
         { "bilinear_grad_odd", BILINEAR_GRAD, BF16, .n = 4, .c = 64, .h = 97, .w = 131, .oh = 200, .ow = 260 },
+        /* downsampling (the forward's output the smaller side): the backward gathers 0-2 taps per
+         * element of the larger gradient */
+        { "bilinear_grad_down2x", BILINEAR_GRAD, F32, .n = 16, .c = 64, .h = 256, .w = 256, .oh = 128, .ow = 128 },
+        { "bilinear_grad_down2x", BILINEAR_GRAD, F16, .n = 16, .c = 64, .h = 256, .w = 256, .oh = 128, .ow = 128 },
+        { "bilinear_grad_down2x", BILINEAR_GRAD, BF16, .n = 16, .c = 64, .h = 256, .w = 256, .oh = 128, .ow = 128 },
+        { "bilinear_grad_nhwc_down2x", BILINEAR_GRAD, F32, .n = 16, .c = 256, .h = 128, .w = 128, .oh = 64, .ow = 64, .channels_last = 1 },
+        { "bilinear_grad_nhwc_down2x", BILINEAR_GRAD, F16, .n = 16, .c = 256, .h = 128, .w = 128, .oh = 64, .ow = 64, .channels_last = 1 },
+        { "bilinear_grad_down3x", BILINEAR_GRAD, F32, .n = 8, .c = 64, .h = 384, .w = 384, .oh = 128, .ow = 128 },
+        { "bilinear_grad_down_odd", BILINEAR_GRAD, F32, .n = 4, .c = 64, .h = 200, .w = 260, .oh = 97, .ow = 131 },
+        { "bilinear_grad_down_odd", BILINEAR_GRAD, F16, .n = 4, .c = 64, .h = 200, .w = 260, .oh = 97, .ow = 131 },
+        { "nearest_grad_down2x", NEAREST_GRAD, F32, .n = 16, .c = 64, .h = 256, .w = 256, .oh = 128, .ow = 128 },
+        { "nearest_grad_down2x", NEAREST_GRAD, F16, .n = 16, .c = 64, .h = 256, .w = 256, .oh = 128, .ow = 128 },
         /* resample forward */
         { "bilinear_2x", BILINEAR, F32, .n = 32, .c = 64, .h = 128, .w = 128, .oh = 256, .ow = 256 },
         { "bilinear_2x", BILINEAR, F16, .n = 32, .c = 64, .h = 128, .w = 128, .oh = 256, .ow = 256 },
@@ -744,6 +805,13 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
         { "nearest_nhwc_2x", NEAREST, F16, .n = 16, .c = 256, .h = 64, .w = 64, .oh = 128, .ow = 128, .channels_last = 1 },
         { "bilinear_odd", BILINEAR, F32, .n = 4, .c = 64, .h = 97, .w = 131, .oh = 200, .ow = 260 },
         { "linear1d_2x", BILINEAR, F32, .n = 16, .c = 256, .h = 1, .w = 4096, .oh = 1, .ow = 8192, .dims = 3 },
+        { "bilinear_down2x", BILINEAR, F32, .n = 16, .c = 64, .h = 256, .w = 256, .oh = 128, .ow = 128 },
+        { "bilinear_down2x", BILINEAR, F16, .n = 16, .c = 64, .h = 256, .w = 256, .oh = 128, .ow = 128 },
+        { "bilinear_nhwc_down2x", BILINEAR, F16, .n = 16, .c = 256, .h = 128, .w = 128, .oh = 64, .ow = 64, .channels_last = 1 },
+        { "bilinear_down_odd", BILINEAR, F32, .n = 4, .c = 64, .h = 200, .w = 260, .oh = 97, .ow = 131 },
+        { "bilinear_down_odd", BILINEAR, F16, .n = 4, .c = 64, .h = 200, .w = 260, .oh = 97, .ow = 131 },
+        { "bilinear_down4x", BILINEAR, F32, .n = 2, .c = 64, .h = 512, .w = 512, .oh = 128, .ow = 128 },
+        { "nearest_down2x", NEAREST, F16, .n = 16, .c = 64, .h = 256, .w = 256, .oh = 128, .ow = 128 },
         /* ROI align backward (AVERAGE unless named) and forward; regions drawn like the presets' */
         { "roi_align_grad_14x14_unaligned_small_map", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 50, .w = 76, .oh = 14, .ow = 14, .rois = 256, .samples = 2, .spatial_scale = 0.0625f, .aligned_false = 1 },
         { "roi_align_grad_14x14_unaligned_small_map", ROI_ALIGN_GRAD, F16, .n = 2, .c = 256, .h = 50, .w = 76, .oh = 14, .ow = 14, .rois = 256, .samples = 2, .spatial_scale = 0.0625f, .aligned_false = 1 },
