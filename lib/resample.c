@@ -444,11 +444,23 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
 /* The rows of a bfloat16 LINEAR backward gather's 4x4 window from which it takes that shape. */
 #define BFLOAT16_SQUARE_ROWS_FROM 11
 
+/* The most elements a forward block's window should hold (where no shape's window is that small,
+ * the first that fits): upsampling windows hold at most 24 (bilinear 2x: 4 rows of 6), downsampling
+ * ones grow with the scale, and there blocks within the limit ran faster (BENCHMARKS.md note 111:
+ * 0.5x float32 -7%, 0.25x -36%, 0.485x -21% float32 and -24% float16; 24 or 48 no better). */
+#define FORWARD_MOST_WINDOW 32
+
+static uint32_t window_elements(const struct block_shape *shape)
+{
+    return shape->rows * shape->chunks * shape->chunk;
+}
+
 /* The first block shape whose window fits, in an order measured on an H100 (BENCHMARKS.md notes
  * 14-16, 26 and 30: backward, 2x2 blocks fastest for float32 LINEAR, 2x4 for float16 LINEAR and
  * float32 NEAREST_NEIGHBOR; note 108: 2x4 for 16-bit NEAREST_NEIGHBOR too, 2-5% faster than the
- * 4x4 that note 30 had chosen for it). Forward, note 36: 4x4 in every case, a block's
- * instructions spread over the most outputs where each output reads little). LINEAR backward
+ * 4x4 that note 30 had chosen for it). Forward, note 36: 4x4 where each output reads little, a
+ * block's instructions spread over the most outputs; where outputs read much (downsampling), the
+ * first shape whose window holds at most FORWARD_MOST_WINDOW elements, note 111). LINEAR backward
  * first tries the shapes of note 64's scale sweep (1.25x to 3x): float32 2x4 where each block row
  * leaves as one 4-element store (4x4 has the same columns, so it would not add stores); 16-bit
  * types 4x4, but 4x2 where rows cannot take 4-element stores (odd widths). Bfloat16 takes 4x4 only
@@ -475,6 +487,11 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
                               (shape->chunk != 4 && shape->rows >= BFLOAT16_SQUARE_ROWS_FROM)))
             return true;
     }
+    if (!backward)
+        for (size_t k = 0; k < DMLVK_ARRAY_SIZE(forward_order); k++)
+            if (try_block_shape(y, x, order[k][0], order[k][1], hdr, shape) &&
+                window_elements(shape) <= FORWARD_MOST_WINDOW)
+                return true;
     for (size_t k = 0; k < DMLVK_ARRAY_SIZE(forward_order); k++)
         if (try_block_shape(y, x, order[k][0], order[k][1], hdr, shape))
             return true;
