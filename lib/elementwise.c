@@ -12,12 +12,24 @@ struct dmlvk_dispatch_plan *dmlvk_plan_elementwise(const struct dmlvk_op_context
                     ELEMENTWISE_MAX_TENSORS);
         return NULL;
     }
-    /* Drop size-1 axes, then merge axis d into d+1 where every tensor steps over d+1 exactly. */
-    uint32_t sizes[DMLVK_TENSOR_DIMENSION_COUNT_MAX], strides[ELEMENTWISE_MAX_TENSORS][DMLVK_TENSOR_DIMENSION_COUNT_MAX];
-    uint32_t dims = 0;
+    /* Every element is its own, so the axes may run in any order: the written tensor's (the last)
+     * strides descending, so that its writes are neighbours and a layout that every tensor shares
+     * (channels-last, any permutation of packed strides) merges into one contiguous axis. */
+    const uint32_t *written = tensors[n - 1].strides;
+    uint32_t order[DMLVK_TENSOR_DIMENSION_COUNT_MAX], axes = 0;
     for (uint32_t d = 0; d < tensors[0].dims; d++) {
         if (tensors[0].sizes[d] == 1)
             continue;
+        uint32_t k = axes++;
+        for (; k > 0 && written[order[k - 1]] < written[d]; k--)
+            order[k] = order[k - 1];
+        order[k] = d;
+    }
+    /* Then merge each axis into the one before where every tensor steps over it exactly. */
+    uint32_t sizes[DMLVK_TENSOR_DIMENSION_COUNT_MAX], strides[ELEMENTWISE_MAX_TENSORS][DMLVK_TENSOR_DIMENSION_COUNT_MAX];
+    uint32_t dims = 0;
+    for (uint32_t k = 0; k < axes; k++) {
+        const uint32_t d = order[k];
         bool merge = dims > 0;
         for (uint32_t t = 0; t < n && merge; t++)
             merge = (uint64_t)strides[t][dims - 1] == (uint64_t)tensors[t].strides[d] * tensors[0].sizes[d];

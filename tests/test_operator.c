@@ -347,6 +347,129 @@ static void test_relu_alignment_and_tails(void **state)
     }
 }
 
+/* Strides that lay 4-D `sizes` out packed in the axis order `order` (outermost first), each row
+ * of the innermost axis padded by `pad` elements. */
+static void permuted_strides(const uint32_t *sizes, const uint32_t *order, uint32_t pad, uint32_t *strides)
+{
+    uint32_t stride = 1;
+    for (uint32_t k = 4; k-- > 0;) {
+        strides[order[k]] = stride;
+        stride = stride * sizes[order[k]] + (k == 3 ? pad : 0);
+    }
+}
+
+/* ReLU and ReLU grad where every tensor has the same permutation of packed strides (channels-last
+ * and others: the planner runs them as one contiguous axis), where the layouts differ, where rows
+ * are padded and where an input broadcasts, every type, bit for bit against the exact answers:
+ * each element is read and written at its own place whatever order the axes run in. */
+static void test_relu_layouts(void **state)
+{
+    struct device_fixture *f = *state;
+    dmlvk_device_info info;
+    dmlvk_device_get_info(f->dev, &info);
+    static const dmlvk_tensor_data_type types[] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
+                                                    DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
+    static const uint32_t sizes[4] = { 2, 5, 3, 7 };
+    static const uint32_t nchw[4] = { 0, 1, 2, 3 }, nhwc[4] = { 0, 2, 3, 1 }, other[4] = { 3, 1, 0, 2 };
+    /* x, dy, the written tensor: order, padding; a NULL order broadcasts x along axes 1 and 3. */
+    static const struct {
+        const uint32_t *order[3];
+        uint32_t pad[3];
+    } layouts[] = {
+        { { nhwc, nhwc, nhwc }, { 0, 0, 0 } },  { { other, other, other }, { 0, 0, 0 } },
+        { { nchw, nhwc, other }, { 0, 0, 0 } }, { { nhwc, nhwc, nhwc }, { 1, 0, 3 } },
+        { { NULL, nhwc, nhwc }, { 0, 0, 0 } },
+    };
+    const uint32_t elements = sizes[0] * sizes[1] * sizes[2] * sizes[3];
+    uint64_t rng = 105;
+    for (uint32_t t = 0; t < 3; t++) {
+        dmlvk_tensor_data_type type = types[t];
+        if (type != DMLVK_TENSOR_DATA_TYPE_FLOAT32 && !info.float16)
+            continue;
+        const uint32_t size = dmlvk_data_type_size(type);
+        for (uint32_t l = 0; l < sizeof(layouts) / sizeof(layouts[0]); l++) {
+            uint32_t strides[3][4];
+            dmlvk_tensor_desc d[3];
+            uint8_t *v[3], *want[2];
+            for (uint32_t k = 0; k < 3; k++) {
+                if (layouts[l].order[k]) {
+                    permuted_strides(sizes, layouts[l].order[k], layouts[l].pad[k], strides[k]);
+                } else {
+                    permuted_strides(sizes, nchw, 0, strides[k]);
+                    strides[k][1] = strides[k][3] = 0;
+                }
+                d[k] = (dmlvk_tensor_desc){ .DataType = type, .DimensionCount = 4, .Sizes = sizes, .Strides = strides[k] };
+                assert_int_equal(dmlvk_tensor_min_size(&d[k], &d[k].TotalTensorSizeInBytes), DMLVK_OK);
+                v[k] = malloc(d[k].TotalTensorSizeInBytes);
+                for (uint64_t b = 0; b < d[k].TotalTensorSizeInBytes; b++)
+                    v[k][b] = (uint8_t)splitmix64_next(&rng);
+                /* Random bits (Inf, subnormals, NaN in x), but dy without NaN: a 16-bit round trip
+                 * need not keep a payload. */
+                for (uint64_t i = 0; k == 1 && i < d[k].TotalTensorSizeInBytes / size; i++) {
+                    if (size == 4) {
+                        uint32_t bits;
+                        memcpy(&bits, v[k] + 4 * i, 4);
+                        bits &= (bits & 0x7fffffffu) > 0x7f800000u ? 0xff800000u : 0xffffffffu;
+                        memcpy(v[k] + 4 * i, &bits, 4);
+                    } else {
+                        uint16_t bits;
+                        memcpy(&bits, v[k] + 2 * i, 2);
+                        const uint16_t inf = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? 0x7c00u : 0x7f80u;
+                        if ((bits & 0x7fffu) > inf)
+                            bits &= (uint16_t)(0x8000u | inf);
+                        memcpy(v[k] + 2 * i, &bits, 2);
+                    }
+                }
+            }
+            want[0] = malloc((size_t)elements * size);
+            want[1] = malloc((size_t)elements * size);
+            uint32_t e = 0;
+            for (uint32_t i0 = 0; i0 < sizes[0]; i0++)
+                for (uint32_t i1 = 0; i1 < sizes[1]; i1++)
+                    for (uint32_t i2 = 0; i2 < sizes[2]; i2++)
+                        for (uint32_t i3 = 0; i3 < sizes[3]; i3++, e++) {
+                            uint64_t at[2];
+                            for (uint32_t k = 0; k < 2; k++)
+                                at[k] = (uint64_t)i0 * strides[k][0] + (uint64_t)i1 * strides[k][1] +
+                                        (uint64_t)i2 * strides[k][2] + (uint64_t)i3 * strides[k][3];
+                            bool positive = element_value(type, v[0], (uint32_t)at[0]) > 0.0f;
+                            memset(want[0] + (size_t)e * size, 0, size);
+                            memset(want[1] + (size_t)e * size, 0, size);
+                            if (positive) {
+                                memcpy(want[0] + (size_t)e * size, v[0] + at[0] * size, size);
+                                memcpy(want[1] + (size_t)e * size, v[1] + at[1] * size, size);
+                            }
+                        }
+            for (int grad = 0; grad < 2; grad++) {
+                uint8_t *out = calloc(1, d[2].TotalTensorSizeInBytes);
+                dmlvk_activation_relu_operator_desc fwd = { &d[0], &d[2] };
+                dmlvk_activation_relu_grad_operator_desc bwd = { &d[0], &d[1], &d[2] };
+                const dmlvk_tensor_desc *fd[2] = { &d[0], &d[2] }, *bd[3] = { &d[0], &d[1], &d[2] };
+                void *fv[2] = { v[0], out }, *bv[3] = { v[0], v[1], out };
+                dmlvk_operator_desc od = grad ? (dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU_GRAD, &bwd }
+                                              : (dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU, &fwd };
+                assert_int_equal(gpu_run(f->dev, &od, NULL, grad ? bd : fd, grad ? bv : fv, grad ? 3u : 2u), DMLVK_OK);
+                e = 0;
+                for (uint32_t i0 = 0; i0 < sizes[0]; i0++)
+                    for (uint32_t i1 = 0; i1 < sizes[1]; i1++)
+                        for (uint32_t i2 = 0; i2 < sizes[2]; i2++)
+                            for (uint32_t i3 = 0; i3 < sizes[3]; i3++, e++) {
+                                uint64_t at = (uint64_t)i0 * strides[2][0] + (uint64_t)i1 * strides[2][1] +
+                                              (uint64_t)i2 * strides[2][2] + (uint64_t)i3 * strides[2][3];
+                                if (memcmp(out + at * size, want[grad] + (size_t)e * size, size))
+                                    fail_msg("type %u, layout %u, %s: element (%u, %u, %u, %u) differs", t, l,
+                                             grad ? "grad" : "forward", i0, i1, i2, i3);
+                            }
+                free(out);
+            }
+            for (uint32_t k = 0; k < 3; k++)
+                free(v[k]);
+            free(want[0]);
+            free(want[1]);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -357,6 +480,7 @@ int main(void)
         cmocka_unit_test(test_beyond_storage_buffer_range),
         cmocka_unit_test(test_validation_is_on),
         cmocka_unit_test(test_relu_alignment_and_tails),
+        cmocka_unit_test(test_relu_layouts),
     };
     return cmocka_run_group_tests(tests, device_fixture_setup, device_fixture_teardown);
 }
