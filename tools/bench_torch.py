@@ -79,10 +79,11 @@ def torch_workload(p, iterations):
         return torch.rand(*shape, device=dev, dtype=dtype) * 2 - 1
 
     if kind in ("relu", "relu_grad"):
-        x = rand(n)
+        shape, fmt = ([n, c, h, w], torch.channels_last) if p["channels_last"] else ([n], torch.contiguous_format)
+        x = rand(*shape).contiguous(memory_format=fmt)
         if kind == "relu":
             return time_cuda(lambda: torch.relu(x), iterations)
-        g = rand(n)
+        g = rand(*shape).contiguous(memory_format=fmt)
         return time_cuda(lambda: torch.ops.aten.threshold_backward(g, x, 0), iterations)
     if kind in ("nearest", "bilinear", "nearest_grad", "bilinear_grad"):
         one_d = p["dims"] == 3

@@ -401,12 +401,12 @@ struct workload {
     enum kind kind;
     dmlvk_tensor_data_type type;   /* FLOAT32, FLOAT16 or BFLOAT16 */
     bool deterministic;
-    uint32_t n, c, h, w;        /* input of the forward pass (relu: n elements) */
+    uint32_t n, c, h, w;        /* input of the forward pass (relu: n elements, or {n, c, h, w} channels-last) */
     uint32_t oh, ow;            /* resample: forward output; roi: bins */
     uint32_t rois, samples;     /* samples: per bin and axis, 0 adaptive */
     float spatial_scale;
     bool huge;                  /* regions of +-1e30 instead of the preset's boxes */
-    bool channels_last;         /* resample: NHWC strides (dims 4) */
+    bool channels_last;         /* resample, relu: NHWC strides (dims 4) */
     uint32_t dims;              /* resample: 4 (N, C, H, W) or 3 (N, C, W; h must be 1) */
     bool maximum, roi_grad;     /* ROI align: MAX; ROI_ALIGN_GRAD also computes the ROI gradient */
     bool aligned_false;         /* ROI align: torchvision's aligned=False */
@@ -592,28 +592,27 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
     } while (0)
     switch (w->kind) {
     case RELU_GRAD:
-        for (int i = 0; i < 3; i++)
-            TENSOR(i, 1, s_relu, type);
+    case RELU: {
+        /* n elements, or {n, c, h, w} in NHWC strides where channels_last */
+        const uint64_t count = w->channels_last ? e_small : w->n;
+        const int tensors = w->kind == RELU_GRAD ? 3 : 2;
+        for (int i = 0; i < tensors; i++) {
+            if (w->channels_last)
+                RESAMPLE_TENSOR(i, r_small, st_small);
+            else
+                TENSOR(i, 1, s_relu, type);
+            bufs[i] = tensor_buffer(dev, count, w->type);
+        }
         relu = (dmlvk_activation_relu_grad_operator_desc){ &t[0], &t[1], &t[2] };
-        od = (dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU_GRAD, &relu };
-        b.count = 3;
-        for (int i = 0; i < 3; i++)
-            bufs[i] = tensor_buffer(dev, w->n, w->type);
-        fill_random(bufs[0], w->n, w->type, -1, 1, 1);
-        fill_random(bufs[1], w->n, w->type, -1, 1, 2);
-        res->bytes = 3.0 * w->n * es;
-        break;
-    case RELU:
-        for (int i = 0; i < 2; i++)
-            TENSOR(i, 1, s_relu, type);
         relu1 = (dmlvk_activation_relu_operator_desc){ &t[0], &t[1] };
-        od = (dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU, &relu1 };
-        b.count = 2;
-        for (int i = 0; i < 2; i++)
-            bufs[i] = tensor_buffer(dev, w->n, w->type);
-        fill_random(bufs[0], w->n, w->type, -1, 1, 1);
-        res->bytes = 2.0 * w->n * es;
+        od = w->kind == RELU_GRAD ? (dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU_GRAD, &relu }
+                                  : (dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU, &relu1 };
+        b.count = (uint32_t)tensors;
+        for (int i = 0; i < tensors - 1; i++)
+            fill_random(bufs[i], count, w->type, -1, 1, 1 + (uint64_t)i);
+        res->bytes = (double)tensors * count * es;
         break;
+    }
     case NEAREST:
     case BILINEAR:
     case NEAREST_GRAD:
@@ -853,6 +852,10 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
         { "relu", RELU, F32, .n = 1u << 28 },
         { "relu", RELU, F16, .n = 1u << 28 },
         { "relu", RELU, BF16, .n = 1u << 28 },
+        /* ReLU on channels-last tensors (PyTorch's channels_last models): 2^28 elements as above */
+        { "relu_nhwc", RELU, F32, .n = 64, .c = 256, .h = 128, .w = 128, .channels_last = 1 },
+        { "relu_grad_nhwc", RELU_GRAD, F32, .n = 64, .c = 256, .h = 128, .w = 128, .channels_last = 1 },
+        { "relu_grad_nhwc", RELU_GRAD, F16, .n = 64, .c = 256, .h = 128, .w = 128, .channels_last = 1 },
     };
     for (size_t i = 0; i < sizeof(list) / sizeof(list[0]); i++) {
         struct workload x = list[i];
