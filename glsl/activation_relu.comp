@@ -1,6 +1,6 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
-// ACTIVATION_RELU: Y = X > 0 ? X : 0 (NaN gives 0: the comparison is ordered).
+// ACTIVATION_RELU: Y = X > 0 ? X : 0 (NaN and -0 give +0, subnormals pass: positive()).
 #include "common.glsl"
 #define ELEMENTWISE_TENSORS 2
 #include "elementwise.glsl"
@@ -9,7 +9,7 @@ DMLVK_PUSH(activation_relu_push, ACTIVATION_RELU_PUSH)
 
 vec4 relu4(vec4 x)
 {
-    return vec4(x.x > 0.0 ? x.x : 0.0, x.y > 0.0 ? x.y : 0.0, x.z > 0.0 ? x.z : 0.0, x.w > 0.0 ? x.w : 0.0);
+    return mix(vec4(0.0), x, positive4(x));
 }
 
 // The accesses from this invocation's on: whole ones at once where `vector` (as two 8-byte halves
@@ -26,7 +26,7 @@ void relu_accesses(bool vector, bool halves)
         }
         for (uint i = q * ACCESS; i < min(q * ACCESS + ACCESS, count); i++) {
             float x = load(pc.x, i);
-            store(pc.y, i, x > 0.0 ? x : 0.0);
+            store(pc.y, i, positive(x) ? x : 0.0);
         }
     }
 }
@@ -46,5 +46,5 @@ void main()
     uint off[2];
     element_offsets(pc.p, i, off);
     float x = load(pc.x, off[0]);
-    store(pc.y, off[1], x > 0.0 ? x : 0.0);
+    store(pc.y, off[1], positive(x) ? x : 0.0);
 }

@@ -1,6 +1,7 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
-// ACTIVATION_RELU_GRAD: dX = X > 0 ? dY : 0 (NaN in X gives 0; NaN or Inf in dY passes).
+// ACTIVATION_RELU_GRAD: dX = X > 0 ? dY : 0 (NaN or -0 in X gives +0, a subnormal X passes dY:
+// positive(); NaN or Inf in dY passes).
 #include "common.glsl"
 #define ELEMENTWISE_TENSORS 3
 #include "elementwise.glsl"
@@ -9,7 +10,7 @@ DMLVK_PUSH(activation_relu_grad_push, ACTIVATION_RELU_GRAD_PUSH)
 
 vec4 relu_grad4(vec4 x, vec4 dy)
 {
-    return vec4(x.x > 0.0 ? dy.x : 0.0, x.y > 0.0 ? dy.y : 0.0, x.z > 0.0 ? dy.z : 0.0, x.w > 0.0 ? dy.w : 0.0);
+    return mix(vec4(0.0), dy, positive4(x));
 }
 
 // The accesses from this invocation's on: whole ones at once where `vector` (as two 8-byte halves
@@ -26,7 +27,7 @@ void relu_grad_accesses(bool vector, bool halves)
             continue;
         }
         for (uint i = q * ACCESS; i < min(q * ACCESS + ACCESS, count); i++)
-            store(pc.dx, i, load(pc.x, i) > 0.0 ? load(pc.dy, i) : 0.0);
+            store(pc.dx, i, positive(load(pc.x, i)) ? load(pc.dy, i) : 0.0);
     }
 }
 
@@ -45,5 +46,5 @@ void main()
     uint off[3];
     element_offsets(pc.p, i, off);
     float x = load(pc.x, off[0]);
-    store(pc.dx, off[2], x > 0.0 ? load(pc.dy, off[1]) : 0.0);
+    store(pc.dx, off[2], positive(x) ? load(pc.dy, off[1]) : 0.0);
 }

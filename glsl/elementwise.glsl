@@ -41,6 +41,19 @@ void access_store(Tensor t, uint q, bool halves, vec4 lo, vec4 hi)
 #endif
 }
 
+// x > 0 decided on the bits: +Inf and subnormals are, NaN and -0 are not, whatever a device does
+// with float comparisons where the shader declares no float controls (it may flush subnormals to
+// 0, or assume that no NaN occurs and compare NaN as it likes).
+bool positive(float x)
+{
+    return floatBitsToUint(x) - 1u < 0x7f800000u;
+}
+
+bvec4 positive4(vec4 x)
+{
+    return lessThan(floatBitsToUint(x) - 1u, uvec4(0x7f800000u));
+}
+
 void element_offsets(elementwise_params p, uint i, out uint off[ELEMENTWISE_TENSORS])
 {
     for (uint t = 0; t < ELEMENTWISE_TENSORS; t++)
