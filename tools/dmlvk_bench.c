@@ -406,7 +406,7 @@ struct workload {
     uint32_t rois, samples;     /* samples: per bin and axis, 0 adaptive */
     float spatial_scale;
     bool huge;                  /* regions of +-1e30 instead of the preset's boxes */
-    bool channels_last;         /* resample, relu: NHWC strides (dims 4) */
+    bool channels_last;         /* NHWC strides (resample, relu; ROI align: input, bins, input gradient) */
     uint32_t dims;              /* resample: 4 (N, C, H, W) or 3 (N, C, W; h must be 1) */
     bool maximum, roi_grad;     /* ROI align: MAX; ROI_ALIGN_GRAD also computes the ROI gradient */
     bool aligned_false;         /* ROI align: torchvision's aligned=False */
@@ -502,6 +502,15 @@ static double resample_read_bytes(const struct workload *w, uint32_t dims, bool 
     return (double)w->n * nrows * per_row;
 }
 
+/* NHWC strides of {N, C, H, W} sizes. */
+static void nhwc_strides(const uint32_t *sizes, uint32_t *strides)
+{
+    strides[1] = 1;
+    strides[3] = sizes[1];
+    strides[2] = sizes[3] * sizes[1];
+    strides[0] = sizes[2] * strides[2];
+}
+
 /* The boxes of the ROI align preset; tools/bench_torch.py draws the same ones. */
 static void roi_boxes(const struct workload *w, float *boxes, uint32_t *batch)
 {
@@ -569,20 +578,14 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
     /* Resample tensors: {N, C, H, W} (or {N, C, W}), NHWC strides where channels_last. */
     uint32_t dims = w->dims ? w->dims : 4;
     uint32_t r_small[4] = { w->n, w->c, w->h, w->w }, r_big[4] = { w->n, w->c, w->oh, w->ow };
-    uint32_t st_small[4], st_big[4];
+    uint32_t st_small[4], st_big[4], st_x[4], st_bins[4]; /* st_x, st_bins: ROI align's, channels-last */
     if (dims == 3) {
         r_small[2] = w->w;
         r_big[2] = w->ow;
     }
     if (w->channels_last) {
-        const uint32_t *sz[2] = { r_small, r_big };
-        uint32_t *st[2] = { st_small, st_big };
-        for (int k = 0; k < 2; k++) {
-            st[k][1] = 1;
-            st[k][3] = sz[k][1];
-            st[k][2] = sz[k][3] * sz[k][1];
-            st[k][0] = sz[k][2] * st[k][2];
-        }
+        nhwc_strides(r_small, st_small);
+        nhwc_strides(r_big, st_big);
     }
 #define RESAMPLE_TENSOR(i, sizes, strides)                                                                             \
     do {                                                                                                               \
@@ -654,6 +657,14 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
         TENSOR(sbatch, 1, s_batch, DMLVK_TENSOR_DATA_TYPE_UINT32);
         TENSOR(4, 4, s_small, type);
         TENSOR(5, 2, s_rois, type);
+        /* Channels-last: the input, its gradient and the bins in NHWC strides (a permutation of
+         * packed strides: the same sizes in bytes). */
+        if (w->channels_last) {
+            nhwc_strides(s_small, st_x);
+            nhwc_strides(s_bins, st_bins);
+            t[sx].Strides = t[4].Strides = st_x;
+            t[sbins].Strides = st_bins;
+        }
         CHECK(dmlvk_roi_align_fields_from_convention(w->aligned_false ? DMLVK_ROI_ALIGN_CONVENTION_OUTPUT_HALF_PIXEL
                                                                       : DMLVK_ROI_ALIGN_CONVENTION_HALF_PIXEL,
                                                      w->spatial_scale, (int32_t)w->samples,
@@ -847,6 +858,11 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
         { "roi_align1_7x7", ROI_ALIGN1, F16, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f },
         { "roi_align1_7x7", ROI_ALIGN1, BF16, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f },
         { "roi_align1_14x14_4096_regions", ROI_ALIGN1, F32, .n = 8, .c = 256, .h = 64, .w = 64, .oh = 14, .ow = 14, .rois = 4096, .samples = 2, .spatial_scale = 0.125f },
+        /* Channels-last input, bins and input gradient, as a host with NHWC tensors hands them
+         * (PyTorch's side runs NCHW: torchvision makes its inputs contiguous) */
+        { "roi_align_grad_7x7_nhwc", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f, .channels_last = 1 },
+        { "roi_align_grad_7x7_nhwc", ROI_ALIGN_GRAD, F16, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f, .channels_last = 1 },
+        { "roi_align1_7x7_nhwc", ROI_ALIGN1, F32, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f, .channels_last = 1 },
         { "roi_align1_max_7x7", ROI_ALIGN1, F32, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f, .maximum = 1 },
         /* ReLU forward */
         { "relu", RELU, F32, .n = 1u << 28 },
