@@ -339,17 +339,15 @@ static void test_block_gather(void **state)
                  s, c.small[3], (unsigned)offset);
         expect_reference(&c, backward, type, offset, label);
     }
-    /* Downscales, whose forward windows take the smaller shapes (2x4, 2x2, 1x4). */
+    /* Forward downscales, whose windows take the smaller shapes (2x4, 2x2, 1x4), at the edge
+     * width; their backward passes are the scales' above. */
     const float down[] = { 0.5f, 0.48f, 0.25f };
-    for (int k = 0; k < 72; k++) {
-        bool backward = k < 36;
-        int j = k % 36;
-        const uint32_t small[4] = { 2, 3, 9, widths[(j / 3) % 2] };
-        struct resample_case c = half_pixel_case(small, down[j % 3], (dmlvk_interpolation_mode)((j / 6) % 2));
+    for (int j = 0; j < 18; j++) {
+        const uint32_t small[4] = { 2, 3, 9, widths[0] };
+        struct resample_case c = half_pixel_case(small, down[j % 3], (dmlvk_interpolation_mode)((j / 3) % 2));
         char label[96];
-        snprintf(label, sizeof(label), "downscale %d (%s, scale %g, width %u)", k, backward ? "backward" : "forward",
-                 down[j % 3], c.small[3]);
-        expect_reference(&c, backward, types[(j / 12) % 3], 0, label);
+        snprintf(label, sizeof(label), "downscale %d (forward, scale %g)", j, down[j % 3]);
+        expect_reference(&c, false, types[j / 6], 0, label);
     }
 }
 
