@@ -487,16 +487,17 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
                               (shape->chunk != 4 && shape->rows >= BFLOAT16_SQUARE_ROWS_FROM)))
             return true;
     }
-    if (!backward)
-        for (size_t k = 0; k < DMLVK_ARRAY_SIZE(forward_order); k++)
-            if (try_block_shape(y, x, order[k][0], order[k][1], hdr, shape) &&
-                window_elements(shape) <= FORWARD_MOST_WINDOW)
-                return true;
-    for (size_t k = 0; k < DMLVK_ARRAY_SIZE(forward_order); k++)
-        if (try_block_shape(y, x, order[k][0], order[k][1], hdr, shape))
+    struct block_shape first_fit = { 0 };
+    for (size_t k = 0; k < DMLVK_ARRAY_SIZE(forward_order); k++) {
+        if (!try_block_shape(y, x, order[k][0], order[k][1], hdr, shape))
+            continue;
+        if (backward || window_elements(shape) <= FORWARD_MOST_WINDOW)
             return true;
-    *shape = (struct block_shape){ 0 };
-    return false;
+        if (!first_fit.rows)
+            first_fit = *shape;
+    }
+    *shape = first_fit;
+    return first_fit.rows != 0;
 }
 
 /* The block shape of channels-last planes: each window column is one load of the lanes'

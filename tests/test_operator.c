@@ -358,6 +358,15 @@ static void permuted_strides(const uint32_t *sizes, const uint32_t *order, uint3
     }
 }
 
+/* The offset of element e (row-major over 4-D `sizes`) under `strides`. */
+static uint64_t strided_offset(const uint32_t *sizes, const uint32_t *strides, uint32_t e)
+{
+    uint64_t at = 0;
+    for (uint32_t d = 4; d-- > 0; e /= sizes[d])
+        at += (uint64_t)(e % sizes[d]) * strides[d];
+    return at;
+}
+
 /* ReLU and ReLU grad where every tensor has the same permutation of packed strides (channels-last
  * and others: the planner runs them as one contiguous axis), where the layouts differ, where rows
  * are padded and where an input broadcasts, every type, bit for bit against the exact answers:
@@ -421,25 +430,15 @@ static void test_relu_layouts(void **state)
                     }
                 }
             }
-            want[0] = malloc((size_t)elements * size);
-            want[1] = malloc((size_t)elements * size);
-            uint32_t e = 0;
-            for (uint32_t i0 = 0; i0 < sizes[0]; i0++)
-                for (uint32_t i1 = 0; i1 < sizes[1]; i1++)
-                    for (uint32_t i2 = 0; i2 < sizes[2]; i2++)
-                        for (uint32_t i3 = 0; i3 < sizes[3]; i3++, e++) {
-                            uint64_t at[2];
-                            for (uint32_t k = 0; k < 2; k++)
-                                at[k] = (uint64_t)i0 * strides[k][0] + (uint64_t)i1 * strides[k][1] +
-                                        (uint64_t)i2 * strides[k][2] + (uint64_t)i3 * strides[k][3];
-                            bool positive = element_value(type, v[0], (uint32_t)at[0]) > 0.0f;
-                            memset(want[0] + (size_t)e * size, 0, size);
-                            memset(want[1] + (size_t)e * size, 0, size);
-                            if (positive) {
-                                memcpy(want[0] + (size_t)e * size, v[0] + at[0] * size, size);
-                                memcpy(want[1] + (size_t)e * size, v[1] + at[1] * size, size);
-                            }
-                        }
+            want[0] = calloc(elements, size);
+            want[1] = calloc(elements, size);
+            for (uint32_t e = 0; e < elements; e++) {
+                uint64_t x_at = strided_offset(sizes, strides[0], e), dy_at = strided_offset(sizes, strides[1], e);
+                if (element_value(type, v[0], (uint32_t)x_at) > 0.0f) {
+                    memcpy(want[0] + (size_t)e * size, v[0] + x_at * size, size);
+                    memcpy(want[1] + (size_t)e * size, v[1] + dy_at * size, size);
+                }
+            }
             for (int grad = 0; grad < 2; grad++) {
                 uint8_t *out = calloc(1, d[2].TotalTensorSizeInBytes);
                 dmlvk_activation_relu_operator_desc fwd = { &d[0], &d[2] };
@@ -449,17 +448,9 @@ static void test_relu_layouts(void **state)
                 dmlvk_operator_desc od = grad ? (dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU_GRAD, &bwd }
                                               : (dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU, &fwd };
                 assert_int_equal(gpu_run(f->dev, &od, NULL, grad ? bd : fd, grad ? bv : fv, grad ? 3u : 2u), DMLVK_OK);
-                e = 0;
-                for (uint32_t i0 = 0; i0 < sizes[0]; i0++)
-                    for (uint32_t i1 = 0; i1 < sizes[1]; i1++)
-                        for (uint32_t i2 = 0; i2 < sizes[2]; i2++)
-                            for (uint32_t i3 = 0; i3 < sizes[3]; i3++, e++) {
-                                uint64_t at = (uint64_t)i0 * strides[2][0] + (uint64_t)i1 * strides[2][1] +
-                                              (uint64_t)i2 * strides[2][2] + (uint64_t)i3 * strides[2][3];
-                                if (memcmp(out + at * size, want[grad] + (size_t)e * size, size))
-                                    fail_msg("type %u, layout %u, %s: element (%u, %u, %u, %u) differs", t, l,
-                                             grad ? "grad" : "forward", i0, i1, i2, i3);
-                            }
+                for (uint32_t e = 0; e < elements; e++)
+                    if (memcmp(out + strided_offset(sizes, strides[2], e) * size, want[grad] + (size_t)e * size, size))
+                        fail_msg("type %u, layout %u, %s: element %u differs", t, l, grad ? "grad" : "forward", e);
                 free(out);
             }
             for (uint32_t k = 0; k < 3; k++)
