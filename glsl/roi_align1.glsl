@@ -2,7 +2,7 @@
 // ROI_ALIGN1_RESCUE, roi_align1_rescue.comp (RESCUE below). The walks: a workgroup takes one
 // region and GROUP_CHANNELS channels; each invocation reduces whole bins of CHANNELS channels,
 // the sample positions and weights shared by its channels, its neighbours on the neighbouring
-// bins of one channel. With ROI_ALIGN1_ROWS (float32 where the device shuffles within subgroups)
+// bins of one channel (CHANNEL_LANES: on the neighbouring channels of one bin). With ROI_ALIGN1_ROWS (float32 where the device shuffles within subgroups)
 // a subgroup's lanes instead hold neighbouring sample columns of one sample row, a bin's columns
 // then summed by shuffles: each load instruction falls on one input row, where whole bins spread
 // a warp's loads over several bin rows (BENCHMARKS.md note 56). Regions whose samples per bin
@@ -149,13 +149,18 @@ void whole_bin(Region g, uint r, uint c0, uint oy, uint ox)
     }
 }
 
-// The invocation's whole bins of the workgroup's region and channels.
+// The invocation's whole bins of the workgroup's region and channels: neighbouring invocations
+// take neighbouring bins of a channel or, with CHANNEL_LANES (input whose channels lie closer
+// than its columns, as NHWC), neighbouring channels of a bin, so that a warp's taps are one
+// contiguous read each.
+layout(constant_id = ROI_SPEC_CHANNEL_LANES) const bool CHANNEL_LANES = false;
+
 void whole_bins(Region g, uint r, uint c_first, uint c_end)
 {
-    uint bins = pc.p.out_h * pc.p.out_w, jobs = (c_end - c_first + CHANNELS - 1u) / CHANNELS * bins;
+    uint bins = pc.p.out_h * pc.p.out_w, sets = (c_end - c_first + CHANNELS - 1u) / CHANNELS, jobs = sets * bins;
     for (uint j = gl_LocalInvocationID.x; j < jobs; j += gl_WorkGroupSize.x) {
-        uint b = j % bins;
-        whole_bin(g, r, c_first + j / bins * CHANNELS, b / pc.p.out_w, b % pc.p.out_w);
+        uint set = CHANNEL_LANES ? j % sets : j / bins, b = CHANNEL_LANES ? j / sets : j % bins;
+        whole_bin(g, r, c_first + set * CHANNELS, b / pc.p.out_w, b % pc.p.out_w);
     }
 }
 

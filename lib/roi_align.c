@@ -213,14 +213,17 @@ uint32_t dmlvk_roi_align_channels(const struct roi_shape *s)
  * bins each) leave at most 5% of the invocations idle in their last round (a 32-channel group of
  * 7x7 bins ran 784 jobs in four rounds of 256, the last nearly empty); where no count does, two
  * channels per 32 invocations times those per invocation, at most 64. Sample rows (ROI_ALIGN1's
- * float32 AVERAGE) hold two channels per subgroup in each pass: two passes.
+ * float32 AVERAGE) hold two channels per subgroup in each pass: two passes. Channel lanes take 32
+ * sets, a warp's lanes on one bin (31, whose warps straddle two bins, measured 12% slower; note 114).
  */
 uint64_t dmlvk_roi_align_region_groups(const struct dmlvk_op_context *ctx, const struct roi_shape *s,
-                                       uint32_t per_invocation, bool rows, uint32_t *group_channels)
+                                       uint32_t per_invocation, enum roi_walk walk, uint32_t *group_channels)
 {
     uint32_t wg = ctx->workgroup_size, warps = wg >= 64 ? wg / 32 : 1;
-    uint32_t channels = rows ? 4 * warps : per_invocation * 2 * warps;
-    if (!rows) {
+    uint32_t channels = walk == ROI_WALK_ROWS ? 4 * warps : per_invocation * 2 * warps;
+    if (walk == ROI_WALK_CHANNEL_LANES)
+        channels = 32 * per_invocation;
+    else if (walk == ROI_WALK_BINS) {
         uint64_t bins = (uint64_t)s->out_h * s->out_w;
         for (uint32_t sets = 32 / per_invocation; sets > 0; sets--) {
             uint64_t jobs = sets * bins, rounds = (jobs + wg - 1) / wg;

@@ -77,11 +77,17 @@ void dmlvk_roi_align_place_tables(const struct roi_shape *s, struct dmlvk_op_pla
  * both have InputTensor. */
 uint32_t dmlvk_roi_align_channels(const struct roi_shape *s);
 
-/* The stages with a workgroup per region and group of channels (ROI_ALIGN1, the MAX scatter):
- * the channels of a group for `per_invocation` channels per invocation of whole bins (or for
- * ROI_ALIGN1's sample rows), and the invocations to dispatch. */
+/* How the stages with a workgroup per region and group of channels spread its work. */
+enum roi_walk {
+    ROI_WALK_BINS,          /* neighbouring invocations on neighbouring bins of a channel */
+    ROI_WALK_ROWS,          /* ROI_ALIGN1's sample rows */
+    ROI_WALK_CHANNEL_LANES, /* ROI_ALIGN1's whole bins, neighbouring invocations on neighbouring channels */
+};
+
+/* Those stages (ROI_ALIGN1, the MAX scatter): the channels of a group for `per_invocation`
+ * channels per invocation of `walk`, and the invocations to dispatch. */
 uint64_t dmlvk_roi_align_region_groups(const struct dmlvk_op_context *ctx, const struct roi_shape *s,
-                                       uint32_t per_invocation, bool rows, uint32_t *group_channels);
+                                       uint32_t per_invocation, enum roi_walk walk, uint32_t *group_channels);
 
 /* The specialization constants both operators' shaders share: LINEAR, MAXIMUM, ALIGN_CORNERS. */
 void dmlvk_roi_align_spec(const struct roi_fields *f, struct dmlvk_op_plan *plan, struct dmlvk_dispatch_plan *d);

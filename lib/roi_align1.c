@@ -41,18 +41,29 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     if (!dmlvk_roi_align_geometry(ctx, &f, &s, p))
         return DMLVK_ERROR_UNSUPPORTED;
     /* Float32 AVERAGE by sample rows where the device can (roi_align1.glsl), which measured
-     * slower with 16-bit types and with several channels per invocation (BENCHMARKS.md note 56). */
+     * slower with 16-bit types and with several channels per invocation (BENCHMARKS.md note 56).
+     * An input whose channels lie closer than its columns (NHWC) puts neighbouring invocations on
+     * neighbouring channels instead, whose rows would read a sector per lane, at most two channels
+     * each: eight, where many bins share a small input, spread a warp's loads over eight times the
+     * lines (note 114). */
     uint32_t channels = dmlvk_roi_align_channels(&s), group_channels;
-    bool rows = ctx->subgroup_shuffle && channels == 1 && f.reduction != DMLVK_REDUCE_FUNCTION_MAX;
-    uint64_t invocations = dmlvk_roi_align_region_groups(ctx, &s, channels, rows, &group_channels);
+    enum roi_walk walk = ROI_WALK_BINS;
+    if (s.input.strides[1] < s.input.strides[3]) {
+        walk = ROI_WALK_CHANNEL_LANES;
+        channels = channels < 2 ? channels : 2;
+    } else if (ctx->subgroup_shuffle && channels == 1 && f.reduction != DMLVK_REDUCE_FUNCTION_MAX) {
+        walk = ROI_WALK_ROWS;
+    }
+    uint64_t invocations = dmlvk_roi_align_region_groups(ctx, &s, channels, walk, &group_channels);
     struct dmlvk_dispatch_plan *dp =
-        dmlvk_plan_add_dispatch(p, ctx, rows ? DMLVK_SHADER_ROI_ALIGN1_ROWS : DMLVK_SHADER_ROI_ALIGN1,
+        dmlvk_plan_add_dispatch(p, ctx, walk == ROI_WALK_ROWS ? DMLVK_SHADER_ROI_ALIGN1_ROWS : DMLVK_SHADER_ROI_ALIGN1,
                                 DMLVK_PUSH_SLOTS(roi_align1_push), invocations);
     if (!dp)
         return DMLVK_ERROR_UNSUPPORTED;
     dmlvk_roi_align_spec(&f, p, dp);
     dmlvk_dispatch_spec(p, dp, ROI_SPEC_CHANNELS, channels);
     dmlvk_dispatch_spec(p, dp, ROI_SPEC_GROUP_CHANNELS, group_channels);
+    dmlvk_dispatch_spec(p, dp, ROI_SPEC_CHANNEL_LANES, walk == ROI_WALK_CHANNEL_LANES);
     bind(dp);
     /* AVERAGE sums that overflow where their means do not are summed again, scaled, by a dispatch
      * of their own (roi_align1.glsl). Float16 needs none: its finite inputs are at most 65504 and

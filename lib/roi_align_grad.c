@@ -497,7 +497,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
         /* MAXIMUM picks each bin's sample by value (a workgroup per region and a few channels,
          * as ROI_ALIGN1's whole bins): only AVERAGE scatters by regions. */
         uint32_t per_region;
-        uint64_t scatter_size = dmlvk_roi_align_region_groups(ctx, &s, 1, false, &per_region);
+        uint64_t scatter_size = dmlvk_roi_align_region_groups(ctx, &s, 1, ROI_WALK_BINS, &per_region);
         enum dmlvk_shader scatter = DMLVK_SHADER_ROI_ALIGN_GRAD_SCATTER;
         if (f.reduction != DMLVK_REDUCE_FUNCTION_MAX) {
             scatter_size = region_scatter_size(ctx, &f, &s, &per_region);

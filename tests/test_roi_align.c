@@ -215,31 +215,81 @@ static void packed_roi_tensors(struct roi_tensors *t, dmlvk_tensor_data_type typ
     t->batch = packed_desc(DMLVK_TENSOR_DATA_TYPE_UINT32, 1, t->batch_sizes);
 }
 
-/* GPU runs of ROI_ALIGN1 / ROI_ALIGN_GRAD on problem p, in any float type, packed tensors. */
-static void gpu_forward_typed(const struct problem *p, dmlvk_tensor_data_type type, const struct test_params *params,
-                              double *out)
+/* Logical [4] tensor v of `sizes` placed with `strides` into a new array of `elements`, the gaps
+ * NaN (a read of one shows). */
+static double *place_strided(const double *v, const uint32_t sizes[4], const uint32_t strides[4], uint64_t elements)
+{
+    double *m = malloc(elements * sizeof(double));
+    for (uint64_t i = 0; i < elements; i++)
+        m[i] = NAN;
+    uint64_t e = 0;
+    for (uint32_t a = 0; a < sizes[0]; a++)
+        for (uint32_t b = 0; b < sizes[1]; b++)
+            for (uint32_t c = 0; c < sizes[2]; c++)
+                for (uint32_t d = 0; d < sizes[3]; d++, e++)
+                    m[(uint64_t)a * strides[0] + (uint64_t)b * strides[1] + (uint64_t)c * strides[2] +
+                      (uint64_t)d * strides[3]] = v[e];
+    return m;
+}
+
+/* GPU runs of ROI_ALIGN1 / ROI_ALIGN_GRAD on problem p, in any float type, packed tensors or,
+ * where x_strides or bin_strides is not NULL, InputTensor or OutputTensor with those strides. */
+static void gpu_forward_strided(const struct problem *p, dmlvk_tensor_data_type type, const struct test_params *params,
+                                const uint32_t x_strides[4], const uint32_t bin_strides[4], double *out)
 {
     const struct ref_roi *q = &p->q;
     struct roi_tensors t;
     packed_roi_tensors(&t, type, (uint32_t[4]){ q->batch, q->channels, q->height, q->width },
                        (uint32_t[4]){ q->num_rois, q->channels, q->out_h, q->out_w });
+    uint64_t x_elements = p->nx, bin_elements = p->ny;
+    const uint32_t size = dmlvk_data_type_size(type);
+    if (x_strides) {
+        t.x.Strides = x_strides;
+        assert_int_equal(dmlvk_tensor_min_size(&t.x, &t.x.TotalTensorSizeInBytes), DMLVK_OK);
+        x_elements = t.x.TotalTensorSizeInBytes / size;
+    }
+    if (bin_strides) {
+        t.bins.Strides = bin_strides;
+        assert_int_equal(dmlvk_tensor_min_size(&t.bins, &t.bins.TotalTensorSizeInBytes), DMLVK_OK);
+        bin_elements = t.bins.TotalTensorSizeInBytes / size;
+    }
     dmlvk_roi_align1_operator_desc d = {
         &t.x, &t.rois, &t.batch, &t.bins, q->maximum ? DMLVK_REDUCE_FUNCTION_MAX : DMLVK_REDUCE_FUNCTION_AVERAGE,
         q->linear ? DMLVK_INTERPOLATION_MODE_LINEAR : DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR, (float)q->spatial_x,
         (float)q->spatial_y, (float)q->input_offset, (float)q->output_offset, (float)q->oob_value, q->min_samples,
         q->max_samples, q->align_corners,
     };
-    void *vx = to_type(p->x, p->nx, type), *vr = to_type(p->rois, 4 * q->num_rois, type), *vy = to_type(NULL, p->ny, type);
-    memset(vy, 0xff, (p->ny + 1) * 4); /* NaN in every float type: an element left unwritten fails */
+    double *x = x_strides ? place_strided(p->x, t.in_sizes, x_strides, x_elements) : NULL;
+    void *vx = to_type(x ? x : p->x, x_elements, type), *vr = to_type(p->rois, 4 * q->num_rois, type);
+    void *vy = to_type(NULL, bin_elements, type);
+    memset(vy, 0xff, (bin_elements + 1) * 4); /* NaN in every float type: an element left unwritten fails */
     const dmlvk_tensor_desc *descs[4] = { &t.x, &t.rois, &t.batch, &t.bins };
     void *values[4] = { vx, vr, (void *)p->batch, vy };
     dmlvk_operator_desc od = { DMLVK_OPERATOR_ROI_ALIGN1, &d };
     if (gpu_run(dev, &od, params, descs, values, 4) != DMLVK_OK)
         fail_msg("%s", dmlvk_last_error());
-    from_type(vy, p->ny, type, out);
+    if (bin_strides) {
+        uint64_t e = 0;
+        for (uint32_t r = 0; r < q->num_rois; r++)
+            for (uint32_t c = 0; c < q->channels; c++)
+                for (uint32_t oy = 0; oy < q->out_h; oy++)
+                    for (uint32_t ox = 0; ox < q->out_w; ox++, e++)
+                        from_type((const uint8_t *)vy + size * ((uint64_t)r * bin_strides[0] + (uint64_t)c * bin_strides[1] +
+                                                                (uint64_t)oy * bin_strides[2] + (uint64_t)ox * bin_strides[3]),
+                                  1, type, out + e);
+    } else {
+        from_type(vy, p->ny, type, out);
+    }
+    free(x);
     free(vx);
     free(vr);
     free(vy);
+}
+
+static void gpu_forward_typed(const struct problem *p, dmlvk_tensor_data_type type, const struct test_params *params,
+                              double *out)
+{
+    gpu_forward_strided(p, type, params, NULL, NULL, out);
 }
 
 static void gpu_forward(const struct problem *p, double *out)
@@ -1337,6 +1387,50 @@ static void test_exact_geometry(void **state)
     assert_true(skipped <= 2);
 }
 
+/* ROI_ALIGN1 on inputs whose channels lie closest (NHWC, packed or padded), whose invocations
+ * then take neighbouring channels of a bin: every mode and type, channel counts that leave a
+ * workgroup's last set of channels partial, bins packed or channels-last too, against the
+ * reference; the padding between the input's elements is NaN, so a read of it shows. */
+static void test_forward_channels_last(void **state)
+{
+    (void)state;
+    const uint32_t channels[] = { 33, 5, 70, 1, 48, 17 };
+    for (int iter = 0; iter < 24; iter++) {
+        dmlvk_tensor_data_type type = float_types[iter % 3];
+        struct problem p;
+        random_problem(&p, iter % 2 == 0, iter % 4 >= 2, iter % 5 == 0);
+        free_problem(&p);
+        struct ref_roi *q = &p.q;
+        q->channels = channels[iter % 6];
+        q->oob_value = iter % 3 == 1 ? -0.25 : 0;
+        if (iter % 7 == 3) { /* far more bins than input elements: several channels per invocation */
+            q->height = 2 + below(3);
+            q->width = 2 + below(3);
+            q->out_h = 4 + below(4);
+            q->out_w = 4 + below(4);
+        }
+        alloc_problem(&p);
+        for (uint64_t i = 0; i < p.nx; i++)
+            p.x[i] = uniform(-1, 1);
+        round_to_type(p.x, p.nx, type);
+        round_to_type(p.rois, 4 * q->num_rois, type);
+        uint32_t c = q->channels, h = q->height, w = q->width, pad = iter % 3 == 2 ? 3 : 0;
+        const uint32_t x_strides[4] = { h * (w * (c + pad) + pad), 1, w * (c + pad) + pad, c + pad };
+        const uint32_t bin_strides[4] = { q->out_h * q->out_w * c, 1, q->out_w * c, c };
+        double *want = malloc(p.ny * sizeof(double)), *got = malloc(p.ny * sizeof(double)),
+               *mag = malloc(p.ny * sizeof(double));
+        ref_roi_forward(q, p.x, want);
+        for (uint64_t i = 0; i < p.ny; i++)
+            mag[i] = 1;
+        gpu_forward_strided(&p, type, NULL, x_strides, iter % 2 ? bin_strides : NULL, got);
+        expect_close("ROI_ALIGN1 channels-last", got, want, mag, p.ny, type_tolerance(type));
+        free(want);
+        free(got);
+        free(mag);
+        free_problem(&p);
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -1399,6 +1493,7 @@ int main(void)
         cmocka_unit_test(test_forward_near_max),
         cmocka_unit_test(test_forward_near_max_16bit),
         cmocka_unit_test(test_gather_dispatch_budget),
+        cmocka_unit_test(test_forward_channels_last),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
