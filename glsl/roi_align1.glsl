@@ -150,11 +150,7 @@ void whole_bin(Region g, uint r, uint c0, uint oy, uint ox)
 }
 
 // The invocation's whole bins of the workgroup's region and channels: neighbouring invocations
-// take neighbouring bins of a channel or, with CHANNEL_LANES (input whose channels lie closer
-// than its columns, as NHWC), neighbouring channels of a bin, so that a warp's taps are one
-// contiguous read each.
-layout(constant_id = ROI_SPEC_CHANNEL_LANES) const bool CHANNEL_LANES = false;
-
+// take neighbouring bins of a channel or, with CHANNEL_LANES, neighbouring channels of a bin.
 void whole_bins(Region g, uint r, uint c_first, uint c_end)
 {
     uint bins = pc.p.out_h * pc.p.out_w, sets = (c_end - c_first + CHANNELS - 1u) / CHANNELS, jobs = sets * bins;

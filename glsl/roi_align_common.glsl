@@ -5,6 +5,10 @@ layout(constant_id = ROI_SPEC_MAXIMUM) const bool MAXIMUM = false;
 layout(constant_id = ROI_SPEC_ALIGN_CORNERS) const bool ALIGN_CORNERS = false;
 // Channels per invocation where a stage takes several (ROI_ALIGN1, the ROI gradient).
 layout(constant_id = ROI_SPEC_CHANNELS) const uint CHANNELS = 1;
+// Where a stage's whole bins put neighbouring invocations on neighbouring channels of a bin
+// (ROI_ALIGN1, the MAX scatter; input whose channels lie closer than its columns, as NHWC), so
+// that a warp's tap is one contiguous read.
+layout(constant_id = ROI_SPEC_CHANNEL_LANES) const bool CHANNEL_LANES = false;
 
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer RoiTable { uvec4 v[]; };
 

@@ -13,10 +13,10 @@ void main()
     Region g = region(r);
     if (!g.valid)
         return;
-    uint bins = pc.p.out_h * pc.p.out_w, jobs = (min(c_first + GROUP_CHANNELS, pc.p.channels) - c_first) * bins;
+    uint bins = pc.p.out_h * pc.p.out_w, channels = min(c_first + GROUP_CHANNELS, pc.p.channels) - c_first;
     vec2 fixed_scale = fixed_point_scale();
-    for (uint j = gl_LocalInvocationID.x; j < jobs; j += gl_WorkGroupSize.x) {
-        uint b = j % bins;
-        scatter_bin(g, uvec4(r, c_first + j / bins, b / pc.p.out_w, b % pc.p.out_w), fixed_scale);
+    for (uint j = gl_LocalInvocationID.x; j < channels * bins; j += gl_WorkGroupSize.x) {
+        uint c = CHANNEL_LANES ? j % channels : j / bins, b = CHANNEL_LANES ? j / channels : j % bins;
+        scatter_bin(g, uvec4(r, c_first + c, b / pc.p.out_w, b % pc.p.out_w), fixed_scale);
     }
 }

@@ -351,6 +351,18 @@ static struct dmlvk_dispatch_plan *stage(struct dmlvk_op_plan *p, const struct d
     return d;
 }
 
+/* The scatter stage, its neighbouring invocations on neighbouring channels where `lanes`. */
+static struct dmlvk_dispatch_plan *scatter_stage(struct dmlvk_op_plan *p, const struct dmlvk_op_context *ctx,
+                                                 const struct roi_fields *f, enum dmlvk_shader shader, bool to_scratch,
+                                                 uint32_t features, uint64_t invocations, uint32_t group_channels,
+                                                 bool lanes)
+{
+    struct dmlvk_dispatch_plan *d = stage(p, ctx, f, shader, to_scratch, features, invocations, group_channels);
+    if (d)
+        dmlvk_dispatch_spec(p, d, ROI_SPEC_CHANNEL_LANES, lanes);
+    return d;
+}
+
 /* Marks a stage that may run beside the geometry stage before it: it reads no sample table and
  * touches nothing else the geometry stage writes. */
 static bool beside_previous(struct dmlvk_dispatch_plan *d)
@@ -495,9 +507,12 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     if (ok && f.grad) {
         uint64_t elements = s.grad.elements, bins = s.bins.elements;
         /* MAXIMUM picks each bin's sample by value (a workgroup per region and a few channels,
-         * as ROI_ALIGN1's whole bins): only AVERAGE scatters by regions. */
+         * as ROI_ALIGN1's whole bins, with its channel lanes where the input's channels lie
+         * closest): only AVERAGE scatters by regions. */
         uint32_t per_region;
-        uint64_t scatter_size = dmlvk_roi_align_region_groups(ctx, &s, 1, ROI_WALK_BINS, &per_region);
+        const bool lanes = f.reduction == DMLVK_REDUCE_FUNCTION_MAX && s.input.strides[1] < s.input.strides[3];
+        uint64_t scatter_size = dmlvk_roi_align_region_groups(ctx, &s, 1, lanes ? ROI_WALK_CHANNEL_LANES : ROI_WALK_BINS,
+                                                              &per_region);
         enum dmlvk_shader scatter = DMLVK_SHADER_ROI_ALIGN_GRAD_SCATTER;
         if (f.reduction != DMLVK_REDUCE_FUNCTION_MAX) {
             scatter_size = region_scatter_size(ctx, &f, &s, &per_region);
@@ -547,7 +562,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
             p->scratch_bytes = 16 + 8 * elements + 4 * elements; /* then a uint of flags per element */
             ok = beside_previous(stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_ZERO, true, int64, elements, 0)) &&
                  stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_MAX_ABS, true, int64, bins, 0) &&
-                 stage(p, ctx, &f, scatter, true, int64, scatter_size, per_region) &&
+                 scatter_stage(p, ctx, &f, scatter, true, int64, scatter_size, per_region, lanes) &&
                  stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_CONVERT, true, int64, elements, 0);
         } else {
             uint32_t atomics = ctx->float32_atomic_add ? DMLVK_VARIANT_FLOAT_ATOMICS : 0;
@@ -555,7 +570,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
             if (to_scratch)
                 p->scratch_bytes = 4 * elements;
             ok = beside_previous(stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_ZERO, to_scratch, 0, elements, 0)) &&
-                 stage(p, ctx, &f, scatter, to_scratch, atomics, scatter_size, per_region) &&
+                 scatter_stage(p, ctx, &f, scatter, to_scratch, atomics, scatter_size, per_region, lanes) &&
                  (!to_scratch ||
                   stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_CONVERT, true, 0, elements, 0));
         }

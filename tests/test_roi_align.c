@@ -328,10 +328,11 @@ static uint32_t backward_dispatches(const struct problem *p, const struct test_p
 }
 
 /* ROI_ALIGN_GRAD on problem p: the input gradient into dx (packed, or with `grad_strides` where not
- * NULL: then the bytes between its elements must keep what they held), the ROI gradient into droi. */
+ * NULL: then the bytes between its elements must keep what they held), the ROI gradient into droi;
+ * InputTensor with `x_strides` where not NULL, NaN between its elements. */
 static dmlvk_status gpu_backward_strided(const struct problem *p, const struct test_params *params,
-                                         dmlvk_tensor_data_type type, const uint32_t grad_strides[4], double *dx,
-                                         double *droi)
+                                         dmlvk_tensor_data_type type, const uint32_t grad_strides[4],
+                                         const uint32_t x_strides[4], double *dx, double *droi)
 {
     const struct ref_roi *q = &p->q;
     struct roi_tensors t;
@@ -342,10 +343,18 @@ static dmlvk_status gpu_backward_strided(const struct problem *p, const struct t
         grad.Strides = grad_strides;
         assert_int_equal(dmlvk_tensor_min_size(&grad, &grad.TotalTensorSizeInBytes), DMLVK_OK);
     }
+    uint64_t x_elements = p->nx;
+    double *placed_x = NULL;
+    if (x_strides) {
+        t.x.Strides = x_strides;
+        assert_int_equal(dmlvk_tensor_min_size(&t.x, &t.x.TotalTensorSizeInBytes), DMLVK_OK);
+        x_elements = t.x.TotalTensorSizeInBytes / dmlvk_data_type_size(type);
+        placed_x = place_strided(p->x, t.in_sizes, x_strides, x_elements);
+    }
     dmlvk_roi_align_grad_operator_desc d = backward_desc(q, &t, dx ? &grad : NULL, droi ? &t.rois : NULL);
     void *v[6];
-    const double *src[6] = { p->x, p->dy, p->rois, NULL, NULL, NULL };
-    const uint64_t counts[6] = { p->nx, p->ny, 4 * q->num_rois, q->num_rois, p->nx, 4 * q->num_rois };
+    const double *src[6] = { placed_x ? placed_x : p->x, p->dy, p->rois, NULL, NULL, NULL };
+    const uint64_t counts[6] = { x_elements, p->ny, 4 * q->num_rois, q->num_rois, p->nx, 4 * q->num_rois };
     for (int i = 0; i < 6; i++)
         v[i] = to_type(src[i], counts[i], type);
     memcpy(v[3], p->batch, 4 * q->num_rois);
@@ -387,13 +396,14 @@ static dmlvk_status gpu_backward_strided(const struct problem *p, const struct t
         from_type(v[5], 4 * q->num_rois, type, droi);
     for (int i = 0; i < 6; i++)
         free(v[i]);
+    free(placed_x);
     return st;
 }
 
 static dmlvk_status gpu_backward(const struct problem *p, const struct test_params *params, dmlvk_tensor_data_type type,
                                  double *dx, double *droi)
 {
-    return gpu_backward_strided(p, params, type, NULL, dx, droi);
+    return gpu_backward_strided(p, params, type, NULL, NULL, dx, droi);
 }
 
 /* With AVERAGE and an out-of-bounds value of 0, the input gradient is the forward's transpose. */
@@ -780,7 +790,7 @@ static void test_tile_gather_strided(void **state)
         const uint32_t channels_last[4] = { h * w * c, 1, w * c, c }, every_other[4] = { c * h * 2 * w, h * 2 * w, 2 * w, 2 };
         struct results r;
         reference_results(&p, &r);
-        assert_int_equal(gpu_backward_strided(&p, NULL, type, iter < 3 ? channels_last : every_other, r.got, NULL),
+        assert_int_equal(gpu_backward_strided(&p, NULL, type, iter < 3 ? channels_last : every_other, NULL, r.got, NULL),
                          DMLVK_OK);
         expect_close(iter < 3 ? "tile gather, channels last" : "tile gather, every other element", r.got, r.want,
                      r.mag, p.nx, type_tolerance(type));
@@ -1431,6 +1441,44 @@ static void test_forward_channels_last(void **state)
     }
 }
 
+/* ROI_ALIGN_GRAD under MAX on inputs whose channels lie closest (NHWC, packed or padded with NaN,
+ * which a read would make the maximum), whose scatter then puts neighbouring invocations on
+ * neighbouring channels: linear and nearest, fixed and adaptive samples, float atomics and the
+ * deterministic mode, the input gradient packed or channels-last, partial channel groups. */
+static void test_max_scatter_channels_last(void **state)
+{
+    (void)state;
+    const uint32_t channels[] = { 33, 5, 70, 48 };
+    for (int iter = 0; iter < 12; iter++) {
+        dmlvk_tensor_data_type type = float_types[iter % 3];
+        struct problem p;
+        random_problem(&p, iter % 2 == 0, true, iter % 5 == 0);
+        free_problem(&p);
+        struct ref_roi *q = &p.q;
+        q->channels = channels[iter % 4];
+        alloc_problem(&p);
+        for (uint64_t i = 0; i < p.nx; i++)
+            p.x[i] = uniform(-1, 1);
+        for (uint64_t i = 0; i < p.ny; i++)
+            p.dy[i] = uniform(-1, 1);
+        round_to_type(p.x, p.nx, type);
+        round_to_type(p.dy, p.ny, type);
+        round_to_type(p.rois, 4 * q->num_rois, type);
+        uint32_t c = q->channels, h = q->height, w = q->width, pad = iter % 3 == 2 ? 3 : 0;
+        const uint32_t x_strides[4] = { h * (w * (c + pad) + pad), 1, w * (c + pad) + pad, c + pad };
+        const uint32_t grad_strides[4] = { h * w * c, 1, w * c, c };
+        struct results r;
+        reference_results(&p, &r);
+        struct test_params det = { .deterministic = 1 };
+        assert_int_equal(gpu_backward_strided(&p, iter % 4 == 1 ? &det : NULL, type, iter % 2 ? grad_strides : NULL,
+                                              x_strides, r.got, NULL),
+                         DMLVK_OK);
+        expect_close("MAX scatter, channels-last input", r.got, r.want, r.mag, p.nx, type_tolerance(type));
+        free_results(&r);
+        free_problem(&p);
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -1494,6 +1542,7 @@ int main(void)
         cmocka_unit_test(test_forward_near_max_16bit),
         cmocka_unit_test(test_gather_dispatch_budget),
         cmocka_unit_test(test_forward_channels_last),
+        cmocka_unit_test(test_max_scatter_channels_last),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -862,6 +862,7 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
          * (PyTorch's side runs NCHW: torchvision makes its inputs contiguous) */
         { "roi_align_grad_7x7_nhwc", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f, .channels_last = 1 },
         { "roi_align_grad_7x7_nhwc", ROI_ALIGN_GRAD, F16, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f, .channels_last = 1 },
+        { "roi_align_grad_max_7x7_nhwc", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.125f, .maximum = 1, .channels_last = 1 },
         { "roi_align1_7x7_nhwc", ROI_ALIGN1, F32, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f, .channels_last = 1 },
         { "roi_align1_7x7_nhwc", ROI_ALIGN1, F16, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f, .channels_last = 1 },
         { "roi_align1_14x14_4096_regions_nhwc", ROI_ALIGN1, F32, .n = 8, .c = 256, .h = 64, .w = 64, .oh = 14, .ow = 14, .rois = 4096, .samples = 2, .spatial_scale = 0.125f, .channels_last = 1 },
