@@ -90,6 +90,27 @@ static void free_problem(struct problem *p)
     free(p->dy);
 }
 
+
+/* random_problem with `channels` channels and, where many_bins, far more bins than input elements
+ * (a tiny map under up to 7x7 bins: several channels per invocation); dY left zero. */
+static void random_problem_channels(struct problem *p, bool linear, bool maximum, bool adaptive, uint32_t channels,
+                                    bool many_bins)
+{
+    random_problem(p, linear, maximum, adaptive);
+    free_problem(p);
+    struct ref_roi *q = &p->q;
+    q->channels = channels;
+    if (many_bins) {
+        q->height = 2 + below(3);
+        q->width = 2 + below(3);
+        q->out_h = 4 + below(4);
+        q->out_w = 4 + below(4);
+    }
+    alloc_problem(p);
+    for (uint64_t i = 0; i < p->nx; i++)
+        p->x[i] = uniform(-1, 1);
+}
+
 /* Values made representable in the tested type, so that the reference sees what the GPU reads. */
 static void round_to_type(double *v, uint64_t n, dmlvk_tensor_data_type type)
 {
@@ -454,19 +475,26 @@ static void expect_close(const char *what, const double *got, const double *want
             fail_msg("%s[%llu]: %.9g, reference %.9g", what, (unsigned long long)i, got[i], want[i]);
 }
 
-/* ROI_ALIGN1 in `type` against the reference, within the type's tolerance of `magnitude`. */
-static void expect_forward(const char *what, const struct problem *p, dmlvk_tensor_data_type type, double magnitude)
+/* ROI_ALIGN1 in `type` against the reference, within the type's tolerance of `magnitude`; strides
+ * as gpu_forward_strided's. */
+static void expect_forward_strided(const char *what, const struct problem *p, dmlvk_tensor_data_type type,
+                                   double magnitude, const uint32_t x_strides[4], const uint32_t bin_strides[4])
 {
     double *want = malloc(p->ny * sizeof(double)), *got = malloc(p->ny * sizeof(double));
     double *mag = malloc(p->ny * sizeof(double));
     ref_roi_forward(&p->q, p->x, want);
     for (uint64_t i = 0; i < p->ny; i++)
         mag[i] = magnitude;
-    gpu_forward_typed(p, type, NULL, got);
+    gpu_forward_strided(p, type, NULL, x_strides, bin_strides, got);
     expect_close(what, got, want, mag, p->ny, type_tolerance(type));
     free(want);
     free(got);
     free(mag);
+}
+
+static void expect_forward(const char *what, const struct problem *p, dmlvk_tensor_data_type type, double magnitude)
+{
+    expect_forward_strided(what, p, type, magnitude, NULL, NULL);
 }
 
 /* ROI_ALIGN1 on more channels than the other tests use (3 to 21), every mode and type, an
@@ -479,19 +507,8 @@ static void test_forward_channels(void **state)
     for (int iter = 0; iter < 24; iter++) {
         dmlvk_tensor_data_type type = float_types[iter % 3];
         struct problem p;
-        random_problem(&p, iter % 2 == 0, iter % 4 >= 2, iter % 5 == 0);
-        free_problem(&p);
-        p.q.channels = channels[iter % 6];
+        random_problem_channels(&p, iter % 2 == 0, iter % 4 >= 2, iter % 5 == 0, channels[iter % 6], iter % 4 == 3);
         p.q.oob_value = iter % 3 == 1 ? -0.25 : 0;
-        if (iter % 4 == 3) { /* far more bins than input elements: several channels per invocation */
-            p.q.height = 2 + below(3);
-            p.q.width = 2 + below(3);
-            p.q.out_h = 4 + below(4);
-            p.q.out_w = 4 + below(4);
-        }
-        alloc_problem(&p);
-        for (uint64_t i = 0; i < p.nx; i++)
-            p.x[i] = uniform(-1, 1);
         round_to_type(p.x, p.nx, type);
         round_to_type(p.rois, 4 * p.q.num_rois, type);
         expect_forward("ROI_ALIGN1", &p, type, 1);
@@ -1408,35 +1425,15 @@ static void test_forward_channels_last(void **state)
     for (int iter = 0; iter < 24; iter++) {
         dmlvk_tensor_data_type type = float_types[iter % 3];
         struct problem p;
-        random_problem(&p, iter % 2 == 0, iter % 4 >= 2, iter % 5 == 0);
-        free_problem(&p);
+        random_problem_channels(&p, iter % 2 == 0, iter % 4 >= 2, iter % 5 == 0, channels[iter % 6], iter % 7 == 3);
         struct ref_roi *q = &p.q;
-        q->channels = channels[iter % 6];
         q->oob_value = iter % 3 == 1 ? -0.25 : 0;
-        if (iter % 7 == 3) { /* far more bins than input elements: several channels per invocation */
-            q->height = 2 + below(3);
-            q->width = 2 + below(3);
-            q->out_h = 4 + below(4);
-            q->out_w = 4 + below(4);
-        }
-        alloc_problem(&p);
-        for (uint64_t i = 0; i < p.nx; i++)
-            p.x[i] = uniform(-1, 1);
         round_to_type(p.x, p.nx, type);
         round_to_type(p.rois, 4 * q->num_rois, type);
         uint32_t c = q->channels, h = q->height, w = q->width, pad = iter % 3 == 2 ? 3 : 0;
         const uint32_t x_strides[4] = { h * (w * (c + pad) + pad), 1, w * (c + pad) + pad, c + pad };
         const uint32_t bin_strides[4] = { q->out_h * q->out_w * c, 1, q->out_w * c, c };
-        double *want = malloc(p.ny * sizeof(double)), *got = malloc(p.ny * sizeof(double)),
-               *mag = malloc(p.ny * sizeof(double));
-        ref_roi_forward(q, p.x, want);
-        for (uint64_t i = 0; i < p.ny; i++)
-            mag[i] = 1;
-        gpu_forward_strided(&p, type, NULL, x_strides, iter % 2 ? bin_strides : NULL, got);
-        expect_close("ROI_ALIGN1 channels-last", got, want, mag, p.ny, type_tolerance(type));
-        free(want);
-        free(got);
-        free(mag);
+        expect_forward_strided("ROI_ALIGN1 channels-last", &p, type, 1, x_strides, iter % 2 ? bin_strides : NULL);
         free_problem(&p);
     }
 }
@@ -1452,13 +1449,8 @@ static void test_max_scatter_channels_last(void **state)
     for (int iter = 0; iter < 12; iter++) {
         dmlvk_tensor_data_type type = float_types[iter % 3];
         struct problem p;
-        random_problem(&p, iter % 2 == 0, true, iter % 5 == 0);
-        free_problem(&p);
+        random_problem_channels(&p, iter % 2 == 0, true, iter % 5 == 0, channels[iter % 4], false);
         struct ref_roi *q = &p.q;
-        q->channels = channels[iter % 4];
-        alloc_problem(&p);
-        for (uint64_t i = 0; i < p.nx; i++)
-            p.x[i] = uniform(-1, 1);
         for (uint64_t i = 0; i < p.ny; i++)
             p.dy[i] = uniform(-1, 1);
         round_to_type(p.x, p.nx, type);
