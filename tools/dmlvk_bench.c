@@ -862,6 +862,11 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
          * (PyTorch's side runs NCHW: torchvision makes its inputs contiguous) */
         { "roi_align_grad_7x7_nhwc", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f, .channels_last = 1 },
         { "roi_align_grad_7x7_nhwc", ROI_ALIGN_GRAD, F16, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f, .channels_last = 1 },
+        { "roi_align_grad_avg_7x7_same_shape_nhwc", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.125f, .channels_last = 1 },
+        { "roi_align_grad_avg_7x7_same_shape_nhwc", ROI_ALIGN_GRAD, F16, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.125f, .channels_last = 1 },
+        { "roi_align_grad_7x7_with_roi_gradient_nhwc", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.125f, .roi_grad = 1, .channels_last = 1 },
+        { "roi_align_grad_7x7_with_roi_gradient_nhwc", ROI_ALIGN_GRAD, F16, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.125f, .roi_grad = 1, .channels_last = 1 },
+        { "roi_align1_max_7x7_nhwc", ROI_ALIGN1, F32, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f, .maximum = 1, .channels_last = 1 },
         { "roi_align_grad_max_7x7_nhwc", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.125f, .maximum = 1, .channels_last = 1 },
         { "roi_align1_7x7_nhwc", ROI_ALIGN1, F32, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f, .channels_last = 1 },
         { "roi_align1_7x7_nhwc", ROI_ALIGN1, F16, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f, .channels_last = 1 },
