@@ -2,8 +2,9 @@
 // ROI_ALIGN1_RESCUE, roi_align1_rescue.comp (RESCUE below). The walks: a workgroup takes one
 // region and GROUP_CHANNELS channels; each invocation reduces whole bins of CHANNELS channels,
 // the sample positions and weights shared by its channels, its neighbours on the neighbouring
-// bins of one channel (CHANNEL_LANES: on the neighbouring channels of one bin). With ROI_ALIGN1_ROWS (float32 where the device shuffles within subgroups)
-// a subgroup's lanes instead hold neighbouring sample columns of one sample row, a bin's columns
+// bins of one channel (CHANNEL_LANES: on the neighbouring channels of one bin). With
+// ROI_ALIGN1_ROWS (float32 where the device shuffles within subgroups) a subgroup's lanes
+// instead hold neighbouring sample columns of one sample row, a bin's columns
 // then summed by shuffles: each load instruction falls on one input row, where whole bins spread
 // a warp's loads over several bin rows (BENCHMARKS.md note 56). Regions whose samples per bin
 // along x are not a power of two that fits the subgroup take whole bins.

@@ -220,10 +220,10 @@ uint64_t dmlvk_roi_align_region_groups(const struct dmlvk_op_context *ctx, const
                                        uint32_t per_invocation, enum roi_walk walk, uint32_t *group_channels)
 {
     uint32_t wg = ctx->workgroup_size, warps = wg >= 64 ? wg / 32 : 1;
-    uint32_t channels = walk == ROI_WALK_ROWS ? 4 * warps : per_invocation * 2 * warps;
-    if (walk == ROI_WALK_CHANNEL_LANES)
-        channels = 32 * per_invocation;
-    else if (walk == ROI_WALK_BINS) {
+    uint32_t channels = walk == ROI_WALK_ROWS            ? 4 * warps
+                        : walk == ROI_WALK_CHANNEL_LANES ? 32 * per_invocation
+                                                         : per_invocation * 2 * warps;
+    if (walk == ROI_WALK_BINS) {
         uint64_t bins = (uint64_t)s->out_h * s->out_w;
         for (uint32_t sets = 32 / per_invocation; sets > 0; sets--) {
             uint64_t jobs = sets * bins, rounds = (jobs + wg - 1) / wg;
@@ -235,6 +235,11 @@ uint64_t dmlvk_roi_align_region_groups(const struct dmlvk_op_context *ctx, const
     }
     *group_channels = channels < 64 ? channels : 64;
     return (s->channels + *group_channels - 1) / *group_channels * (uint64_t)s->num_rois * wg;
+}
+
+bool dmlvk_roi_align_channels_closest(const struct roi_shape *s)
+{
+    return s->input.strides[1] < s->input.strides[3];
 }
 
 void dmlvk_roi_align_spec(const struct roi_fields *f, struct dmlvk_op_plan *plan, struct dmlvk_dispatch_plan *d)

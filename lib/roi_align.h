@@ -81,8 +81,12 @@ uint32_t dmlvk_roi_align_channels(const struct roi_shape *s);
 enum roi_walk {
     ROI_WALK_BINS,          /* neighbouring invocations on neighbouring bins of a channel */
     ROI_WALK_ROWS,          /* ROI_ALIGN1's sample rows */
-    ROI_WALK_CHANNEL_LANES, /* ROI_ALIGN1's whole bins, neighbouring invocations on neighbouring channels */
+    ROI_WALK_CHANNEL_LANES, /* whole bins, neighbouring invocations on neighbouring channels of a bin */
 };
+
+/* Whether InputTensor's channels lie closer than its columns (NHWC): there the whole bins take
+ * ROI_WALK_CHANNEL_LANES. */
+bool dmlvk_roi_align_channels_closest(const struct roi_shape *s);
 
 /* Those stages (ROI_ALIGN1, the MAX scatter): the channels of a group for `per_invocation`
  * channels per invocation of `walk`, and the invocations to dispatch. */

@@ -48,7 +48,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
      * lines (note 114). */
     uint32_t channels = dmlvk_roi_align_channels(&s), group_channels;
     enum roi_walk walk = ROI_WALK_BINS;
-    if (s.input.strides[1] < s.input.strides[3]) {
+    if (dmlvk_roi_align_channels_closest(&s)) {
         walk = ROI_WALK_CHANNEL_LANES;
         channels = channels < 2 ? channels : 2;
     } else if (ctx->subgroup_shuffle && channels == 1 && f.reduction != DMLVK_REDUCE_FUNCTION_MAX) {

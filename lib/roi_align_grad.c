@@ -510,7 +510,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
          * as ROI_ALIGN1's whole bins, with its channel lanes where the input's channels lie
          * closest): only AVERAGE scatters by regions. */
         uint32_t per_region;
-        const bool lanes = f.reduction == DMLVK_REDUCE_FUNCTION_MAX && s.input.strides[1] < s.input.strides[3];
+        const bool lanes = f.reduction == DMLVK_REDUCE_FUNCTION_MAX && dmlvk_roi_align_channels_closest(&s);
         uint64_t scatter_size = dmlvk_roi_align_region_groups(ctx, &s, 1, lanes ? ROI_WALK_CHANNEL_LANES : ROI_WALK_BINS,
                                                               &per_region);
         enum dmlvk_shader scatter = DMLVK_SHADER_ROI_ALIGN_GRAD_SCATTER;
