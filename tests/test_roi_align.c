@@ -90,7 +90,6 @@ static void free_problem(struct problem *p)
     free(p->dy);
 }
 
-
 /* random_problem with `channels` channels and, where many_bins, far more bins than input elements
  * (a tiny map under up to 7x7 bins: several channels per invocation); dY left zero. */
 static void random_problem_channels(struct problem *p, bool linear, bool maximum, bool adaptive, uint32_t channels,
@@ -253,8 +252,8 @@ static double *place_strided(const double *v, const uint32_t sizes[4], const uin
     return m;
 }
 
-/* GPU runs of ROI_ALIGN1 / ROI_ALIGN_GRAD on problem p, in any float type, packed tensors or,
- * where x_strides or bin_strides is not NULL, InputTensor or OutputTensor with those strides. */
+/* ROI_ALIGN1 on problem p on the GPU, in any float type, packed tensors or, where x_strides or
+ * bin_strides is not NULL, InputTensor or OutputTensor with those strides. */
 static void gpu_forward_strided(const struct problem *p, dmlvk_tensor_data_type type, const struct test_params *params,
                                 const uint32_t x_strides[4], const uint32_t bin_strides[4], double *out)
 {
