@@ -156,8 +156,8 @@ void whole_bins(Region g, uint r, uint c_first, uint c_end)
 {
     uint bins = pc.p.out_h * pc.p.out_w, sets = (c_end - c_first + CHANNELS - 1u) / CHANNELS, jobs = sets * bins;
     for (uint j = gl_LocalInvocationID.x; j < jobs; j += gl_WorkGroupSize.x) {
-        uint set = CHANNEL_LANES ? j % sets : j / bins, b = CHANNEL_LANES ? j / sets : j % bins;
-        whole_bin(g, r, c_first + set * CHANNELS, b / pc.p.out_w, b % pc.p.out_w);
+        uvec2 job = whole_bins_job(j, sets, bins);
+        whole_bin(g, r, c_first + job.x * CHANNELS, job.y / pc.p.out_w, job.y % pc.p.out_w);
     }
 }
 

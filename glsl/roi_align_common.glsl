@@ -10,6 +10,12 @@ layout(constant_id = ROI_SPEC_CHANNELS) const uint CHANNELS = 1;
 // that a warp's tap is one contiguous read.
 layout(constant_id = ROI_SPEC_CHANNEL_LANES) const bool CHANNEL_LANES = false;
 
+// Job j of whole bins over `sets` sets of channels and `bins` bins: (set, bin), by CHANNEL_LANES.
+uvec2 whole_bins_job(uint j, uint sets, uint bins)
+{
+    return CHANNEL_LANES ? uvec2(j % sets, j / sets) : uvec2(j / bins, j % bins);
+}
+
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer RoiTable { uvec4 v[]; };
 
 // A region as roi_align_geometry.comp recorded it (roi_align_abi.h).

@@ -16,7 +16,7 @@ void main()
     uint bins = pc.p.out_h * pc.p.out_w, channels = min(c_first + GROUP_CHANNELS, pc.p.channels) - c_first;
     vec2 fixed_scale = fixed_point_scale();
     for (uint j = gl_LocalInvocationID.x; j < channels * bins; j += gl_WorkGroupSize.x) {
-        uint c = CHANNEL_LANES ? j % channels : j / bins, b = CHANNEL_LANES ? j / channels : j % bins;
-        scatter_bin(g, uvec4(r, c_first + c, b / pc.p.out_w, b % pc.p.out_w), fixed_scale);
+        uvec2 job = whole_bins_job(j, channels, bins);
+        scatter_bin(g, uvec4(r, c_first + job.x, job.y / pc.p.out_w, job.y % pc.p.out_w), fixed_scale);
     }
 }
