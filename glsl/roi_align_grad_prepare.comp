@@ -149,9 +149,47 @@ void write_block(UintSums dst, uint base, uint row0, uint rows, uint c0, uint st
 #endif
 }
 
+// Reads T channels by T rows (pixels y * w + x) into transpose_block ([channel][row]): element
+// base + c * s.x + y * s.y + x * s.z, 0 past `channels` or `rows`. A warp's lanes take neighbouring
+// rows, or neighbouring channels where those lie closer in memory (channels-last), so that it
+// reads contiguous elements either way.
+void read_block(Tensor t, uint base, uvec3 s, uint w, uint rows, uint row0, uint channels, uint c0)
+{
+    uint lid = gl_LocalInvocationID.x;
+    bool channel_lanes = s.x < (w > 1u ? s.z : s.y);
+    if (gl_WorkGroupSize.x % T != 0u) {
+        for (uint i = lid; i < T * T; i += gl_WorkGroupSize.x) {
+            uint k = channel_lanes ? i % T : i / T, j = channel_lanes ? i / T : i % T;
+            uint c = c0 + k, row = row0 + j, y = row / w;
+            transpose_block[k][j] = c < channels && row < rows ? element_bits(t, base + c * s.x + y * s.y + (row - y * w) * s.z) : 0u;
+        }
+        return;
+    }
+    // Integer division costs tens of instructions: with whole warps of T in the workgroup an
+    // invocation keeps its lane's row (or channel) and steps the other index by a constant.
+    uint lane = lid % T, step = gl_WorkGroupSize.x / T;
+    if (!channel_lanes) {
+        uint row = row0 + lane, y = row / w, at = base + y * s.y + (row - y * w) * s.z;
+        for (uint k = lid / T; k < T; k += step)
+            transpose_block[k][lane] = c0 + k < channels && row < rows ? element_bits(t, at + (c0 + k) * s.x) : 0u;
+        return;
+    }
+    uint c = c0 + lane, row = row0 + lid / T, y = row / w, x = row - y * w;
+    uint step_y = step / w, step_x = step - step_y * w;
+    for (uint j = lid / T; j < T; j += step, row += step) {
+        transpose_block[lane][j] = c < channels && row < rows ? element_bits(t, base + c * s.x + y * s.y + x * s.z) : 0u;
+        x += step_x;
+        y += step_y;
+        if (x >= w) {
+            x -= w;
+            y++;
+        }
+    }
+}
+
 // A workgroup per block of T channels by T pixels of one batch: InputTensor's copy with the
 // channels fastest (input_copy), its padding channels 0.
-void transpose_input(uint group, uint lid)
+void transpose_input(uint group)
 {
     uint pixels = pc.p.in_h * pc.p.in_w, stride = input_stride();
     uint channel_blocks = (stride + T - 1u) / T, pixel_blocks = (pixels + T - 1u) / T;
@@ -159,25 +197,17 @@ void transpose_input(uint group, uint lid)
         return;
     uint c0 = (group % channel_blocks) * T, p0 = (group / channel_blocks % pixel_blocks) * T;
     uint b = group / (channel_blocks * pixel_blocks);
-    // Reading, an invocation keeps its pixel (lid % T) whenever the workgroup is whole warps.
-    uint my_pixel = p0 + lid % T, my_y = my_pixel / pc.p.in_w;
-    uint my_at = b * pc.p.in_strides[0] + my_y * pc.p.in_strides[2] + (my_pixel - my_y * pc.p.in_w) * pc.p.in_strides[3];
-    bool whole_warps = gl_WorkGroupSize.x % T == 0u;
-    for (uint i = lid; i < T * T; i += gl_WorkGroupSize.x) {
-        uint c = c0 + i / T, pixel = p0 + i % T, y = pixel / pc.p.in_w;
-        uint at = whole_warps ? my_at
-                              : b * pc.p.in_strides[0] + y * pc.p.in_strides[2] + (pixel - y * pc.p.in_w) * pc.p.in_strides[3];
-        transpose_block[i / T][i % T] = c < pc.p.channels && pixel < pixels ? element_bits(pc.x, at + c * pc.p.in_strides[1]) : 0u;
-    }
+    read_block(pc.x, b * pc.p.in_strides[0], uvec3(pc.p.in_strides[1], pc.p.in_strides[2], pc.p.in_strides[3]), pc.p.in_w,
+               pixels, p0, pc.p.channels, c0);
     barrier();
     write_block(UintSums(input_copy()), b * pixels, p0, pixels, c0, stride);
 }
 
 void main()
 {
-    uint group = workgroup_index(), lid = gl_LocalInvocationID.x;
+    uint group = workgroup_index();
     if (PREPARE == ROI_PREPARE_INPUT) {
-        transpose_input(group, lid);
+        transpose_input(group);
         return;
     }
     uint bins = pc.p.out_h * pc.p.out_w, stride = gather_stride();
@@ -188,26 +218,16 @@ void main()
             return;
         uint channel_blocks = (stride + T - 1u) / T;
         uint c0 = (group % channel_blocks) * T, r = group / channel_blocks;
-        // Integer division costs tens of instructions: with whole warps of 32 in the workgroup an
-        // invocation keeps its bin (reading) and its channel (writing) within a block.
-        bool whole_warps = gl_WorkGroupSize.x % T == 0u;
         for (uint bin0 = 0u; bin0 < bins; bin0 += T) {
-            uint my_bin = bin0 + lid % T, at = bin_offset(uvec4(r, 0u, my_bin / pc.p.out_w, my_bin % pc.p.out_w));
-            for (uint i = lid; i < T * T; i += gl_WorkGroupSize.x) {
-                uint c = c0 + i / T, bin = bin0 + i % T;
-                uint v = 0u;
-                if (c < pc.p.channels && bin < bins)
-                    v = element_bits(pc.dy, whole_warps ? at + c * pc.p.bin_strides[1]
-                                                        : bin_offset(uvec4(r, c, bin / pc.p.out_w, bin % pc.p.out_w)));
-                transpose_block[i / T][i % T] = v;
-            }
+            read_block(pc.dy, r * pc.p.bin_strides[0], uvec3(pc.p.bin_strides[1], pc.p.bin_strides[2], pc.p.bin_strides[3]),
+                       pc.p.out_w, bins, bin0, pc.p.channels, c0);
             barrier();
             write_block(UintSums(pc.scratch), r * bins, bin0, bins, c0, stride);
             barrier();
         }
         return;
     }
-    uint e = group * gl_WorkGroupSize.x + lid;
+    uint e = group * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
     if (e < line_count())
         prepare_line(e / (pc.p.in_h + pc.p.in_w), e % (pc.p.in_h + pc.p.in_w));
 }

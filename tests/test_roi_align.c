@@ -252,6 +252,16 @@ static double *place_strided(const double *v, const uint32_t sizes[4], const uin
     return m;
 }
 
+/* Gives d `strides` where not NULL; returns the elements its buffer spans (`packed` without). */
+static uint64_t restride(dmlvk_tensor_desc *d, const uint32_t strides[4], uint64_t packed)
+{
+    if (!strides)
+        return packed;
+    d->Strides = strides;
+    assert_int_equal(dmlvk_tensor_min_size(d, &d->TotalTensorSizeInBytes), DMLVK_OK);
+    return d->TotalTensorSizeInBytes / dmlvk_data_type_size(d->DataType);
+}
+
 /* ROI_ALIGN1 on problem p on the GPU, in any float type, packed tensors or, where x_strides or
  * bin_strides is not NULL, InputTensor or OutputTensor with those strides. */
 static void gpu_forward_strided(const struct problem *p, dmlvk_tensor_data_type type, const struct test_params *params,
@@ -261,18 +271,8 @@ static void gpu_forward_strided(const struct problem *p, dmlvk_tensor_data_type 
     struct roi_tensors t;
     packed_roi_tensors(&t, type, (uint32_t[4]){ q->batch, q->channels, q->height, q->width },
                        (uint32_t[4]){ q->num_rois, q->channels, q->out_h, q->out_w });
-    uint64_t x_elements = p->nx, bin_elements = p->ny;
+    const uint64_t x_elements = restride(&t.x, x_strides, p->nx), bin_elements = restride(&t.bins, bin_strides, p->ny);
     const uint32_t size = dmlvk_data_type_size(type);
-    if (x_strides) {
-        t.x.Strides = x_strides;
-        assert_int_equal(dmlvk_tensor_min_size(&t.x, &t.x.TotalTensorSizeInBytes), DMLVK_OK);
-        x_elements = t.x.TotalTensorSizeInBytes / size;
-    }
-    if (bin_strides) {
-        t.bins.Strides = bin_strides;
-        assert_int_equal(dmlvk_tensor_min_size(&t.bins, &t.bins.TotalTensorSizeInBytes), DMLVK_OK);
-        bin_elements = t.bins.TotalTensorSizeInBytes / size;
-    }
     dmlvk_roi_align1_operator_desc d = {
         &t.x, &t.rois, &t.batch, &t.bins, q->maximum ? DMLVK_REDUCE_FUNCTION_MAX : DMLVK_REDUCE_FUNCTION_AVERAGE,
         q->linear ? DMLVK_INTERPOLATION_MODE_LINEAR : DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR, (float)q->spatial_x,
@@ -349,10 +349,12 @@ static uint32_t backward_dispatches(const struct problem *p, const struct test_p
 
 /* ROI_ALIGN_GRAD on problem p: the input gradient into dx (packed, or with `grad_strides` where not
  * NULL: then the bytes between its elements must keep what they held), the ROI gradient into droi;
- * InputTensor with `x_strides` where not NULL, NaN between its elements. */
+ * InputTensor with `x_strides` and InputGradientTensor with `dy_strides` where not NULL, NaN
+ * between their elements. */
 static dmlvk_status gpu_backward_strided(const struct problem *p, const struct test_params *params,
                                          dmlvk_tensor_data_type type, const uint32_t grad_strides[4],
-                                         const uint32_t x_strides[4], double *dx, double *droi)
+                                         const uint32_t x_strides[4], const uint32_t dy_strides[4], double *dx,
+                                         double *droi)
 {
     const struct ref_roi *q = &p->q;
     struct roi_tensors t;
@@ -363,18 +365,13 @@ static dmlvk_status gpu_backward_strided(const struct problem *p, const struct t
         grad.Strides = grad_strides;
         assert_int_equal(dmlvk_tensor_min_size(&grad, &grad.TotalTensorSizeInBytes), DMLVK_OK);
     }
-    uint64_t x_elements = p->nx;
-    double *placed_x = NULL;
-    if (x_strides) {
-        t.x.Strides = x_strides;
-        assert_int_equal(dmlvk_tensor_min_size(&t.x, &t.x.TotalTensorSizeInBytes), DMLVK_OK);
-        x_elements = t.x.TotalTensorSizeInBytes / dmlvk_data_type_size(type);
-        placed_x = place_strided(p->x, t.in_sizes, x_strides, x_elements);
-    }
+    const uint64_t x_elements = restride(&t.x, x_strides, p->nx), dy_elements = restride(&t.bins, dy_strides, p->ny);
+    double *placed_x = x_strides ? place_strided(p->x, t.in_sizes, x_strides, x_elements) : NULL;
+    double *placed_dy = dy_strides ? place_strided(p->dy, t.bin_sizes, dy_strides, dy_elements) : NULL;
     dmlvk_roi_align_grad_operator_desc d = backward_desc(q, &t, dx ? &grad : NULL, droi ? &t.rois : NULL);
     void *v[6];
-    const double *src[6] = { placed_x ? placed_x : p->x, p->dy, p->rois, NULL, NULL, NULL };
-    const uint64_t counts[6] = { x_elements, p->ny, 4 * q->num_rois, q->num_rois, p->nx, 4 * q->num_rois };
+    const double *src[6] = { placed_x ? placed_x : p->x, placed_dy ? placed_dy : p->dy, p->rois, NULL, NULL, NULL };
+    const uint64_t counts[6] = { x_elements, dy_elements, 4 * q->num_rois, q->num_rois, p->nx, 4 * q->num_rois };
     for (int i = 0; i < 6; i++)
         v[i] = to_type(src[i], counts[i], type);
     memcpy(v[3], p->batch, 4 * q->num_rois);
@@ -417,13 +414,14 @@ static dmlvk_status gpu_backward_strided(const struct problem *p, const struct t
     for (int i = 0; i < 6; i++)
         free(v[i]);
     free(placed_x);
+    free(placed_dy);
     return st;
 }
 
 static dmlvk_status gpu_backward(const struct problem *p, const struct test_params *params, dmlvk_tensor_data_type type,
                                  double *dx, double *droi)
 {
-    return gpu_backward_strided(p, params, type, NULL, NULL, dx, droi);
+    return gpu_backward_strided(p, params, type, NULL, NULL, NULL, dx, droi);
 }
 
 /* With AVERAGE and an out-of-bounds value of 0, the input gradient is the forward's transpose. */
@@ -806,8 +804,9 @@ static void test_tile_gather_strided(void **state)
         const uint32_t channels_last[4] = { h * w * c, 1, w * c, c }, every_other[4] = { c * h * 2 * w, h * 2 * w, 2 * w, 2 };
         struct results r;
         reference_results(&p, &r);
-        assert_int_equal(gpu_backward_strided(&p, NULL, type, iter < 3 ? channels_last : every_other, NULL, r.got, NULL),
-                         DMLVK_OK);
+        assert_int_equal(
+            gpu_backward_strided(&p, NULL, type, iter < 3 ? channels_last : every_other, NULL, NULL, r.got, NULL),
+            DMLVK_OK);
         expect_close(iter < 3 ? "tile gather, channels last" : "tile gather, every other element", r.got, r.want,
                      r.mag, p.nx, type_tolerance(type));
         free_results(&r);
@@ -1462,10 +1461,64 @@ static void test_max_scatter_channels_last(void **state)
         reference_results(&p, &r);
         struct test_params det = { .deterministic = 1 };
         assert_int_equal(gpu_backward_strided(&p, iter % 4 == 1 ? &det : NULL, type, iter % 2 ? grad_strides : NULL,
-                                              x_strides, r.got, NULL),
+                                              x_strides, NULL, r.got, NULL),
                          DMLVK_OK);
         expect_close("MAX scatter, channels-last input", r.got, r.want, r.mag, p.nx, type_tolerance(type));
         free_results(&r);
+        free_problem(&p);
+    }
+}
+
+/* ROI_ALIGN_GRAD under AVERAGE with channels-last InputGradientTensor and InputTensor (packed or
+ * NaN-padded), whose transpositions to the gather's and the ROI gradient's layouts then read with
+ * neighbouring invocations on neighbouring channels: the input gradient alone, both gradients
+ * (float32's gather sums the ROI gradient itself; 16-bit types copy the input first), the ROI
+ * gradient alone; 5 to 70 channels (partial blocks of 32), workgroups of the default size, 48
+ * (not whole warps), 32 and 512; in the deterministic mode bitwise the same run to run. */
+static void test_gather_channels_last(void **state)
+{
+    (void)state;
+    const uint32_t channels[] = { 5, 33, 40, 70 }, workgroups[] = { 0, 48, 32, 512 };
+    for (int iter = 0; iter < 12; iter++) {
+        dmlvk_tensor_data_type type = float_types[iter % 3];
+        struct problem p;
+        tile_problem(&p, iter % 3, type, channels[iter % 4], true, false, 4);
+        struct ref_roi *q = &p.q;
+        for (uint64_t i = 0; i < p.nx; i++)
+            p.x[i] = uniform(-1, 1);
+        round_to_type(p.x, p.nx, type);
+        const uint32_t c = q->channels, pad = iter % 2 ? 3 : 0, row = q->out_w * (c + pad);
+        const uint32_t dy_strides[4] = { q->out_h * row, 1, row, c + pad };
+        const uint32_t x_row = q->width * (c + pad) + pad, x_strides[4] = { q->height * x_row, 1, x_row, c + pad };
+        const bool dx = iter % 4 != 3, droi = iter % 4 != 0;
+        const uint32_t n = 4 * q->num_rois;
+        double *want = malloc(p.nx * sizeof(double)), *mag = malloc(p.nx * sizeof(double));
+        double *got = malloc(p.nx * sizeof(double)), *again = malloc(p.nx * sizeof(double));
+        double droi_want[4 * MAX_ROIS], droi_mag[4 * MAX_ROIS], droi_got[4 * MAX_ROIS], droi_again[4 * MAX_ROIS];
+        ref_roi_backward(q, p.x, p.dy, want, droi_want, mag, droi_mag);
+        struct test_params params = { .workgroup_size = workgroups[iter % 4], .deterministic = iter % 6 < 3 };
+        assert_int_equal(gpu_backward_strided(&p, &params, type, NULL, x_strides, dy_strides, dx ? got : NULL,
+                                              droi ? droi_got : NULL),
+                         DMLVK_OK);
+        if (params.deterministic)
+            assert_int_equal(gpu_backward_strided(&p, &params, type, NULL, x_strides, dy_strides, dx ? again : NULL,
+                                                  droi ? droi_again : NULL),
+                             DMLVK_OK);
+        if (dx) {
+            expect_close("input gradient, channels-last dY", got, want, mag, p.nx, type_tolerance(type));
+            if (params.deterministic)
+                assert_memory_equal(got, again, p.nx * sizeof(double));
+        }
+        if (droi) {
+            expect_close("ROI gradient, channels-last input and dY", droi_got, droi_want, droi_mag, n,
+                         type_tolerance(type));
+            if (params.deterministic)
+                assert_memory_equal(droi_got, droi_again, n * sizeof(double));
+        }
+        free(want);
+        free(mag);
+        free(got);
+        free(again);
         free_problem(&p);
     }
 }
@@ -1534,6 +1587,7 @@ int main(void)
         cmocka_unit_test(test_gather_dispatch_budget),
         cmocka_unit_test(test_forward_channels_last),
         cmocka_unit_test(test_max_scatter_channels_last),
+        cmocka_unit_test(test_gather_channels_last),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
