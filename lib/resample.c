@@ -460,7 +460,10 @@ static uint32_t window_elements(const struct block_shape *shape)
  * float32 NEAREST_NEIGHBOR; note 108: 2x4 for 16-bit NEAREST_NEIGHBOR too, 2-5% faster than the
  * 4x4 that note 30 had chosen for it). Forward, note 36: 4x4 where each output reads little, a
  * block's instructions spread over the most outputs; where outputs read much (downsampling), the
- * first shape whose window holds at most FORWARD_MOST_WINDOW elements, note 111). LINEAR backward
+ * first shape whose window holds at most FORWARD_MOST_WINDOW elements, note 111); float32 LINEAR
+ * not a block whose outputs share no loads: one that loads as much per output as a 1x1 block
+ * gives way to 1x1 blocks (note 119: 0.25x 9% faster; in 1x1 blocks 16-bit 0.5x ran 71% slower,
+ * 16-bit 0.25x 14%, NEAREST_NEIGHBOR 0.25x 4%). LINEAR backward
  * first tries the shapes of note 64's scale sweep (1.25x to 3x): float32 2x4 where each block row
  * leaves as one 4-element store (4x4 has the same columns, so it would not add stores); 16-bit
  * types 4x4, but 4x2 where rows cannot take 4-element stores (odd widths). Bfloat16 takes 4x4 only
@@ -487,11 +490,19 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
                               (shape->chunk != 4 && shape->rows >= BFLOAT16_SQUARE_ROWS_FROM)))
             return true;
     }
-    struct block_shape first_fit = { 0 };
+    struct block_shape first_fit = { 0 }, single;
+    const bool share_or_single = !backward && linear && !storage16;
+    const uint32_t single_loads =
+        share_or_single && try_block_shape(y, x, 1, 1, hdr, &single) ? single.rows * single.chunks : 0;
     for (size_t k = 0; k < DMLVK_ARRAY_SIZE(forward_order); k++) {
+        const uint32_t members = order[k][0] * order[k][1];
         if (!try_block_shape(y, x, order[k][0], order[k][1], hdr, shape))
             continue;
-        if (backward || window_elements(shape) <= FORWARD_MOST_WINDOW)
+        if (backward)
+            return true;
+        if (members > 1 && single_loads && shape->rows * shape->chunks >= members * single_loads)
+            continue;
+        if (window_elements(shape) <= FORWARD_MOST_WINDOW)
             return true;
         if (!first_fit.rows)
             first_fit = *shape;

@@ -339,8 +339,8 @@ static void test_block_gather(void **state)
                  s, c.small[3], (unsigned)offset);
         expect_reference(&c, backward, type, offset, label);
     }
-    /* Forward downscales, whose windows take the smaller shapes (2x4, 2x2, 1x4), at the edge
-     * width; their backward passes are the scales' above. */
+    /* Forward downscales, whose windows take the smaller shapes (2x4, 1x4, and 1x1 for float32
+     * LINEAR at 0.25x), at the edge width; their backward passes are the scales' above. */
     const float down[] = { 0.5f, 0.48f, 0.25f };
     for (int j = 0; j < 18; j++) {
         const uint32_t small[4] = { 2, 3, 9, widths[0] };

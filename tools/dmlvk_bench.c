@@ -455,7 +455,11 @@ static void fill_random(dmlvk_buffer *b, uint64_t elements, dmlvk_tensor_data_ty
 
 /* Which of an axis's `in` input indices a forward resample to `out` reads: the taps of PyTorch's
  * conventions (half-pixel bilinear, floor(o * in / out) nearest) that have a weight, since a tap
- * of weight 0 is not read. Downsampling by more than 2 (and nearest by 2) skips some. */
+ * of weight 0 is not read. Downsampling by more than 2 (and nearest by 2) skips some. Bilinear
+ * taps come from the descriptor's Scale, out / in rounded to float as
+ * dmlvk_resample_fields_from_convention gives it: where float cannot hold the ratio (1/3), a
+ * sample that PyTorch puts on an input index falls a hair off it, and the index beside it has a
+ * weight of about 1e-7 that DirectML's formula does not drop. */
 static uint32_t axis_reads(uint32_t in, uint32_t out, bool nearest, bool *read)
 {
     memset(read, 0, in);
@@ -465,7 +469,7 @@ static uint32_t axis_reads(uint32_t in, uint32_t out, bool nearest, bool *read)
             read[i < in ? i : in - 1] = true;
             continue;
         }
-        double x = ((double)o + 0.5) * in / out - 0.5;
+        double x = ((double)o + 0.5) / (double)(float)((double)out / in) - 0.5;
         uint32_t i0 = x <= 0 ? 0 : x >= in - 1 ? in - 1 : (uint32_t)x;
         double t = x - i0;
         if (t < 1)
@@ -821,6 +825,9 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
         { "bilinear_down_odd", BILINEAR, F32, .n = 4, .c = 64, .h = 200, .w = 260, .oh = 97, .ow = 131 },
         { "bilinear_down_odd", BILINEAR, F16, .n = 4, .c = 64, .h = 200, .w = 260, .oh = 97, .ow = 131 },
         { "bilinear_down4x", BILINEAR, F32, .n = 2, .c = 64, .h = 512, .w = 512, .oh = 128, .ow = 128 },
+        { "bilinear_down4x", BILINEAR, F16, .n = 2, .c = 64, .h = 512, .w = 512, .oh = 128, .ow = 128 },
+        { "bilinear_down3x", BILINEAR, F32, .n = 8, .c = 64, .h = 384, .w = 384, .oh = 128, .ow = 128 },
+        { "nearest_down4x", NEAREST, F32, .n = 2, .c = 64, .h = 512, .w = 512, .oh = 128, .ow = 128 },
         { "nearest_down2x", NEAREST, F16, .n = 16, .c = 64, .h = 256, .w = 256, .oh = 128, .ow = 128 },
         /* ROI align backward (AVERAGE unless named) and forward; regions drawn like the presets' */
         { "roi_align_grad_14x14_unaligned_small_map", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 50, .w = 76, .oh = 14, .ow = 14, .rois = 256, .samples = 2, .spatial_scale = 0.0625f, .aligned_false = 1 },
