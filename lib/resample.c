@@ -491,9 +491,9 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
             return true;
     }
     struct block_shape first_fit = { 0 }, single;
-    const bool share_or_single = !backward && linear && !storage16;
-    const uint32_t single_loads =
-        share_or_single && try_block_shape(y, x, 1, 1, hdr, &single) ? single.rows * single.chunks : 0;
+    uint32_t single_loads = 0; /* float32 LINEAR forward: the chunks a 1x1 block loads */
+    if (!backward && linear && !storage16 && try_block_shape(y, x, 1, 1, hdr, &single))
+        single_loads = single.rows * single.chunks;
     for (size_t k = 0; k < DMLVK_ARRAY_SIZE(forward_order); k++) {
         const uint32_t members = order[k][0] * order[k][1];
         if (!try_block_shape(y, x, order[k][0], order[k][1], hdr, shape))
