@@ -1473,30 +1473,40 @@ static void test_max_scatter_channels_last(void **state)
  * NaN-padded), whose transpositions to the gather's and the ROI gradient's layouts then read with
  * neighbouring invocations on neighbouring channels: the input gradient alone, both gradients
  * (float32's gather sums the ROI gradient itself; 16-bit types copy the input first), the ROI
- * gradient alone; 5 to 70 channels (partial blocks of 32), workgroups of the default size, 48
- * (not whole warps), 32 and 512; in the deterministic mode bitwise the same run to run. */
+ * gradient alone; 5 to 40 channels (partial blocks of 32), workgroups of the default size, 48
+ * (not whole warps) and 32; in the deterministic mode bitwise the same run to run. Six cases of
+ * few workgroup sizes (each a pipeline to compile): the sanitizer job runs this file close to its
+ * time limit. */
 static void test_gather_channels_last(void **state)
 {
     (void)state;
-    const uint32_t channels[] = { 5, 33, 40, 70 }, workgroups[] = { 0, 48, 32, 512 };
-    for (int iter = 0; iter < 12; iter++) {
-        dmlvk_tensor_data_type type = float_types[iter % 3];
+    static const struct {
+        int type;
+        uint32_t channels, workgroup_size, pad;
+        bool dx, droi, deterministic;
+    } cases[] = {
+        { 0, 33, 0, 0, true, false, true },  { 1, 5, 48, 3, true, true, false },  { 2, 40, 32, 0, false, true, true },
+        { 0, 17, 0, 3, true, true, false },  { 1, 36, 0, 3, false, true, true },  { 2, 9, 48, 0, true, true, true },
+    };
+    for (size_t k = 0; k < DMLVK_ARRAY_SIZE(cases); k++) {
+        dmlvk_tensor_data_type type = float_types[cases[k].type];
         struct problem p;
-        tile_problem(&p, iter % 3, type, channels[iter % 4], true, false, 4);
+        tile_problem(&p, (int)k % 3, type, cases[k].channels, true, false, 4);
         struct ref_roi *q = &p.q;
         for (uint64_t i = 0; i < p.nx; i++)
             p.x[i] = uniform(-1, 1);
         round_to_type(p.x, p.nx, type);
-        const uint32_t c = q->channels, pad = iter % 2 ? 3 : 0, row = q->out_w * (c + pad);
+        const uint32_t c = q->channels, pad = cases[k].pad, row = q->out_w * (c + pad);
         const uint32_t dy_strides[4] = { q->out_h * row, 1, row, c + pad };
         const uint32_t x_row = q->width * (c + pad) + pad, x_strides[4] = { q->height * x_row, 1, x_row, c + pad };
-        const bool dx = iter % 4 != 3, droi = iter % 4 != 0;
+        const bool dx = cases[k].dx, droi = cases[k].droi;
         const uint32_t n = 4 * q->num_rois;
         double *want = malloc(p.nx * sizeof(double)), *mag = malloc(p.nx * sizeof(double));
         double *got = malloc(p.nx * sizeof(double)), *again = malloc(p.nx * sizeof(double));
         double droi_want[4 * MAX_ROIS], droi_mag[4 * MAX_ROIS], droi_got[4 * MAX_ROIS], droi_again[4 * MAX_ROIS];
         ref_roi_backward(q, p.x, p.dy, want, droi_want, mag, droi_mag);
-        struct test_params params = { .workgroup_size = workgroups[iter % 4], .deterministic = iter % 6 < 3 };
+        struct test_params params = { .workgroup_size = cases[k].workgroup_size,
+                                      .deterministic = cases[k].deterministic };
         assert_int_equal(gpu_backward_strided(&p, &params, type, NULL, x_strides, dy_strides, dx ? got : NULL,
                                               droi ? droi_got : NULL),
                          DMLVK_OK);
