@@ -3,7 +3,7 @@
 # The driver is preloaded so that it is never unloaded: leaks inside it (suppressed in lsan.supp)
 # then keep a module name, and dmlvk's own allocations stay checked.
 # Sanitized tests run several times slower than plain ones: on a two-core machine test_resample and
-# test_roi_align, side by side, take about 9 and more than 10 minutes, so the limits are doubled.
+# test_roi_align, side by side, take about 8 and 19 minutes, so the limits are doubled.
 # usage: run.sh SOURCE_DIR BUILD_DIR
 set -eu
 src=$(cd "$1" && pwd)
