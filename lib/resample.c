@@ -461,9 +461,11 @@ static uint32_t window_elements(const struct block_shape *shape)
  * 4x4 that note 30 had chosen for it). Forward, note 36: 4x4 where each output reads little, a
  * block's instructions spread over the most outputs; where outputs read much (downsampling), the
  * first shape whose window holds at most FORWARD_MOST_WINDOW elements, note 111); float32 LINEAR
- * not a block whose outputs share no loads: one that loads as much per output as a 1x1 block
- * gives way to 1x1 blocks (note 119: 0.25x 9% faster; in 1x1 blocks 16-bit 0.5x ran 71% slower,
- * 16-bit 0.25x 14%, NEAREST_NEIGHBOR 0.25x 4%). LINEAR backward
+ * not a block whose outputs share (almost) no loads: a shape that loads at least 15/16 of what a
+ * 1x1 block loads per output gives way to 1x1 blocks (note 119: 0.25x 9% faster; note
+ * 120: 200x260 -> 97x131 6.5% and 1/3x 2.5% faster, and there 1x4 blocks, which share more, ran
+ * slower than 1x1; in 1x1 blocks 16-bit 0.5x ran 71% slower, 16-bit 0.25x 14%, the 16-bit odd
+ * downscale 51%, NEAREST_NEIGHBOR 0.25x 4%). LINEAR backward
  * first tries the shapes of note 64's scale sweep (1.25x to 3x): float32 2x4 where each block row
  * leaves as one 4-element store (4x4 has the same columns, so it would not add stores); 16-bit
  * types 4x4, but 4x2 where rows cannot take 4-element stores (odd widths). Bfloat16 takes 4x4 only
@@ -500,8 +502,10 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
             continue;
         if (backward)
             return true;
-        if (members > 1 && single_loads && shape->rows * shape->chunks >= members * single_loads)
-            continue;
+        if (members > 1 && single_loads && 16 * shape->rows * shape->chunks >= 15 * members * single_loads) {
+            *shape = single;
+            return true;
+        }
         if (window_elements(shape) <= FORWARD_MOST_WINDOW)
             return true;
         if (!first_fit.rows)

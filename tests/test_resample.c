@@ -340,14 +340,15 @@ static void test_block_gather(void **state)
         expect_reference(&c, backward, type, offset, label);
     }
     /* Forward downscales, whose windows take the smaller shapes (2x4, 1x4, and 1x1 for float32
-     * LINEAR at 0.25x), at the edge width; their backward passes are the scales' above. */
-    const float down[] = { 0.5f, 0.48f, 0.25f };
-    for (int j = 0; j < 18; j++) {
+     * LINEAR at 0.25x and 0.485x, where a 2x2 block would share almost none of its loads), at the
+     * edge width; their backward passes are the scales' above. */
+    const float down[] = { 0.5f, 0.48f, 0.25f, 0.485f };
+    for (int j = 0; j < 24; j++) {
         const uint32_t small[4] = { 2, 3, 9, widths[0] };
-        struct resample_case c = half_pixel_case(small, down[j % 3], (dmlvk_interpolation_mode)((j / 3) % 2));
+        struct resample_case c = half_pixel_case(small, down[j % 4], (dmlvk_interpolation_mode)((j / 4) % 2));
         char label[96];
-        snprintf(label, sizeof(label), "downscale %d (forward, scale %g)", j, down[j % 3]);
-        expect_reference(&c, false, types[j / 6], 0, label);
+        snprintf(label, sizeof(label), "downscale %d (forward, scale %g)", j, down[j % 4]);
+        expect_reference(&c, false, types[j / 8], 0, label);
     }
 }
 
