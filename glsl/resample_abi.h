@@ -8,10 +8,13 @@
 #define RESAMPLE_AXES 4
 
 /*
- * The parameter block: a header, then table[] holds per axis the map (for each larger-side index:
- * the input index and the weight of the next one) and, for the backward operators, the range of
+ * The parameter block: a header, then table[] holds per axis the map (for each larger-side index,
+ * RESAMPLE_MAP_WORDS words: the input index, the weight of the next index and the weight of the
+ * input index, each weight rounded once from the exact one, so that a weight near 0 keeps its
+ * precision where 1 - (the other) would not) and, for the backward operators, the range of
  * larger-side indices that reach each smaller-side index; then the block gather's tables.
  */
+#define RESAMPLE_MAP_WORDS 3
 DMLVK_PARAMS_BEGIN(resample_params)
     DMLVK_U32 count;                        /* invocations */
     DMLVK_U32 out_sizes[RESAMPLE_AXES];     /* the written tensor */

@@ -13,10 +13,9 @@ float tap_weight(uint d, uint o, uint i)
 {
     if (!LINEAR || identity_axis(d))
         return 1.0;
-    uint m = pc.p.map_offset[d] + 2u * o;
-    uint k = pc.p.table[m];
-    float w = uintBitsToFloat(pc.p.table[m + 1u]);
-    return k == i ? 1.0 - w : w;   // the range holds only o with k == i, or k + 1 == i and w > 0
+    uint m = pc.p.map_offset[d] + RESAMPLE_MAP_WORDS * o;
+    // The range holds only o with k == i, or k + 1 == i and a weight above 0 on k + 1.
+    return uintBitsToFloat(pc.p.table[pc.p.table[m] == i ? m + 2u : m + 1u]);
 }
 
 void main()

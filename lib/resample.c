@@ -68,23 +68,30 @@ static int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
-/* Fills map[2*o] = input index, map[2*o+1] = weight of the next index (float bits). */
+#define MAP_WORDS RESAMPLE_MAP_WORDS
+
+/* Fills map[MAP_WORDS*o] = input index, then the float bits of the next index's weight and of the
+ * input index's. */
 static void fill_map(const struct axis *ax, dmlvk_interpolation_mode mode, enum resample_rounding rounding,
                      uint32_t *map)
 {
     int64_t last = ax->small - 1;
     for (int64_t o = 0; o < ax->big; o++) {
         int64_t k;
-        float w = 0;
+        float w = 0, w0 = 1;
         if (mode == DMLVK_INTERPOLATION_MODE_LINEAR) {
             k = clamp64(floor_x(ax, o, 0, 0, last), 0, last);
             /* c = clamp(x, 0, S-1): the weight is x - k strictly inside, 0 at and past the edges. */
             if (k < last && sign_x_minus(ax, o, 0) > 0 && sign_x_minus(ax, o, (double)k) != 0) {
-                w = (float)(approx_x(ax, o) - (double)k);
+                double frac = approx_x(ax, o) - (double)k;
+                w = (float)frac;
+                w0 = (float)(1 - frac);
                 if (w >= 1.0f) /* rounding at the top of the cell: the exact weight is below 1 */
                     w = nextafterf(1.0f, 0.0f);
                 if (w < 0)
                     w = 0;
+                if (!(w0 > 0.0f) || w0 > 1.0f) /* both taps keep a weight above 0 inside the cell */
+                    w0 = 1.0f - w;
             }
         } else if (rounding == RESAMPLE_ROUND_HALF_DOWN) {
             k = clamp64(ceil_x(ax, o, 0.5, 0, last), 0, last);
@@ -93,8 +100,9 @@ static void fill_map(const struct axis *ax, dmlvk_interpolation_mode mode, enum 
         } else {
             k = clamp64(ceil_x(ax, o, 0, 0, last), 0, last);
         }
-        map[2 * o] = (uint32_t)k;
-        memcpy(&map[2 * o + 1], &w, 4);
+        map[MAP_WORDS * o] = (uint32_t)k;
+        memcpy(&map[MAP_WORDS * o + 1], &w, 4);
+        memcpy(&map[MAP_WORDS * o + 2], &w0, 4);
     }
 }
 
@@ -109,8 +117,8 @@ static void fill_ranges(const struct axis *ax, const uint32_t *map, uint32_t *ra
     for (int64_t i = 0; i < ax->small; i++) {
         while (lo < ax->big) {
             float w;
-            memcpy(&w, &map[2 * lo + 1], 4);
-            int64_t key = 2 * (int64_t)map[2 * lo] + (w > 0);
+            memcpy(&w, &map[MAP_WORDS * lo + 1], 4);
+            int64_t key = 2 * (int64_t)map[MAP_WORDS * lo] + (w > 0);
             if (key >= 2 * i - 1)
                 break;
             lo++;
@@ -119,8 +127,8 @@ static void fill_ranges(const struct axis *ax, const uint32_t *map, uint32_t *ra
             hi = lo;
         while (hi < ax->big) {
             float w;
-            memcpy(&w, &map[2 * hi + 1], 4);
-            int64_t key = 2 * (int64_t)map[2 * hi] + (w > 0);
+            memcpy(&w, &map[MAP_WORDS * hi + 1], 4);
+            int64_t key = 2 * (int64_t)map[MAP_WORDS * hi] + (w > 0);
             if (key > 2 * i + 1)
                 break;
             hi++;
@@ -137,7 +145,7 @@ static bool identity_axis(const struct axis *ax, const uint32_t *map)
     if (ax->big != ax->small)
         return false;
     for (int64_t o = 0; o < ax->big; o++)
-        if (map[2 * o] != (uint32_t)o || map[2 * o + 1] != 0)
+        if (map[MAP_WORDS * o] != (uint32_t)o || map[MAP_WORDS * o + 1] != 0)
             return false;
     return true;
 }
@@ -232,8 +240,8 @@ static void member_taps(const struct block_axis *ba, int64_t i, int64_t *lo, int
         return;
     }
     float w;
-    memcpy(&w, &ba->map[2 * i + 1], 4);
-    *lo = ba->map[2 * i];
+    memcpy(&w, &ba->map[MAP_WORDS * i + 1], 4);
+    *lo = ba->map[MAP_WORDS * i];
     *hi = *lo + 1 + (w > 0);
 }
 
@@ -292,14 +300,14 @@ static int64_t block_first(const struct block_axis *ba, int64_t j, struct refere
     return first == INT64_MAX ? 0 : floor_div(first, ba->align) * ba->align;
 }
 
-/* The weight of member i's tap at window position o: as the general loops weigh the larger-side
- * index's tap on the smaller-side one (1 - w on the map's index, w on the next). */
+/* The weight of member i's tap at window position o: the map's weight of the larger-side index's
+ * tap on the smaller-side one, as the general loops take it. */
 static float tap_weight(const struct block_axis *ba, int64_t i, int64_t o)
 {
     int64_t big = ba->ranges ? o : i, small = ba->ranges ? i : o;
     float w;
-    memcpy(&w, &ba->map[2 * big + 1], 4);
-    return ba->map[2 * big] == (uint32_t)small ? 1.0f - w : w;
+    memcpy(&w, &ba->map[MAP_WORDS * big + (ba->map[MAP_WORDS * big] == (uint32_t)small ? 2 : 1)], 4);
+    return w;
 }
 
 /* Runs body for each tap of block j: window position t (from `first`), member m, weight. */
@@ -696,7 +704,7 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
             axes[d] = (struct axis){ .scale = f->scales[s], .in_off = f->input_pixel_offsets[s],
                                      .out_off = f->output_pixel_offsets[s], .big = big->sizes[s], .small = small->sizes[s] };
         }
-        table_words += 2 * (uint64_t)axes[d].big + (f->backward ? 2 * (uint64_t)axes[d].small : 0);
+        table_words += MAP_WORDS * (uint64_t)axes[d].big + (f->backward ? 2 * (uint64_t)axes[d].small : 0);
     }
     if (table_words > MAX_TABLE_WORDS)
         return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "%s: the axes are too long for the coordinate tables (%llu words)", op,
@@ -732,7 +740,7 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         uint32_t *map = plan->params + table_at + at;
         hdr.map_offset[d] = at;
         fill_map(&axes[d], d < pad ? DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR : f->mode, rounding, map);
-        at += 2 * (uint32_t)axes[d].big;
+        at += MAP_WORDS * (uint32_t)axes[d].big;
         if (f->backward) {
             hdr.range_offset[d] = at;
             fill_ranges(&axes[d], map, plan->params + table_at + at);

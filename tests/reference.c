@@ -81,7 +81,6 @@ struct sums {
     const double *src;
     double *dst, *abs_dst;
     int backward;
-    double *tap_abs;
 };
 
 static void accumulate(void *user, uint64_t o, uint64_t i, double w)
@@ -90,10 +89,6 @@ static void accumulate(void *user, uint64_t o, uint64_t i, double w)
     if (w == 0) /* finite data: a zero weight adds nothing */
         return;
     uint64_t from = s->backward ? o : i, to = s->backward ? i : o;
-    if (s->tap_abs) {
-        s->tap_abs[to] += fabs(s->src[from]);
-        return;
-    }
     s->dst[to] += w * s->src[from];
     if (s->abs_dst)
         s->abs_dst[to] += fabs(w * s->src[from]);
@@ -107,7 +102,7 @@ void ref_resample_forward(const struct ref_resample *r, const double *in, double
     memset(out, 0, n * sizeof(double));
     if (abs_out)
         memset(abs_out, 0, n * sizeof(double));
-    struct sums s = { in, out, abs_out, 0, NULL };
+    struct sums s = { in, out, abs_out, 0 };
     resample_visit(r, accumulate, &s);
 }
 
@@ -119,18 +114,7 @@ void ref_resample_backward(const struct ref_resample *r, const double *in_grad, 
     memset(out_grad, 0, n * sizeof(double));
     if (abs_out)
         memset(abs_out, 0, n * sizeof(double));
-    struct sums s = { in_grad, out_grad, abs_out, 1, NULL };
-    resample_visit(r, accumulate, &s);
-}
-
-void ref_resample_tap_abs(const struct ref_resample *r, int backward, const double *src, double *out)
-{
-    const uint32_t *sizes = backward ? r->small_sizes : r->big_sizes;
-    uint64_t n = 1;
-    for (uint32_t d = 0; d < r->dims; d++)
-        n *= sizes[d];
-    memset(out, 0, n * sizeof(double));
-    struct sums s = { src, NULL, NULL, backward, out };
+    struct sums s = { in_grad, out_grad, abs_out, 1 };
     resample_visit(r, accumulate, &s);
 }
 

@@ -28,10 +28,6 @@ struct ref_resample {
 void ref_resample_forward(const struct ref_resample *r, const double *in, double *out, double *abs_out);
 /* out has small_sizes elements; abs_out (may be NULL) gets the sum of |terms| per element. */
 void ref_resample_backward(const struct ref_resample *r, const double *in_grad, double *out_grad, double *abs_out);
-/* Per written element, the sum of |src| over its taps of weight above 0. An implementation with
- * float32 weights (each up to 2^-24 off: a weight just below 1 leaves its partner a weight too
- * small to show in abs_out) may be off by about 2^-24 times this. */
-void ref_resample_tap_abs(const struct ref_resample *r, int backward, const double *src, double *out);
 
 /* ROI align (OPERATORS.md section 4), with exact decisions: where each sample sits, in or out of
  * bounds, which cells it reads, are computed on rationals (GMP); values in float64. Only the
