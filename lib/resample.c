@@ -506,7 +506,9 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
         single_loads = single.rows * single.chunks;
     for (size_t k = 0; k < DMLVK_ARRAY_SIZE(forward_order); k++) {
         const uint32_t members = order[k][0] * order[k][1];
-        if (!try_block_shape(y, x, order[k][0], order[k][1], hdr, shape))
+        if (members == 1 && single_loads)
+            *shape = single;
+        else if (!try_block_shape(y, x, order[k][0], order[k][1], hdr, shape))
             continue;
         if (backward)
             return true;
