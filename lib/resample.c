@@ -412,9 +412,16 @@ static bool place_windows(struct block_axis *ba, uint32_t phases, uint32_t chunk
     return best->window <= max_window;
 }
 
+/* The load instructions of a block's window row. */
+static uint32_t row_loads(const struct block_shape *shape)
+{
+    return shape->vector_loads ? shape->chunks : shape->chunks * shape->chunk;
+}
+
 /* Block shape by x bx, if its windows fit: per shape, loads of 4 or of 2 elements, whichever sums
- * fewer taps, then issues fewer loads (2-element chunks let windows sit alike in every block where
- * 4-element ones cannot: bilinear 1.5x float16 73% -> 86% of copy). */
+ * fewer taps, then issues fewer load instructions (2-element chunks let windows sit alike in every
+ * block where 4-element ones cannot: bilinear 1.5x float16 73% -> 86% of copy; a chunk that rows
+ * do not align for takes a load per element: BENCHMARKS.md note 123). */
 static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t by, uint32_t bx,
                             const struct resample_params *hdr, struct block_shape *shape)
 {
@@ -436,9 +443,9 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
         x.align = vector ? chunks[c] : 1;
         if (!place_windows(&x, bx, chunks[c], MAX_WINDOW, stores4, &cols, &stores))
             continue;
-        uint32_t n = cols.window ? cols.window / chunks[c] : 1;
+        uint32_t n = cols.window ? cols.window / chunks[c] : 1, loads = vector ? n : n * chunks[c];
         if (found && (layout_taps(&cols) > layout_taps(&shape->x) ||
-                      (layout_taps(&cols) == layout_taps(&shape->x) && n >= shape->chunks)))
+                      (layout_taps(&cols) == layout_taps(&shape->x) && loads >= row_loads(shape))))
             continue;
         *shape = (struct block_shape){ .block_y = by, .block_x = bx, .rows = rows.window ? rows.window : 1,
                                        .chunks = n, .chunk = chunks[c], .x_phase = x.phase,
@@ -458,6 +465,11 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
  * 0.5x float32 -7%, 0.25x -36%, 0.485x -21% float32 and -24% float16; 24 or 48 no better). */
 #define FORWARD_MOST_WINDOW 32
 
+/* The most elements the window of a 16-bit LINEAR forward pass's 4x2 block may hold where rows
+ * cannot leave as 4-element stores (BENCHMARKS.md note 123: 54 at 200x260 -> 97x131 ran 6% faster
+ * than the order's 2x2, 66 at 1/3x 7% slower than its 1x4). */
+#define FORWARD_PAIR_MOST_WINDOW 64
+
 static uint32_t window_elements(const struct block_shape *shape)
 {
     return shape->rows * shape->chunks * shape->chunk;
@@ -473,7 +485,9 @@ static uint32_t window_elements(const struct block_shape *shape)
  * 1x1 block loads per output gives way to 1x1 blocks (note 119: 0.25x 9% faster; note
  * 120: 200x260 -> 97x131 6.5% and 1/3x 2.5% faster, and there 1x4 blocks, which share more, ran
  * slower than 1x1; in 1x1 blocks 16-bit 0.5x ran 71% slower, 16-bit 0.25x 14%, the 16-bit odd
- * downscale 51%, NEAREST_NEIGHBOR 0.25x 4%). LINEAR backward
+ * downscale 51%, NEAREST_NEIGHBOR 0.25x 4%); 16-bit LINEAR first 4x2 where rows cannot take
+ * 4-element stores (odd widths) and its window holds at most FORWARD_PAIR_MOST_WINDOW elements
+ * (note 123: 3-18% faster than the order's shapes on five such rows). LINEAR backward
  * first tries the shapes of note 64's scale sweep (1.25x to 3x): float32 2x4 where each block row
  * leaves as one 4-element store (4x4 has the same columns, so it would not add stores); 16-bit
  * types 4x4, but 4x2 where rows cannot take 4-element stores (odd widths). Bfloat16 takes 4x4 only
@@ -500,6 +514,9 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
                               (shape->chunk != 4 && shape->rows >= BFLOAT16_SQUARE_ROWS_FROM)))
             return true;
     }
+    if (!backward && linear && storage16 && !rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4) &&
+        try_block_shape(y, x, 4, 2, hdr, shape) && window_elements(shape) <= FORWARD_PAIR_MOST_WINDOW)
+        return true;
     struct block_shape first_fit = { 0 }, single;
     uint32_t single_loads = 0; /* float32 LINEAR forward: the chunks a 1x1 block loads */
     if (!backward && linear && !storage16 && try_block_shape(y, x, 1, 1, hdr, &single))

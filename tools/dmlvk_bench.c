@@ -824,6 +824,11 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
         { "bilinear_nhwc_down2x", BILINEAR, F16, .n = 16, .c = 256, .h = 128, .w = 128, .oh = 64, .ow = 64, .channels_last = 1 },
         { "bilinear_down_odd", BILINEAR, F32, .n = 4, .c = 64, .h = 200, .w = 260, .oh = 97, .ow = 131 },
         { "bilinear_down_odd", BILINEAR, F16, .n = 4, .c = 64, .h = 200, .w = 260, .oh = 97, .ow = 131 },
+        { "bilinear_down_odd", BILINEAR, BF16, .n = 4, .c = 64, .h = 200, .w = 260, .oh = 97, .ow = 131 },
+        /* odd output widths: no 4-element stores (BENCHMARKS.md note 123) */
+        { "bilinear_odd_width", BILINEAR, F16, .n = 4, .c = 64, .h = 97, .w = 131, .oh = 200, .ow = 261 },
+        { "bilinear_down2x_odd_width", BILINEAR, F16, .n = 16, .c = 64, .h = 256, .w = 262, .oh = 128, .ow = 131 },
+        { "bilinear_down3x_odd_width", BILINEAR, F16, .n = 8, .c = 64, .h = 384, .w = 393, .oh = 128, .ow = 131 },
         { "bilinear_down4x", BILINEAR, F32, .n = 2, .c = 64, .h = 512, .w = 512, .oh = 128, .ow = 128 },
         { "bilinear_down4x", BILINEAR, F16, .n = 2, .c = 64, .h = 512, .w = 512, .oh = 128, .ow = 128 },
         { "bilinear_down3x", BILINEAR, F32, .n = 8, .c = 64, .h = 384, .w = 384, .oh = 128, .ow = 128 },
