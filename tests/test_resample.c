@@ -341,7 +341,7 @@ static void test_block_gather(void **state)
     }
     /* Forward downscales, whose windows take the smaller shapes (2x4, 1x4, and 1x1 for float32
      * LINEAR at 0.25x, 0.485x and 1/3x, where a 2x2 block would share almost none of its loads; 4x2
-     * for 16-bit LINEAR at the odd output widths 151, 145 and 101), at the edge width; 1/3x runs
+     * for 16-bit LINEAR at the odd output widths 151 and 145), at the edge width; 1/3x runs
      * backward too (the other scales' backward passes are those above). At 1/3 (as float) each
      * sample sits about 1e-7 below an input index: the lower tap's tiny weight must keep its
      * precision. */
