@@ -148,6 +148,54 @@ void add_rows(bool vector, bool careful, uint plane, int x0, int y0, uint jy, ui
     }
 }
 
+#if DMLVK_SHUFFLE
+// Float32 block rows that cannot leave as vectors, stored through the subgroup (lib/resample.c,
+// stores_shuffled): store k of a row writes elements k * S to k * S + S - 1 of the subgroup's S
+// blocks in lane order, lane t member t % BLOCK_X of block k * S / BLOCK_X + t / BLOCK_X, where
+// each scalar store of a block's own members wrote a part of every line it touched. That block's
+// lane owes BLOCK_X lanes a member each at once, so the values move in BLOCK_X rounds, round r
+// giving lane t the member of store (t + r) % BLOCK_X: a transpose within each group of BLOCK_X
+// lanes.
+void store_rows_transposed(uint jy, uint ox, uint out_base, float acc[MAX_BLOCK_Y * MAX_BLOCK_X])
+{
+    uint lane = gl_SubgroupInvocationID, span = gl_SubgroupSize / BLOCK_X;
+    uint m = lane % BLOCK_X, group = lane / BLOCK_X, owed_store = lane / span;
+    uint bases[MAX_BLOCK_X], xs[MAX_BLOCK_X], block_rows[MAX_BLOCK_X];
+    [[unroll]] for (uint k = 0u; k < BLOCK_X; k++) {
+        uint from = k * span + group;
+        bases[k] = subgroupShuffle(out_base, from);
+        xs[k] = subgroupShuffle(ox, from);
+        block_rows[k] = subgroupShuffle(jy, from);
+    }
+    [[unroll]] for (uint by = 0u; by < BLOCK_Y; by++) {
+        float v[MAX_BLOCK_X];
+        [[unroll]] for (uint k = 0u; k < BLOCK_X; k++)
+            v[k] = 0.0;
+        [[unroll]] for (uint r = 0u; r < BLOCK_X; r++) {
+            uint sent = (owed_store + BLOCK_X - r) % BLOCK_X, k = (m + r) % BLOCK_X;
+            float s = acc[by * BLOCK_X];
+            [[unroll]] for (uint bx = 1u; bx < BLOCK_X; bx++)
+                s = sent == bx ? acc[by * BLOCK_X + bx] : s;
+            float got = subgroupShuffle(s, k * span + group);
+            [[unroll]] for (uint kk = 0u; kk < BLOCK_X; kk++)
+                v[kk] = kk == k ? got : v[kk];
+        }
+        [[unroll]] for (uint k = 0u; k < BLOCK_X; k++) {
+            uint y = block_rows[k] * BLOCK_Y + by;
+            if (y < pc.p.out_sizes[2] && xs[k] + m < pc.p.out_sizes[3])
+                store(pc.dst, bases[k] + y * pc.p.out_strides[2] + m, v[k]);
+        }
+    }
+}
+
+// Shuffles need every lane: a subgroup cut short by the dispatch's end stores as the other builds do.
+bool stores_shuffled()
+{
+    return gl_SubgroupSize % BLOCK_X == 0u && pc.p.out_strides[3] == 1u &&
+           subgroupBallotBitCount(subgroupBallot(true)) == gl_SubgroupSize;
+}
+#endif
+
 void block_gather(uint e)
 {
     uint sy = pc.p.out_sizes[2], sx = pc.p.out_sizes[3];
@@ -193,6 +241,12 @@ void block_gather(uint e)
     // ox wraps below 0 in the first block with X_PHASE: ox + bx >= sx there skips those members.
     uint ox = jx * BLOCK_X - X_PHASE, out_base = i0 * pc.p.out_strides[0] + i1 * pc.p.out_strides[1] + ox * pc.p.out_strides[3];
     bool vector_out = VECTOR_STORES && vec4_aligned(pc.dst);
+#if DMLVK_SHUFFLE
+    if (!vector_out && stores_shuffled()) {
+        store_rows_transposed(jy, ox, out_base, acc);
+        return;
+    }
+#endif
     [[unroll]] for (uint by = 0u; by < BLOCK_Y; by++) {
         uint y = jy * BLOCK_Y + by;
         if (y >= sy)

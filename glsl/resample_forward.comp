@@ -1,5 +1,9 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
+#if DMLVK_SHUFFLE
+#extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#endif
 // RESAMPLE1 and RESAMPLE2 (lib/resample1.c, lib/resample2.c): each output element sums its taps,
 // 1 or 2 per axis. Planes of rows run the block gather (resample_block.glsl); otherwise an
 // invocation writes LANES neighbouring elements along the written tensor's fastest axis, sharing

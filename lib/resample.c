@@ -642,6 +642,19 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
     return DMLVK_OK;
 }
 
+/* Whether the float32 forward block gather's rows of 4 columns leave through the subgroup
+ * (glsl/resample_block.glsl, the DMLVK_SHUFFLE build) where they cannot leave as vectors: each
+ * scalar store of a block's own members writes a part of every line it touches (BENCHMARKS.md
+ * note 124). Note 126: 97x131 -> 200x261 20% faster; blocks of 2 columns, the backward's blocks
+ * and 16-bit pairs gained nothing or ran slower. */
+static bool stores_shuffled(const struct dmlvk_op_context *ctx, const struct block_shape *shape,
+                            const struct resample_params *hdr, bool backward, dmlvk_tensor_data_type type)
+{
+    return ctx->subgroup_shuffle && !backward && type == DMLVK_TENSOR_DATA_TYPE_FLOAT32 && shape->rows &&
+           !shape->channel_lanes && shape->block_x == 4 && !shape->vector_stores && hdr->out_strides[AXES - 1] == 1 &&
+           ctx->subgroup_size % shape->block_x == 0;
+}
+
 /* The general loops' lanes (RESAMPLE_SPEC_LANES): neighbouring elements of the walk's first axis
  * per invocation where that axis is long enough to waste few of them: along an identity axis 16
  * bytes' worth (4 of float32, 8 of a 16-bit type), one load per tap; along a scaled axis 4, each
@@ -807,6 +820,8 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         dmlvk_plan_add_dispatch(plan, &sized, shader, DMLVK_PUSH_SLOTS(resample_push), invocations);
     if (!dp)
         return DMLVK_ERROR_UNSUPPORTED;
+    if (stores_shuffled(ctx, &shape, &hdr, f->backward, in.type))
+        dp->features |= DMLVK_VARIANT_SUBGROUP_SHUFFLE;
     DMLVK_BIND(dp, resample_push, p, DMLVK_SLOT_PARAMS);
     DMLVK_BIND(dp, resample_push, src, 0); /* binding 0: the input (or InputGradientTensor) */
     DMLVK_BIND(dp, resample_push, dst, 1);

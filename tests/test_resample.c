@@ -661,6 +661,52 @@ static void test_channel_blocks(void **state)
     }
 }
 
+/*
+ * Rows that cannot leave as vectors (odd widths, padded rows), which the float32 forward pass
+ * stores through the subgroup where the device can shuffle (glsl/resample_block.glsl): planes whose
+ * rows of blocks end partway through a subgroup, dispatches whose last subgroup is cut short,
+ * scales up and down, both modes, an Inf every fourth case; the other types and the backward pass
+ * on the same shapes. Elements between rows must stay untouched.
+ */
+static void test_shuffled_stores(void **state)
+{
+    (void)state;
+    static const dmlvk_tensor_data_type types[] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
+                                                    DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
+    static const uint32_t widths[] = { 131, 97, 61, 33, 7, 5 };
+    static const float scales[] = { 2, 1.5f, 3, 0.5f, 0.75f, 1.25f };
+    for (int k = 0; k < 72; k++) {
+        struct resample_case c = { .dims = 4 };
+        bool backward = k % 2;
+        dmlvk_tensor_data_type type = types[(k / 2) % 3];
+        c.mode = k % 8 == 7 ? DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR : DMLVK_INTERPOLATION_MODE_LINEAR;
+        c.rounding = (dmlvk_axis_direction)(splitmix64_next(&rng_state) % 2);
+        c.small[0] = c.big[0] = 1 + (uint32_t)(k % 3 == 0);
+        c.small[1] = c.big[1] = 1 + (uint32_t)(k / 3) % 3;
+        c.scales[0] = c.scales[1] = 1;
+        for (uint32_t d = 2; d < 4; d++) {
+            /* The written tensor's width is odd; its height and the read sizes follow the scale. */
+            uint32_t written = d == 3 ? widths[(k / 6) % 6] : 2 + (uint32_t)(splitmix64_next(&rng_state) % 8);
+            c.scales[d] = scales[(k / 4 + 2 * d) % 6];
+            uint32_t read = (uint32_t)fmax(1, floor(backward ? written * c.scales[d] + uniform(-1, 1)
+                                                            : written / c.scales[d] + uniform(-1, 1)));
+            c.small[d] = backward ? written : read;
+            c.big[d] = backward ? read : written;
+            c.in_off[d] = k % 3 ? 0.5f : (float)uniform(-1, 1);
+            c.out_off[d] = k % 3 ? -0.5f : (float)uniform(-1, 1);
+        }
+        const uint32_t order[2][4] = { { 0, 1, 2, 3 }, { 0, 1, 2, 3 } };
+        const uint32_t pad[2] = { (k / 5) % 2, (k / 10) % 3 == 1 ? 1 : (k / 10) % 3 == 2 ? 4 : 0 };
+        uint64_t offset = (k / 9) % 4 == 3 ? 4 : 0;
+        char what[96];
+        snprintf(what, sizeof(what), "case %d (%ux%u from %ux%u, pad %u)", k, backward ? c.small[2] : c.big[2],
+                 backward ? c.small[3] : c.big[3], backward ? c.big[2] : c.small[2], backward ? c.big[3] : c.small[3],
+                 pad[1]);
+        check_layout(&c, backward, type, order, pad, offset, type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 && (k / 6) % 2,
+                     k % 4 == 1, what);
+    }
+}
+
 /* The k-th case of the rounding tests, LINEAR: a half-pixel 2x or 1.5x case every third, else a
  * random one of 1 to 4 dimensions; true where the test runs it backward (two in three). */
 static bool rounding_case(int k, struct resample_case *c)
@@ -765,6 +811,7 @@ int main(void)
         cmocka_unit_test(test_bfloat16_rounding),
         cmocka_unit_test(test_layouts),
         cmocka_unit_test(test_channel_blocks),
+        cmocka_unit_test(test_shuffled_stores),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -796,6 +796,7 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
         { "bilinear_grad_3x", BILINEAR_GRAD, F16, .n = 16, .c = 64, .h = 128, .w = 128, .oh = 384, .ow = 384 },
         { "bilinear_grad_2x3x", BILINEAR_GRAD, BF16, .n = 8, .c = 64, .h = 64, .w = 64, .oh = 128, .ow = 192 },
         { "bilinear_grad_odd", BILINEAR_GRAD, BF16, .n = 4, .c = 64, .h = 97, .w = 131, .oh = 200, .ow = 260 },
+        { "nearest_grad_odd", NEAREST_GRAD, F32, .n = 4, .c = 64, .h = 97, .w = 131, .oh = 200, .ow = 260 },
         /* downsampling (the forward's output the smaller side): the backward gathers 0-2 taps per
          * element of the larger gradient */
         { "bilinear_grad_down2x", BILINEAR_GRAD, F32, .n = 16, .c = 64, .h = 256, .w = 256, .oh = 128, .ow = 128 },
@@ -827,6 +828,9 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
         { "bilinear_down_odd", BILINEAR, BF16, .n = 4, .c = 64, .h = 200, .w = 260, .oh = 97, .ow = 131 },
         /* odd output widths: no 4-element stores (BENCHMARKS.md note 123) */
         { "bilinear_odd_width", BILINEAR, F16, .n = 4, .c = 64, .h = 97, .w = 131, .oh = 200, .ow = 261 },
+        { "bilinear_odd_width", BILINEAR, F32, .n = 4, .c = 64, .h = 97, .w = 131, .oh = 200, .ow = 261 },
+        { "bilinear_odd_width", BILINEAR, BF16, .n = 4, .c = 64, .h = 97, .w = 131, .oh = 200, .ow = 261 },
+        { "nearest_odd_width", NEAREST, F32, .n = 4, .c = 64, .h = 97, .w = 131, .oh = 200, .ow = 261 },
         { "bilinear_down2x_odd_width", BILINEAR, F16, .n = 16, .c = 64, .h = 256, .w = 262, .oh = 128, .ow = 131 },
         { "bilinear_down3x_odd_width", BILINEAR, F16, .n = 8, .c = 64, .h = 384, .w = 393, .oh = 128, .ow = 131 },
         { "bilinear_down4x", BILINEAR, F32, .n = 2, .c = 64, .h = 512, .w = 512, .oh = 128, .ow = 128 },
