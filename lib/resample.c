@@ -443,14 +443,14 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
         x.align = vector ? chunks[c] : 1;
         if (!place_windows(&x, bx, chunks[c], MAX_WINDOW, stores4, &cols, &stores))
             continue;
-        uint32_t n = cols.window ? cols.window / chunks[c] : 1, loads = vector ? n : n * chunks[c];
+        const struct block_shape candidate = { .block_y = by, .block_x = bx, .rows = rows.window ? rows.window : 1,
+                                               .chunks = cols.window ? cols.window / chunks[c] : 1, .chunk = chunks[c],
+                                               .x_phase = x.phase, .regular_y = y.regular, .regular_x = x.regular,
+                                               .vector_loads = vector, .vector_stores = stores, .y = rows, .x = cols };
         if (found && (layout_taps(&cols) > layout_taps(&shape->x) ||
-                      (layout_taps(&cols) == layout_taps(&shape->x) && loads >= row_loads(shape))))
+                      (layout_taps(&cols) == layout_taps(&shape->x) && row_loads(&candidate) >= row_loads(shape))))
             continue;
-        *shape = (struct block_shape){ .block_y = by, .block_x = bx, .rows = rows.window ? rows.window : 1,
-                                       .chunks = n, .chunk = chunks[c], .x_phase = x.phase,
-                                       .regular_y = y.regular, .regular_x = x.regular, .vector_loads = vector,
-                                       .vector_stores = stores, .y = rows, .x = cols };
+        *shape = candidate;
         found = true;
     }
     return found;
