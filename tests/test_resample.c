@@ -9,6 +9,11 @@
 
 static dmlvk_device *dev;
 
+/* Paths that the defaults do not take on every device: float16 rounded by the shaders' own code,
+ * and the stores of devices whose subgroups cannot shuffle. */
+static const struct test_params software_rounding = { .force_software_rounding = 1 };
+static const struct test_params no_subgroup_shuffle = { .force_no_subgroup_shuffle = 1 };
+
 static uint64_t rng_state = 12345;
 
 static double uniform(double lo, double hi)
@@ -466,12 +471,13 @@ static uint32_t element_offset(uint32_t dims, const uint32_t *sizes, const uint3
 
 /*
  * Runs case c with each tensor's axes in memory in `order` (slowest first; row padding `pad`)
- * against the float64 reference; `soft`: float16 through the shaders' own rounding; `inf`: one
+ * against the float64 reference, with the test knobs `params` (may be NULL); `inf`: one
  * random element is Inf, which must reach exactly the elements that tap it with a weight above 0.
  * Elements between rows must stay untouched. `what` names the case in failures.
  */
 static void check_layout(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type,
-                         const uint32_t order[2][4], const uint32_t pad[2], uint64_t offset, bool soft, bool inf,
+                         const uint32_t order[2][4], const uint32_t pad[2], uint64_t offset,
+                         const struct test_params *params, bool inf,
                          const char *what)
 {
     uint32_t strides[2][4], span[2];
@@ -527,8 +533,7 @@ static void check_layout(const struct resample_case *c, bool backward, dmlvk_ten
     dmlvk_operator_desc od = backward ? (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE_GRAD1, &bwd }
                                       : (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE2, &fwd };
     const dmlvk_tensor_desc *descs[2] = { &desc[0], &desc[1] };
-    const struct test_params software = { .force_software_rounding = 1 };
-    if (gpu_run_at(dev, &od, soft ? &software : NULL, descs, mem, 2, offset) != DMLVK_OK)
+    if (gpu_run_at(dev, &od, params, descs, mem, 2, offset) != DMLVK_OK)
         fail_msg("%s", dmlvk_last_error());
 
     double tol = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? 2e-3 : type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16 ? 1.6e-2 : 2e-6;
@@ -609,14 +614,15 @@ static void test_layouts(void **state)
         char what[96];
         snprintf(what, sizeof(what), "case %d (fast axis %u, sizes %u/%u)", k, fast, c.small[fast], c.big[fast]);
         /* float16 through the device's conversion and, every other case, the shaders' own. */
-        check_layout(&c, backward, type, order, pad, offset, type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 && k % 2, false, what);
+        check_layout(&c, backward, type, order, pad, offset,
+                     type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 && k % 2 ? &software_rounding : NULL, false, what);
     }
     /* Columns fastest in memory (the general loops) at 1/3 on both axes, both directions. */
     const uint32_t small[4] = { 1, 1, 9, 301 }, order[2][4] = { { 0, 1, 3, 2 }, { 0, 1, 3, 2 } }, pad[2] = { 0, 0 };
     struct resample_case third = half_pixel_case(small, 1.0f / 3, DMLVK_INTERPOLATION_MODE_LINEAR);
     third.big[2] = 3;
     for (int backward = 0; backward < 2; backward++)
-        check_layout(&third, backward, DMLVK_TENSOR_DATA_TYPE_FLOAT32, order, pad, 0, false, false,
+        check_layout(&third, backward, DMLVK_TENSOR_DATA_TYPE_FLOAT32, order, pad, 0, NULL, false,
                      backward ? "1/3, transposed, backward" : "1/3, transposed, forward");
 }
 
@@ -656,7 +662,8 @@ static void test_channel_blocks(void **state)
         char what[96];
         snprintf(what, sizeof(what), "case %d (channels %u, %ux%u from %ux%u)", k, c.small[1], c.big[2], c.big[3],
                  c.small[2], c.small[3]);
-        check_layout(&c, backward, type, order, pad, offset, type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 && (k / 5) % 2, (k / 2) % 4 == 1,
+        check_layout(&c, backward, type, order, pad, offset,
+                     type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 && (k / 5) % 2 ? &software_rounding : NULL, (k / 2) % 4 == 1,
                      what);
     }
 }
@@ -665,8 +672,9 @@ static void test_channel_blocks(void **state)
  * Rows that cannot leave as vectors (odd widths, padded rows), which the float32 forward pass
  * stores through the subgroup where the device can shuffle (glsl/resample_block.glsl): planes whose
  * rows of blocks end partway through a subgroup, dispatches whose last subgroup is cut short,
- * scales up and down, both modes, an Inf every fourth case; the other types and the backward pass
- * on the same shapes. Elements between rows must stay untouched.
+ * scales up and down, both modes, an Inf every fourth case, and again as a device that cannot
+ * shuffle stores them; the other types and the backward pass on the same shapes. Elements between
+ * rows must stay untouched.
  */
 static void test_shuffled_stores(void **state)
 {
@@ -702,8 +710,10 @@ static void test_shuffled_stores(void **state)
         snprintf(what, sizeof(what), "case %d (%ux%u from %ux%u, pad %u)", k, backward ? c.small[2] : c.big[2],
                  backward ? c.small[3] : c.big[3], backward ? c.big[2] : c.small[2], backward ? c.big[3] : c.small[3],
                  pad[1]);
-        check_layout(&c, backward, type, order, pad, offset, type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 && (k / 6) % 2,
-                     k % 4 == 1, what);
+        check_layout(&c, backward, type, order, pad, offset,
+                     type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 && (k / 6) % 2 ? &software_rounding : NULL, k % 4 == 1, what);
+        if (!backward && type == DMLVK_TENSOR_DATA_TYPE_FLOAT32)
+            check_layout(&c, backward, type, order, pad, offset, &no_subgroup_shuffle, k % 4 == 1, what);
     }
 }
 
@@ -727,7 +737,6 @@ static bool rounding_case(int k, struct resample_case *c)
 static void test_float16_rounding(void **state)
 {
     (void)state;
-    const struct test_params software = { .force_software_rounding = 1 };
     for (int k = 0; k < 24; k++) {
         struct resample_case c;
         bool backward = rounding_case(k, &c);
@@ -739,7 +748,7 @@ static void test_float16_rounding(void **state)
             src[i] = half_to_float(half_from_double(uniform(-1, 1) < 0 ? -v : v));
         }
         run_resample_with(&c, backward, DMLVK_TENSOR_DATA_TYPE_FLOAT16, src, hw, 0, NULL);
-        run_resample_with(&c, backward, DMLVK_TENSOR_DATA_TYPE_FLOAT16, src, sw, 0, &software);
+        run_resample_with(&c, backward, DMLVK_TENSOR_DATA_TYPE_FLOAT16, src, sw, 0, &software_rounding);
         for (uint32_t i = 0; i < nd; i++)
             if (memcmp(&hw[i], &sw[i], 4) != 0)
                 fail_msg("case %d, element %u: %.9g rounded by the device, %.9g by the shader", k, i, hw[i], sw[i]);
