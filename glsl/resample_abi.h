@@ -65,16 +65,21 @@ DMLVK_PARAMS_END(resample_params)
 #define RESAMPLE_SPEC_CHANNEL_BLOCKS 19
 
 /* The block gather's limits: outputs per block, window columns and rows. A block's taps are
- * masks of 64 bits: MAX_WINDOW * MAX_BLOCK_X and MAX_ROWS * MAX_BLOCK_Y entries. */
-#define RESAMPLE_MAX_BLOCK_Y 4u
+ * masks of TAP_BITS bits, window position times block members: MAX_WINDOW * MAX_BLOCK_X always
+ * fits, while blocks of more than 4 rows take windows of at most TAP_BITS / BLOCK_Y rows. */
+#define RESAMPLE_MAX_BLOCK_Y 8u
 #define RESAMPLE_MAX_BLOCK_X 4u
 #define RESAMPLE_MAX_WINDOW 16u
 #define RESAMPLE_MAX_ROWS 16u
+#define RESAMPLE_TAP_BITS 64u
+/* Channels-last blocks (at most 2 rows) hold LANES sums per member: a bound of their own keeps
+ * those arrays at their old size, which lavapipe compiles about a quarter faster. */
+#define RESAMPLE_MAX_CHANNEL_BLOCK_Y 4u
 
 #ifndef DMLVK_GLSL
 DMLVK_PUSH(resample_push, RESAMPLE_PUSH)
-_Static_assert(RESAMPLE_MAX_WINDOW * RESAMPLE_MAX_BLOCK_X <= 64 && RESAMPLE_MAX_ROWS * RESAMPLE_MAX_BLOCK_Y <= 64,
-               "tap masks are 64 bits");
+_Static_assert(RESAMPLE_MAX_WINDOW * RESAMPLE_MAX_BLOCK_X <= RESAMPLE_TAP_BITS && RESAMPLE_TAP_BITS == 64,
+               "tap masks are two 32-bit words, and every column window fits them");
 #endif
 
 #endif

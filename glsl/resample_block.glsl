@@ -24,6 +24,7 @@ layout(constant_id = RESAMPLE_SPEC_Y_TAPS_LO) const uint Y_TAPS_LO = ~0u;
 layout(constant_id = RESAMPLE_SPEC_Y_TAPS_HI) const uint Y_TAPS_HI = ~0u;
 
 const uint MAX_BLOCK_Y = RESAMPLE_MAX_BLOCK_Y, MAX_BLOCK_X = RESAMPLE_MAX_BLOCK_X, MAX_WINDOW = RESAMPLE_MAX_WINDOW;
+const uint MAX_CHANNEL_BLOCK_Y = RESAMPLE_MAX_CHANNEL_BLOCK_Y;
 
 #ifndef RESAMPLE_BACKWARD
 #define RESAMPLE_BACKWARD 0
@@ -285,7 +286,7 @@ layout(constant_id = RESAMPLE_SPEC_CHANNEL_BLOCKS) const bool CHANNEL_BLOCKS = f
 
 // As add_rows, for channel groups: `careful` leaves out every tap of weight 0.
 void add_channel_rows(bool vector, bool careful, uint base, uint c0, int x0, int y0, uint jy, uint y_blocks, uint yw,
-                      float wx[MAX_WINDOW * MAX_BLOCK_X], inout float acc[MAX_BLOCK_Y * MAX_BLOCK_X * MAX_LANES])
+                      float wx[MAX_WINDOW * MAX_BLOCK_X], inout float acc[MAX_CHANNEL_BLOCK_Y * MAX_BLOCK_X * MAX_LANES])
 {
     int last_row = int(pc.p.in_sizes[2]) - 1, last_col = int(pc.p.in_sizes[3]) - 1;
     [[unroll]] for (uint r = 0u; r < ROWS; r++) {
@@ -343,7 +344,7 @@ void block_gather_channels(uint e)
         [[unroll]] for (uint k = 0u; k < 4u; k++)
             wx[4u * g + k] = w[k];
     }
-    float acc[MAX_BLOCK_Y * MAX_BLOCK_X * MAX_LANES];
+    float acc[MAX_CHANNEL_BLOCK_Y * MAX_BLOCK_X * MAX_LANES];
     [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X * MAX_LANES; k++)
         acc[k] = 0.0;
     uint base = n * pc.p.in_strides[0] + c0 * pc.p.in_strides[1];

@@ -333,7 +333,7 @@ static struct block_layout block_layout(const struct block_axis *ba)
         if (!block_taps(ba, j, &lo, &hi))
             continue;
         l.window = hi - first > l.window ? (uint32_t)(hi - first) : l.window;
-        if (hi - first > MAX_WINDOW) /* the caller refuses the window */
+        if (hi - first > MAX_WINDOW || (hi - first) * ba->block > RESAMPLE_TAP_BITS) /* the caller refuses the window */
             continue;
         FOR_EACH_TAP(ba, j, first, {
             if (weight != 0)
@@ -433,7 +433,8 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
     bool unused;
     y.block = by;
     y.align = 1;
-    if (!place_windows(&y, 1, 1, MAX_ROWS, false, &rows, &unused))
+    if (!place_windows(&y, 1, 1, by * MAX_ROWS > RESAMPLE_TAP_BITS ? RESAMPLE_TAP_BITS / by : MAX_ROWS, false, &rows,
+                       &unused))
         return false;
     bool found = false;
     for (size_t c = 0; c < DMLVK_ARRAY_SIZE(chunks); c++) {
@@ -475,6 +476,13 @@ static uint32_t window_elements(const struct block_shape *shape)
     return shape->rows * shape->chunks * shape->chunk;
 }
 
+/* Whether a float32 LINEAR forward block loads at least 15/16 of the chunks per output that a 1x1
+ * block (single_loads, 0 where that does not apply) loads: then 1x1 blocks run faster. */
+static bool shares_little(const struct block_shape *shape, uint32_t single_loads)
+{
+    return single_loads && 16 * shape->rows * shape->chunks >= 15 * shape->block_y * shape->block_x * single_loads;
+}
+
 /* The first block shape whose window fits, in an order measured on an H100 (BENCHMARKS.md notes
  * 14-16, 26 and 30: backward, 2x2 blocks fastest for float32 LINEAR, 2x4 for float16 LINEAR and
  * float32 NEAREST_NEIGHBOR; note 108: 2x4 for 16-bit NEAREST_NEIGHBOR too, 2-5% faster than the
@@ -485,9 +493,13 @@ static uint32_t window_elements(const struct block_shape *shape)
  * 1x1 block loads per output gives way to 1x1 blocks (note 119: 0.25x 9% faster; note
  * 120: 200x260 -> 97x131 6.5% and 1/3x 2.5% faster, and there 1x4 blocks, which share more, ran
  * slower than 1x1; in 1x1 blocks 16-bit 0.5x ran 71% slower, 16-bit 0.25x 14%, the 16-bit odd
- * downscale 51%, NEAREST_NEIGHBOR 0.25x 4%); 16-bit LINEAR first 4x2 where rows cannot take
+ * downscale 51%, NEAREST_NEIGHBOR 0.25x 4%); LINEAR first 4x2 where rows cannot take
  * 4-element stores (odd widths) and its window holds at most FORWARD_PAIR_MOST_WINDOW elements
- * (note 123: 3-18% faster than the order's shapes on five such rows). LINEAR backward
+ * (note 123: 16-bit 3-18% faster than the order's shapes on five such rows), float32 only where
+ * it upsamples (note 129: 97x131 -> 200x261 8% faster than 4x4 with stores through the subgroup,
+ * 200x260 -> 97x131 7% slower than its 1x1 blocks); 16-bit LINEAR upsampling 8x4 where 4x4
+ * would store whole rows and 8x4 does too (note 129: bilinear 2x float16 6%, bfloat16 1-3%
+ * faster; float32 and NEAREST_NEIGHBOR gained nothing). LINEAR backward
  * first tries the shapes of note 64's scale sweep (1.25x to 3x): float32 2x4 where each block row
  * leaves as one 4-element store (4x4 has the same columns, so it would not add stores); 16-bit
  * types 4x4, but 4x2 where rows cannot take 4-element stores (odd widths). Bfloat16 takes 4x4 only
@@ -514,13 +526,17 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
                               (shape->chunk != 4 && shape->rows >= BFLOAT16_SQUARE_ROWS_FROM)))
             return true;
     }
-    if (!backward && linear && storage16 && !rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4) &&
-        try_block_shape(y, x, 4, 2, hdr, shape) && window_elements(shape) <= FORWARD_PAIR_MOST_WINDOW)
+    const bool pairs_first = !backward && linear && !rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4);
+    if (pairs_first && storage16 && try_block_shape(y, x, 4, 2, hdr, shape) &&
+        window_elements(shape) <= FORWARD_PAIR_MOST_WINDOW)
         return true;
     struct block_shape first_fit = { 0 }, single;
     uint32_t single_loads = 0; /* float32 LINEAR forward: the chunks a 1x1 block loads */
     if (!backward && linear && !storage16 && try_block_shape(y, x, 1, 1, hdr, &single))
         single_loads = single.rows * single.chunks;
+    if (pairs_first && !storage16 && y.advance <= 1 && x.advance <= 1 && try_block_shape(y, x, 4, 2, hdr, shape) &&
+        window_elements(shape) <= FORWARD_PAIR_MOST_WINDOW && !shares_little(shape, single_loads))
+        return true;
     for (size_t k = 0; k < DMLVK_ARRAY_SIZE(forward_order); k++) {
         const uint32_t members = order[k][0] * order[k][1];
         if (members == 1 && single_loads)
@@ -529,12 +545,17 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
             continue;
         if (backward)
             return true;
-        if (members > 1 && single_loads && 16 * shape->rows * shape->chunks >= 15 * members * single_loads) {
+        if (members > 1 && shares_little(shape, single_loads)) {
             *shape = single;
             return true;
         }
-        if (window_elements(shape) <= FORWARD_MOST_WINDOW)
+        if (window_elements(shape) <= FORWARD_MOST_WINDOW) {
+            struct block_shape tall;
+            if (linear && storage16 && members == 16 && shape->vector_stores && y.advance <= 1 &&
+                try_block_shape(y, x, 8, 4, hdr, &tall) && tall.vector_stores && tall.rows <= 2 * shape->rows)
+                *shape = tall;
             return true;
+        }
         if (!first_fit.rows)
             first_fit = *shape;
     }
@@ -558,7 +579,7 @@ static bool choose_channel_shape(struct block_axis y, struct block_axis x, bool 
         return false;
     for (size_t k = 0; k < DMLVK_ARRAY_SIZE(square_first); k++) {
         uint32_t by = order[k][0], bx = order[k][1];
-        if ((by > 1 && y.members < by) || (bx > 1 && x.members < bx))
+        if ((by > 1 && y.members < by) || (bx > 1 && x.members < bx) || by > RESAMPLE_MAX_CHANNEL_BLOCK_Y)
             continue;
         struct block_layout rows, cols;
         bool unused;
