@@ -73,7 +73,7 @@ DMLVK_PARAMS_END(resample_params)
 #define RESAMPLE_MAX_ROWS 16u
 #define RESAMPLE_TAP_BITS 64u
 /* Channels-last blocks (at most 2 rows) hold LANES sums per member: a bound of their own keeps
- * those arrays at their old size, which lavapipe compiles about a quarter faster. */
+ * those arrays small, which lavapipe compiles much faster (BENCHMARKS.md note 129). */
 #define RESAMPLE_MAX_CHANNEL_BLOCK_Y 4u
 
 #ifndef DMLVK_GLSL

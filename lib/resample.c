@@ -495,7 +495,8 @@ static bool shares_little(const struct block_shape *shape, uint32_t single_loads
  * slower than 1x1; in 1x1 blocks 16-bit 0.5x ran 71% slower, 16-bit 0.25x 14%, the 16-bit odd
  * downscale 51%, NEAREST_NEIGHBOR 0.25x 4%); LINEAR first 4x2 where rows cannot take
  * 4-element stores (odd widths) and its window holds at most FORWARD_PAIR_MOST_WINDOW elements
- * (note 123: 16-bit 3-18% faster than the order's shapes on five such rows), float32 only where
+ * (note 123: 16-bit 3-18% faster than the order's shapes on five such rows; 8x2 where 16-bit
+ * rows upsample, note 130: 97x131 -> 200x261 2-3% faster than 4x2), float32 only where
  * it upsamples (note 129: 97x131 -> 200x261 8% faster than 4x4 with stores through the subgroup,
  * 200x260 -> 97x131 7% slower than its 1x1 blocks); 16-bit LINEAR upsampling 8x4 where 4x4
  * would store whole rows and 8x4 does too (note 129: bilinear 2x float16 6%, bfloat16 1-3%
@@ -527,6 +528,9 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
             return true;
     }
     const bool pairs_first = !backward && linear && !rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4);
+    if (pairs_first && storage16 && y.advance <= 1 && try_block_shape(y, x, 8, 2, hdr, shape) &&
+        window_elements(shape) <= FORWARD_PAIR_MOST_WINDOW)
+        return true;
     if (pairs_first && storage16 && try_block_shape(y, x, 4, 2, hdr, shape) &&
         window_elements(shape) <= FORWARD_PAIR_MOST_WINDOW)
         return true;
