@@ -66,7 +66,8 @@ DMLVK_PARAMS_END(resample_params)
 
 /* The block gather's limits: outputs per block, window columns and rows. A block's taps are
  * masks of TAP_BITS bits, window position times block members: MAX_WINDOW * MAX_BLOCK_X always
- * fits, while blocks of more than 4 rows take windows of at most TAP_BITS / BLOCK_Y rows. */
+ * fits, while blocks of more than 4 rows take windows of at most TAP_BITS / BLOCK_Y rows
+ * (lib/resample.c, place_windows). */
 #define RESAMPLE_MAX_BLOCK_Y 8u
 #define RESAMPLE_MAX_BLOCK_X 4u
 #define RESAMPLE_MAX_WINDOW 16u

@@ -387,10 +387,13 @@ static bool better_layout(const struct block_layout *a, bool a_stores, const str
 }
 
 /* The best window placement of an axis over its phases below `phases`; false where none fits in
- * `max_window`. stores4: the blocks' rows may leave as 4-element stores where the phase is 0. */
+ * `max_window`, nor with its members in the tap masks. stores4: the blocks' rows may leave as
+ * 4-element stores where the phase is 0. */
 static bool place_windows(struct block_axis *ba, uint32_t phases, uint32_t chunk, uint32_t max_window, bool stores4,
                           struct block_layout *best, bool *best_stores)
 {
+    if (max_window * ba->block > RESAMPLE_TAP_BITS)
+        max_window = RESAMPLE_TAP_BITS / ba->block;
     struct block_axis try = *ba;
     best->window = UINT32_MAX;
     *best_stores = false;
@@ -433,8 +436,7 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
     bool unused;
     y.block = by;
     y.align = 1;
-    if (!place_windows(&y, 1, 1, by * MAX_ROWS > RESAMPLE_TAP_BITS ? RESAMPLE_TAP_BITS / by : MAX_ROWS, false, &rows,
-                       &unused))
+    if (!place_windows(&y, 1, 1, MAX_ROWS, false, &rows, &unused))
         return false;
     bool found = false;
     for (size_t c = 0; c < DMLVK_ARRAY_SIZE(chunks); c++) {
@@ -474,6 +476,14 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
 static uint32_t window_elements(const struct block_shape *shape)
 {
     return shape->rows * shape->chunks * shape->chunk;
+}
+
+/* A 16-bit LINEAR forward block of by x 2 whose window holds at most FORWARD_PAIR_MOST_WINDOW
+ * elements. */
+static bool try_pair_block(struct block_axis y, struct block_axis x, uint32_t by, const struct resample_params *hdr,
+                           struct block_shape *shape)
+{
+    return try_block_shape(y, x, by, 2, hdr, shape) && window_elements(shape) <= FORWARD_PAIR_MOST_WINDOW;
 }
 
 /* Whether a float32 LINEAR forward block loads at least 15/16 of the chunks per output that a 1x1
@@ -528,18 +538,15 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
             return true;
     }
     const bool pairs_first = !backward && linear && !rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4);
-    if (pairs_first && storage16 && y.advance <= 1 && try_block_shape(y, x, 8, 2, hdr, shape) &&
-        window_elements(shape) <= FORWARD_PAIR_MOST_WINDOW)
-        return true;
-    if (pairs_first && storage16 && try_block_shape(y, x, 4, 2, hdr, shape) &&
-        window_elements(shape) <= FORWARD_PAIR_MOST_WINDOW)
+    if (pairs_first && storage16 &&
+        ((y.advance <= 1 && try_pair_block(y, x, 8, hdr, shape)) || try_pair_block(y, x, 4, hdr, shape)))
         return true;
     struct block_shape first_fit = { 0 }, single;
     uint32_t single_loads = 0; /* float32 LINEAR forward: the chunks a 1x1 block loads */
     if (!backward && linear && !storage16 && try_block_shape(y, x, 1, 1, hdr, &single))
         single_loads = single.rows * single.chunks;
-    if (pairs_first && !storage16 && y.advance <= 1 && x.advance <= 1 && try_block_shape(y, x, 4, 2, hdr, shape) &&
-        window_elements(shape) <= FORWARD_PAIR_MOST_WINDOW && !shares_little(shape, single_loads))
+    if (pairs_first && !storage16 && y.advance <= 1 && x.advance <= 1 && try_pair_block(y, x, 4, hdr, shape) &&
+        !shares_little(shape, single_loads))
         return true;
     for (size_t k = 0; k < DMLVK_ARRAY_SIZE(forward_order); k++) {
         const uint32_t members = order[k][0] * order[k][1];
@@ -555,7 +562,7 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
         }
         if (window_elements(shape) <= FORWARD_MOST_WINDOW) {
             struct block_shape tall;
-            if (linear && storage16 && members == 16 && shape->vector_stores && y.advance <= 1 &&
+            if (linear && storage16 && shape->block_y == 4 && shape->block_x == 4 && shape->vector_stores && y.advance <= 1 &&
                 try_block_shape(y, x, 8, 4, hdr, &tall) && tall.vector_stores && tall.rows <= 2 * shape->rows)
                 *shape = tall;
             return true;
