@@ -24,6 +24,7 @@
 #include <dmlvk/dmlvk.h>
 
 #include "bench_copy_spv.h"
+#include "bench_mix_spv.h"
 #include "half.h"
 
 struct vk {
@@ -51,6 +52,7 @@ struct options {
     bool json;
     bool addresses;
     bool stats;
+    bool mix;
     const char *preset;
     const char *only;
     int repeat;
@@ -303,6 +305,7 @@ struct copy_job {
     VkPipelineLayout layout;
     VkDeviceAddress src, dst;
     uint32_t vec4s;
+    uint32_t writes;            /* bench_mix: vec4s is what it reads */
     uint32_t groups[2];
 };
 
@@ -311,8 +314,8 @@ static void record_copy(VkCommandBuffer cmd, void *user)
     struct copy_job *c = user;
     struct {
         VkDeviceAddress src, dst;
-        uint32_t n;
-    } push = { c->src, c->dst, c->vec4s };
+        uint32_t n, writes;
+    } push = { c->src, c->dst, c->vec4s, c->writes };
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->pipeline);
     vkCmdPushConstants(cmd, c->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
     vkCmdDispatch(cmd, c->groups[0], c->groups[1], 1);
@@ -326,17 +329,18 @@ static VkDeviceAddress address_of(struct vk *v, dmlvk_buffer *b)
     return vkGetBufferDeviceAddress(v->device, &ai);
 }
 
-/* The copy's pipeline, made once for the ceiling and every workload's same-size copy. */
+/* A copy's pipeline (bench_copy or bench_mix), made once for the ceiling and every workload's
+ * same-size or same-mix copy. */
 struct copy_kernel {
     VkShaderModule module;
     VkPipelineLayout layout;
     VkPipeline pipeline;
 };
 
-static void copy_kernel_create(struct vk *v, struct copy_kernel *k)
+static void copy_kernel_create(struct vk *v, const uint32_t *code, size_t size, struct copy_kernel *k)
 {
-    VkShaderModuleCreateInfo smci = { .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = sizeof(bench_copy_spv),
-                                      .pCode = bench_copy_spv };
+    VkShaderModuleCreateInfo smci = { .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size,
+                                      .pCode = code };
     CHECK_VK(vkCreateShaderModule(v->device, &smci, NULL, &k->module));
     VkPushConstantRange range = { VK_SHADER_STAGE_COMPUTE_BIT, 0, 24 };
     VkPipelineLayoutCreateInfo lci = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .pushConstantRangeCount = 1,
@@ -356,6 +360,14 @@ static void copy_kernel_destroy(struct vk *v, struct copy_kernel *k)
     vkDestroyShaderModule(v->device, k->module, NULL);
 }
 
+/* Rows of at most 65535 workgroups of 256 for `invocations`, as even as they come. */
+static void one_pass_groups(uint32_t invocations, uint32_t groups[2])
+{
+    uint32_t all = (invocations + 255) / 256;
+    groups[1] = (all + 65534) / 65535;
+    groups[0] = (all + groups[1] - 1) / groups[1];
+}
+
 /* GB/s (bytes read + written) of a compute-shader copy of `bytes`: one pass (an invocation per 16
  * bytes) or a grid-stride loop over 16 workgroups per multiprocessor of an H100. */
 static double copy_rate(struct vk *v, dmlvk_device *dev, const struct copy_kernel *k, uint64_t bytes, bool one_pass,
@@ -366,11 +378,8 @@ static double copy_rate(struct vk *v, dmlvk_device *dev, const struct copy_kerne
     CHECK(dmlvk_buffer_create(dev, bytes, &b));
     struct copy_job c = { .pipeline = k->pipeline, .layout = k->layout, .src = address_of(v, a),
                           .dst = address_of(v, b), .vec4s = (uint32_t)(bytes / 16), .groups = { 132 * 16, 1 } };
-    if (one_pass) { /* rows of at most 65535 workgroups, as even as they come (none idle but the last few) */
-        uint32_t groups = (c.vec4s + 255) / 256;
-        c.groups[1] = (groups + 65534) / 65535;
-        c.groups[0] = (groups + c.groups[1] - 1) / c.groups[1];
-    }
+    if (one_pass) /* none idle but the last few */
+        one_pass_groups(c.vec4s, c.groups);
     double ms = time_runs(v, record_copy, &c, o->warmup, o->iterations);
     dmlvk_buffer_destroy(a);
     dmlvk_buffer_destroy(b);
@@ -388,6 +397,24 @@ static double best_copy_rate(struct vk *v, dmlvk_device *dev, const struct copy_
     if (one_pass)
         *one_pass = p;
     return fmax(g, p);
+}
+
+/* GB/s (bytes read + written) of bench_mix reading `read` bytes and writing `written`, each at
+ * least 16, in one pass. */
+static double mix_rate(struct vk *v, dmlvk_device *dev, const struct copy_kernel *k, uint64_t read, uint64_t written,
+                       const struct options *o)
+{
+    uint32_t reads = read / 16 ? (uint32_t)(read / 16) : 1, writes = written / 16 ? (uint32_t)(written / 16) : 1;
+    dmlvk_buffer *a, *b;
+    CHECK(dmlvk_buffer_create(dev, 16 * (uint64_t)reads, &a));
+    CHECK(dmlvk_buffer_create(dev, 16 * (uint64_t)writes, &b));
+    struct copy_job c = { .pipeline = k->pipeline, .layout = k->layout, .src = address_of(v, a), .dst = address_of(v, b),
+                          .vec4s = reads, .writes = writes };
+    one_pass_groups(writes, c.groups);
+    double ms = time_runs(v, record_copy, &c, o->warmup, o->iterations);
+    dmlvk_buffer_destroy(a);
+    dmlvk_buffer_destroy(b);
+    return 16.0 * ((double)reads + writes) / (ms * 1e6);
 }
 
 /* ---- workloads ------------------------------------------------------------------------------ */
@@ -541,7 +568,9 @@ static void roi_boxes(const struct workload *w, float *boxes, uint32_t *batch)
 
 struct result {
     double ms, bytes, create_cold_ms, create_cached_ms;
+    double written;             /* of `bytes`, those written */
     double same_size_gbps;      /* the copy moving the workload's bytes */
+    double same_mix_gbps;       /* --mix: bench_mix with the workload's bytes read and written; 0 without */
 };
 
 static dmlvk_buffer *tensor_buffer(dmlvk_device *dev, uint64_t elements, dmlvk_tensor_data_type type)
@@ -618,6 +647,7 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
         for (int i = 0; i < tensors - 1; i++)
             fill_random(bufs[i], count, w->type, -1, 1, 1 + (uint64_t)i);
         res->bytes = (double)tensors * count * es;
+        res->written = (double)count * es;
         break;
     }
     case NEAREST:
@@ -647,6 +677,7 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
         bufs[1] = tensor_buffer(dev, backward ? e_small : e_big, w->type);
         fill_random(bufs[0], e_read, w->type, -1, 1, 3);
         res->bytes = (backward ? (double)e_small * es : resample_read_bytes(w, dims, nearest, es)) + (double)e_big * es;
+        res->written = (double)(backward ? e_small : e_big) * es;
         break;
     }
     case ROI_ALIGN1:
@@ -721,6 +752,7 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
         else
             res->bytes = (double)(e_bins + e_small) * es + regions + (needs_x ? (double)e_small * es : 0) +
                          (w->roi_grad ? 4.0 * w->rois * es : 0);
+        res->written = forward ? (double)e_bins * es : (double)e_small * es + (w->roi_grad ? 4.0 * w->rois * es : 0);
         break;
     }
     }
@@ -913,12 +945,14 @@ static void print_json_result(const struct workload *w, const struct result *r, 
     const char *type = "?";
     dmlvk_enum_get_name(DMLVK_ENUM_TENSOR_DATA_TYPE, (uint32_t)w->type, &type);
     printf("  {\"name\": \"%s\", \"ms\": %.5f, \"bytes\": %.0f, \"gbps\": %.1f, \"fraction_of_copy\": %.3f, "
-           "\"same_size_copy_gbps\": %.1f, \"fraction_of_same_size_copy\": %.3f, \"create_cold_ms\": %.2f, "
+           "\"same_size_copy_gbps\": %.1f, \"fraction_of_same_size_copy\": %.3f, \"written_bytes\": %.0f, "
+           "\"same_mix_copy_gbps\": %.1f, \"fraction_of_same_mix_copy\": %.3f, \"create_cold_ms\": %.2f, "
            "\"create_cached_ms\": %.2f,\n   \"params\": {\"kind\": \"%s\", \"type\": \"%s\", "
            "\"n\": %u, \"c\": %u, \"h\": %u, \"w\": %u, \"oh\": %u, \"ow\": %u, \"dims\": %u, \"channels_last\": %d, "
            "\"rois\": %u, \"samples\": %u, \"spatial_scale\": %.9g, \"huge\": %d, \"maximum\": %d, \"roi_grad\": %d, "
            "\"aligned\": %d, \"deterministic\": %d}}%s\n",
-           w->name, r->ms, r->bytes, gbps, gbps / ceiling, r->same_size_gbps, gbps / r->same_size_gbps, r->create_cold_ms,
+           w->name, r->ms, r->bytes, gbps, gbps / ceiling, r->same_size_gbps, gbps / r->same_size_gbps, r->written,
+           r->same_mix_gbps, r->same_mix_gbps > 0 ? gbps / r->same_mix_gbps : 0.0, r->create_cold_ms,
            r->create_cached_ms, kind_names[w->kind], type, w->n, w->c, w->h, w->w, w->oh, w->ow,
            w->dims ? w->dims : 4, w->channels_last, w->rois, w->samples, w->spatial_scale, w->huge, w->maximum,
            w->roi_grad, !w->aligned_false, w->deterministic, more ? "," : "");
@@ -991,12 +1025,15 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: dmlvk-bench [--preset gpu|small|sweep] [--device N|NAME] [--iterations N] [--warmup N] [--json]\n"
                "                   [--only SUBSTRING[,SUBSTRING...]] [--repeat N] [--addresses] [--stats]\n"
+               "                   [--mix]\n"
                "Times dmlvk's backward operators with Vulkan timestamps next to a compute-shader copy of the same\n"
                "device. gpu: the workloads of BENCHMARKS.md; small: the same kinds, sized for a CPU device; sweep:\n"
                "more layouts, shapes, types and ROI configurations, forward and backward (issue 15).\n"
                "--only: the workloads whose name contains one of the substrings.\n"
                "--stats: print what the driver reports of each pipeline it compiles (register counts and the\n"
-               "like; needs VK_KHR_pipeline_executable_properties).\n");
+               "like; needs VK_KHR_pipeline_executable_properties).\n"
+               "--mix: also time a copy that reads and writes each workload's own bytes (\"same mix\"): the floor\n"
+               "of its proportions, where the ceiling's copy reads as much as it writes.\n");
 }
 
 int main(int argc, char **argv)
@@ -1009,6 +1046,8 @@ int main(int argc, char **argv)
             o.addresses = true;
         else if (!strcmp(argv[i], "--stats"))
             o.stats = true;
+        else if (!strcmp(argv[i], "--mix"))
+            o.mix = true;
         else if (!strcmp(argv[i], "--preset") && i + 1 < argc)
             o.preset = argv[++i];
         else if (!strcmp(argv[i], "--device") && i + 1 < argc)
@@ -1043,8 +1082,9 @@ int main(int argc, char **argv)
     CHECK(dmlvk_device_get_info(dev, &info));
 
     bool small = !strcmp(o.preset, "small");
-    struct copy_kernel copy;
-    copy_kernel_create(&v, &copy);
+    struct copy_kernel copy, mix;
+    copy_kernel_create(&v, bench_copy_spv, sizeof(bench_copy_spv), &copy);
+    copy_kernel_create(&v, bench_mix_spv, sizeof(bench_mix_spv), &mix);
     double grid_stride, one_pass;
     double ceiling =
         best_copy_rate(&v, dev, &copy, small ? (UINT64_C(64) << 20) : (UINT64_C(1) << 30), &o, &grid_stride, &one_pass);
@@ -1062,26 +1102,33 @@ int main(int argc, char **argv)
                info.name, info.driver_version, ceiling, grid_stride, one_pass);
     else
         printf("device: %s (driver %u)\ncopy ceiling: %.1f GB/s (compute-shader copy, bytes read + written; grid-stride "
-               "%.1f, one pass %.1f)\n\n%-28s %10s %10s %9s %10s %12s %12s\n",
+               "%.1f, one pass %.1f)\n\n%-28s %10s %10s %9s %10s %12s %12s%s\n",
                info.name, info.driver_version, ceiling, grid_stride, one_pass, "workload", "ms", "GB/s", "of copy",
-               "same size", "create cold", "from cache");
+               "same size", "create cold", "from cache", o.mix ? "   same mix" : "");
     for (int i = 0; i < n; i++) {
         struct result r = { 0 };
         run_workload(&v, dev, &picked[i], &o, cache_dir, &r);
         /* Read + written: a copy of half the bytes moves them all. */
         uint64_t half = (uint64_t)(r.bytes / 2) / 16 * 16;
         r.same_size_gbps = best_copy_rate(&v, dev, &copy, half > 16 ? half : 16, &o, NULL, NULL);
+        if (o.mix)
+            r.same_mix_gbps = mix_rate(&v, dev, &mix, (uint64_t)(r.bytes - r.written), (uint64_t)r.written, &o);
         double gbps = r.bytes / (r.ms * 1e6);
         if (o.json)
             print_json_result(&picked[i], &r, gbps, ceiling, i + 1 < n);
-        else
-            printf("%-28s %10.4f %10.1f %8.1f%% %9.1f%% %10.2fms %10.2fms\n", picked[i].name, r.ms, gbps,
+        else {
+            printf("%-28s %10.4f %10.1f %8.1f%% %9.1f%% %10.2fms %10.2fms", picked[i].name, r.ms, gbps,
                    100 * gbps / ceiling, 100 * gbps / r.same_size_gbps, r.create_cold_ms, r.create_cached_ms);
+            if (o.mix)
+                printf(" %9.1f%%", 100 * gbps / r.same_mix_gbps);
+            printf("\n");
+        }
         fflush(stdout);
     }
     if (o.json)
         printf("]}\n");
     copy_kernel_destroy(&v, &copy);
+    copy_kernel_destroy(&v, &mix);
     dmlvk_device_destroy(dev);
     char cmd[600];
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", cache_dir);
