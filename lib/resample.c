@@ -509,8 +509,10 @@ static bool shares_little(const struct block_shape *shape, uint32_t single_loads
  * rows upsample, note 130: 97x131 -> 200x261 2-3% faster than 4x2), float32 only where
  * it upsamples (note 129: 97x131 -> 200x261 8% faster than 4x4 with stores through the subgroup,
  * 200x260 -> 97x131 7% slower than its 1x1 blocks); 16-bit LINEAR upsampling 8x4 where 4x4
- * would store whole rows and 8x4 does too (note 129: bilinear 2x float16 6%, bfloat16 1-3%
- * faster; float32 and NEAREST_NEIGHBOR gained nothing). LINEAR backward
+ * would store whole rows, 8x4 does too and its window has at most 1.5 times the rows (at least a
+ * quarter fewer per output row; note 129: bilinear 2x float16 6%, bfloat16 1-3% faster; float32 and
+ * NEAREST_NEIGHBOR gained nothing; note 134: 4x float16 2.5%, bfloat16 5% faster, where 1.5x,
+ * 7 rows against 4, ran 4% slower). LINEAR backward
  * first tries the shapes of note 64's scale sweep (1.25x to 3x): float32 2x4 where each block row
  * leaves as one 4-element store (4x4 has the same columns, so it would not add stores); 16-bit
  * types 4x4, but 4x2 where rows cannot take 4-element stores (odd widths). Bfloat16 takes 4x4 only
@@ -563,7 +565,7 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
         if (window_elements(shape) <= FORWARD_MOST_WINDOW) {
             struct block_shape tall;
             if (linear && storage16 && shape->block_y == 4 && shape->block_x == 4 && shape->vector_stores && y.advance <= 1 &&
-                try_block_shape(y, x, 8, 4, hdr, &tall) && tall.vector_stores && tall.rows <= 2 * shape->rows)
+                try_block_shape(y, x, 8, 4, hdr, &tall) && tall.vector_stores && 2 * tall.rows <= 3 * shape->rows)
                 *shape = tall;
             return true;
         }

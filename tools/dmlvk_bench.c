@@ -870,6 +870,11 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
         { "bilinear_down3x", BILINEAR, F32, .n = 8, .c = 64, .h = 384, .w = 384, .oh = 128, .ow = 128 },
         { "nearest_down4x", NEAREST, F32, .n = 2, .c = 64, .h = 512, .w = 512, .oh = 128, .ow = 128 },
         { "nearest_down2x", NEAREST, F16, .n = 16, .c = 64, .h = 256, .w = 256, .oh = 128, .ow = 128 },
+        /* 16-bit upsampling at other scales than 2x (a 4x decoder head, 1.5x): where 4x4 blocks would
+         * store whole rows, 8x4 (BENCHMARKS.md notes 129, 134) */
+        { "bilinear_4x", BILINEAR, F16, .n = 8, .c = 64, .h = 64, .w = 64, .oh = 256, .ow = 256 },
+        { "bilinear_4x", BILINEAR, BF16, .n = 8, .c = 64, .h = 64, .w = 64, .oh = 256, .ow = 256 },
+        { "bilinear_1.5x", BILINEAR, F16, .n = 16, .c = 64, .h = 128, .w = 128, .oh = 192, .ow = 192 },
         /* ROI align backward (AVERAGE unless named) and forward; regions drawn like the presets' */
         { "roi_align_grad_14x14_unaligned_small_map", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 50, .w = 76, .oh = 14, .ow = 14, .rois = 256, .samples = 2, .spatial_scale = 0.0625f, .aligned_false = 1 },
         { "roi_align_grad_14x14_unaligned_small_map", ROI_ALIGN_GRAD, F16, .n = 2, .c = 256, .h = 50, .w = 76, .oh = 14, .ow = 14, .rois = 256, .samples = 2, .spatial_scale = 0.0625f, .aligned_false = 1 },
