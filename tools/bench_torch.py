@@ -134,18 +134,20 @@ def main():
     ap.add_argument("--only", help="passed to dmlvk-bench: workloads whose name contains one of its "
                     "comma-separated substrings")
     ap.add_argument("--preset", default="gpu", help="passed to dmlvk-bench: gpu or sweep")
+    ap.add_argument("--mix", action="store_true", help="passed to dmlvk-bench: each row against a copy of its own "
+                    "bytes read and written (a \"same mix\" column)")
     args = ap.parse_args()
 
     only = ["--only", args.only] if args.only else []
-    run = subprocess.run([args.bench, "--json", "--preset", args.preset, "--iterations", str(args.iterations)] + only,
-                         check=True,
-                         capture_output=True, text=True)
+    mix = ["--mix"] if args.mix else []
+    run = subprocess.run([args.bench, "--json", "--preset", args.preset, "--iterations", str(args.iterations)]
+                         + only + mix, check=True, capture_output=True, text=True)
     ours = json.loads(run.stdout)
     copy = ours["copy_gbps"]
     print(f"device: {ours['device']}, torch {torch.__version__} on {torch.cuda.get_device_name()}")
     print(f"copy ceiling (dmlvk-bench, compute-shader copy): {copy:.0f} GB/s\n")
-    head = (f"{'workload':44} {'dmlvk ms':>9} {'of copy':>8} {'same size':>9} {'torch ms':>9} {'of copy':>8} "
-            f"{'speedup':>8}")
+    head = (f"{'workload':44} {'dmlvk ms':>9} {'of copy':>8} {'same size':>9} "
+            + (f"{'same mix':>9} " if args.mix else "") + f"{'torch ms':>9} {'of copy':>8} {'speedup':>8}")
     print(head)
     print("-" * len(head))
     rows = []
@@ -156,6 +158,7 @@ def main():
         rows.append(dict(r, torch_ms=t, torch_fraction_of_copy=torch_frac, speedup=speedup))
         print(f"{r['name']:44} {r['ms']:9.4f} {100 * r['fraction_of_copy']:7.1f}% "
               f"{100 * r['fraction_of_same_size_copy']:8.1f}% "
+              + (f"{100 * r['fraction_of_same_mix_copy']:8.1f}% " if args.mix else "")
               + (f"{t:9.4f} {100 * torch_frac:7.1f}% {speedup:7.2f}x" if t else f"{'-':>9} {'-':>8} {'-':>8}"))
         sys.stdout.flush()
     if args.out:
