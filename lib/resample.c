@@ -462,6 +462,12 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
 /* The rows of a bfloat16 LINEAR backward gather's 4x4 window from which it takes that shape. */
 #define BFLOAT16_SQUARE_ROWS_FROM 11
 
+/* The rows of a float32 LINEAR backward gather's 2x2 window from which it takes 2x1 blocks
+ * instead: twice the invocations to wait on those tall windows' loads (BENCHMARKS.md note 135:
+ * bilinear 4x backward, 12 rows, 8.4% faster in 2x1 blocks, 7.3% in 1x1, 0.7% slower in 1x2;
+ * at 2x and 3x the windows hold 6 and 9 rows). */
+#define FLOAT32_NARROW_ROWS_FROM 12
+
 /* The most elements a forward block's window should hold (where no shape's window is that small,
  * the first that fits): upsampling windows hold at most 24 (bilinear 2x: 4 rows of 6), downsampling
  * ones grow with the scale, and there blocks within the limit ran faster (BENCHMARKS.md note 111:
@@ -518,7 +524,8 @@ static bool shares_little(const struct block_shape *shape, uint32_t single_loads
  * types 4x4, but 4x2 where rows cannot take 4-element stores (odd widths). Bfloat16 takes 4x4 only
  * where it loads 2 elements and its window has BFLOAT16_SQUARE_ROWS_FROM rows or more (scales from
  * about 2.25); below, 2x4 ran faster: 2x 95% -> 80% of copy in 4x4 (note 64), 1.5x and 2x3x 7%
- * and 3% (note 80), where 2.5x ran 7% slower in 2x4. A cause was not found. */
+ * and 3% (note 80), where 2.5x ran 7% slower in 2x4. A cause was not found. Float32 takes 2x1
+ * where 2x2 windows grow tall (FLOAT32_NARROW_ROWS_FROM). */
 static bool choose_block_shape(struct block_axis y, struct block_axis x, bool linear, dmlvk_tensor_data_type type,
                                const struct resample_params *hdr, struct block_shape *shape)
 {
@@ -556,8 +563,13 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
             *shape = single;
         else if (!try_block_shape(y, x, order[k][0], order[k][1], hdr, shape))
             continue;
-        if (backward)
+        if (backward) {
+            struct block_shape narrow;
+            if (linear && !storage16 && shape->block_y == 2 && shape->block_x == 2 &&
+                shape->rows >= FLOAT32_NARROW_ROWS_FROM && try_block_shape(y, x, 2, 1, hdr, &narrow))
+                *shape = narrow;
             return true;
+        }
         if (members > 1 && shares_little(shape, single_loads)) {
             *shape = single;
             return true;

@@ -806,6 +806,42 @@ static int teardown(void **state)
     return 0;
 }
 
+/* Upsampling by 4 and more against the float64 reference: windows tall enough that float32
+ * LINEAR backward gathers them in 2x1 blocks (lib/resample.c, FLOAT32_NARROW_ROWS_FROM), at an
+ * edge width and at whole 4-element rows, aligned and not; the other types, NEAREST_NEIGHBOR and
+ * the forward pass at the same scales once each. */
+static void test_tall_windows(void **state)
+{
+    (void)state;
+    static const float scales[] = { 4.0f, 5.0f, 4.5f };
+    static const uint32_t widths[] = { 77, 32 };
+    static const struct {
+        bool backward;
+        dmlvk_tensor_data_type type;
+        dmlvk_interpolation_mode mode;
+    } others[] = {
+        { true, DMLVK_TENSOR_DATA_TYPE_FLOAT16, DMLVK_INTERPOLATION_MODE_LINEAR },
+        { true, DMLVK_TENSOR_DATA_TYPE_BFLOAT16, DMLVK_INTERPOLATION_MODE_LINEAR },
+        { true, DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR },
+        { false, DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_INTERPOLATION_MODE_LINEAR },
+        { false, DMLVK_TENSOR_DATA_TYPE_FLOAT16, DMLVK_INTERPOLATION_MODE_LINEAR },
+        { false, DMLVK_TENSOR_DATA_TYPE_BFLOAT16, DMLVK_INTERPOLATION_MODE_LINEAR },
+    };
+    for (int k = 0; k < 12; k++) {
+        bool other = k >= 6;
+        bool backward = other ? others[k - 6].backward : true;
+        dmlvk_tensor_data_type type = other ? others[k - 6].type : DMLVK_TENSOR_DATA_TYPE_FLOAT32;
+        float s = scales[k % 3];
+        const uint32_t small[4] = { 2, 2, 5 + (uint32_t)(k % 4), widths[(k / 3) % 2] };
+        struct resample_case c = half_pixel_case(small, s, other ? others[k - 6].mode : DMLVK_INTERPOLATION_MODE_LINEAR);
+        uint64_t offset = k % 2 ? 4 : 0;
+        char label[96];
+        snprintf(label, sizeof(label), "case %d (%s, scale %g, %ux%u, offset %u)", k, backward ? "backward" : "forward", s,
+                 c.small[2], c.small[3], (unsigned)offset);
+        expect_reference(&c, backward, type, offset, label);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -821,6 +857,7 @@ int main(void)
         cmocka_unit_test(test_layouts),
         cmocka_unit_test(test_channel_blocks),
         cmocka_unit_test(test_shuffled_stores),
+        cmocka_unit_test(test_tall_windows),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
