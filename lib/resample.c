@@ -484,8 +484,7 @@ static uint32_t window_elements(const struct block_shape *shape)
     return shape->rows * shape->chunks * shape->chunk;
 }
 
-/* A 16-bit LINEAR forward block of by x 2 whose window holds at most FORWARD_PAIR_MOST_WINDOW
- * elements. */
+/* A LINEAR forward block of by x 2 whose window holds at most FORWARD_PAIR_MOST_WINDOW elements. */
 static bool try_pair_block(struct block_axis y, struct block_axis x, uint32_t by, const struct resample_params *hdr,
                            struct block_shape *shape)
 {

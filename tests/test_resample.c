@@ -792,20 +792,6 @@ static void test_bfloat16_rounding(void **state)
     }
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    dev = test_device(NULL);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    test_device_done(dev);
-    return 0;
-}
-
 /* Upsampling by 4 and more against the float64 reference: windows tall enough that float32
  * LINEAR backward gathers them in 2x1 blocks (lib/resample.c, FLOAT32_NARROW_ROWS_FROM), at an
  * edge width and at whole 4-element rows, aligned and not; the other types, NEAREST_NEIGHBOR and
@@ -840,6 +826,20 @@ static void test_tall_windows(void **state)
                  c.small[2], c.small[3], (unsigned)offset);
         expect_reference(&c, backward, type, offset, label);
     }
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    dev = test_device(NULL);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    test_device_done(dev);
+    return 0;
 }
 
 int main(void)

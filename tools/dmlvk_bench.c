@@ -368,22 +368,32 @@ static void one_pass_groups(uint32_t invocations, uint32_t groups[2])
     groups[0] = (all + groups[1] - 1) / groups[1];
 }
 
+/* Milliseconds of job `c` (its counts and grid set) between buffers of `src_bytes` and
+ * `dst_bytes` made for it. */
+static double time_copy_job(struct vk *v, dmlvk_device *dev, struct copy_job c, uint64_t src_bytes, uint64_t dst_bytes,
+                            const struct options *o)
+{
+    dmlvk_buffer *a, *b;
+    CHECK(dmlvk_buffer_create(dev, src_bytes, &a));
+    CHECK(dmlvk_buffer_create(dev, dst_bytes, &b));
+    c.src = address_of(v, a);
+    c.dst = address_of(v, b);
+    double ms = time_runs(v, record_copy, &c, o->warmup, o->iterations);
+    dmlvk_buffer_destroy(a);
+    dmlvk_buffer_destroy(b);
+    return ms;
+}
+
 /* GB/s (bytes read + written) of a compute-shader copy of `bytes`: one pass (an invocation per 16
  * bytes) or a grid-stride loop over 16 workgroups per multiprocessor of an H100. */
 static double copy_rate(struct vk *v, dmlvk_device *dev, const struct copy_kernel *k, uint64_t bytes, bool one_pass,
                         const struct options *o)
 {
-    dmlvk_buffer *a, *b;
-    CHECK(dmlvk_buffer_create(dev, bytes, &a));
-    CHECK(dmlvk_buffer_create(dev, bytes, &b));
-    struct copy_job c = { .pipeline = k->pipeline, .layout = k->layout, .src = address_of(v, a),
-                          .dst = address_of(v, b), .vec4s = (uint32_t)(bytes / 16), .groups = { 132 * 16, 1 } };
+    struct copy_job c = { .pipeline = k->pipeline, .layout = k->layout, .vec4s = (uint32_t)(bytes / 16),
+                          .groups = { 132 * 16, 1 } };
     if (one_pass) /* none idle but the last few */
         one_pass_groups(c.vec4s, c.groups);
-    double ms = time_runs(v, record_copy, &c, o->warmup, o->iterations);
-    dmlvk_buffer_destroy(a);
-    dmlvk_buffer_destroy(b);
-    return 2.0 * (double)bytes / (ms * 1e6);
+    return 2.0 * (double)bytes / (time_copy_job(v, dev, c, bytes, bytes, o) * 1e6);
 }
 
 /* The faster of the two copies: one pass beat the grid-stride loop on an H100 (BENCHMARKS.md note
@@ -405,15 +415,9 @@ static double mix_rate(struct vk *v, dmlvk_device *dev, const struct copy_kernel
                        const struct options *o)
 {
     uint32_t reads = read / 16 ? (uint32_t)(read / 16) : 1, writes = written / 16 ? (uint32_t)(written / 16) : 1;
-    dmlvk_buffer *a, *b;
-    CHECK(dmlvk_buffer_create(dev, 16 * (uint64_t)reads, &a));
-    CHECK(dmlvk_buffer_create(dev, 16 * (uint64_t)writes, &b));
-    struct copy_job c = { .pipeline = k->pipeline, .layout = k->layout, .src = address_of(v, a), .dst = address_of(v, b),
-                          .vec4s = reads, .writes = writes };
+    struct copy_job c = { .pipeline = k->pipeline, .layout = k->layout, .vec4s = reads, .writes = writes };
     one_pass_groups(writes, c.groups);
-    double ms = time_runs(v, record_copy, &c, o->warmup, o->iterations);
-    dmlvk_buffer_destroy(a);
-    dmlvk_buffer_destroy(b);
+    double ms = time_copy_job(v, dev, c, 16 * (uint64_t)reads, 16 * (uint64_t)writes, o);
     return 16.0 * ((double)reads + writes) / (ms * 1e6);
 }
 
