@@ -462,11 +462,11 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
 /* The rows of a bfloat16 LINEAR backward gather's 4x4 window from which it takes that shape. */
 #define BFLOAT16_SQUARE_ROWS_FROM 11
 
-/* The rows of a float32 LINEAR backward gather's 2x2 window from which it takes 2x1 blocks
- * instead: twice the invocations to wait on those tall windows' loads (BENCHMARKS.md note 135:
- * bilinear 4x backward, 12 rows, 8.4% faster in 2x1 blocks, 7.3% in 1x1, 0.7% slower in 1x2;
- * at 2x and 3x the windows hold 6 and 9 rows). */
-#define FLOAT32_NARROW_ROWS_FROM 12
+/* The rows of a LINEAR backward gather's 2x2 window from which it takes 2x1 blocks instead: twice
+ * the invocations to wait on those tall windows' loads (BENCHMARKS.md note 135: bilinear 4x
+ * backward, 12 rows, float32 8.4% faster in 2x1 blocks, 7.3% in 1x1, 0.7% slower in 1x2; note
+ * 136: float16 4.5%, bfloat16 3.4% faster; at 2x and 3x the windows hold 6 and 9 rows). */
+#define NARROW_ROWS_FROM 12
 
 /* The most elements a forward block's window should hold (where no shape's window is that small,
  * the first that fits): upsampling windows hold at most 24 (bilinear 2x: 4 rows of 6), downsampling
@@ -501,7 +501,8 @@ static bool shares_little(const struct block_shape *shape, uint32_t single_loads
 /* The first block shape whose window fits, in an order measured on an H100 (BENCHMARKS.md notes
  * 14-16, 26 and 30: backward, 2x2 blocks fastest for float32 LINEAR, 2x4 for float16 LINEAR and
  * float32 NEAREST_NEIGHBOR; note 108: 2x4 for 16-bit NEAREST_NEIGHBOR too, 2-5% faster than the
- * 4x4 that note 30 had chosen for it). Forward, note 36: 4x4 where each output reads little, a
+ * 4x4 that note 30 had chosen for it; note 136: float32 NEAREST_NEIGHBOR 2x2 where 2x4's rows
+ * cannot leave as 4-element stores, 10% faster at odd widths). Forward, note 36: 4x4 where each output reads little, a
  * block's instructions spread over the most outputs; where outputs read much (downsampling), the
  * first shape whose window holds at most FORWARD_MOST_WINDOW elements, note 111); float32 LINEAR
  * not a block whose outputs share (almost) no loads: a shape that loads at least 15/16 of what a
@@ -518,31 +519,32 @@ static bool shares_little(const struct block_shape *shape, uint32_t single_loads
  * quarter fewer per output row; note 129: bilinear 2x float16 6%, bfloat16 1-3% faster; float32 and
  * NEAREST_NEIGHBOR gained nothing; note 134: 4x float16 2.5%, bfloat16 5% faster, where 1.5x,
  * 7 rows against 4, ran 4% slower). LINEAR backward
- * first tries the shapes of note 64's scale sweep (1.25x to 3x): float32 2x4 where each block row
- * leaves as one 4-element store (4x4 has the same columns, so it would not add stores); 16-bit
+ * first tries the shapes of note 64's scale sweep (1.25x to 3x): float32 (and NEAREST_NEIGHBOR
+ * float32) 2x4 where each block row leaves as one 4-element store (4x4 has the same columns, so it
+ * would not add stores); 16-bit
  * types 4x4, but 4x2 where rows cannot take 4-element stores (odd widths). Bfloat16 takes 4x4 only
  * where it loads 2 elements and its window has BFLOAT16_SQUARE_ROWS_FROM rows or more (scales from
  * about 2.25); below, 2x4 ran faster: 2x 95% -> 80% of copy in 4x4 (note 64), 1.5x and 2x3x 7%
- * and 3% (note 80), where 2.5x ran 7% slower in 2x4. A cause was not found. Float32 takes 2x1
- * where 2x2 windows grow tall (FLOAT32_NARROW_ROWS_FROM). */
+ * and 3% (note 80), where 2.5x ran 7% slower in 2x4. A cause was not found. Every type takes 2x1
+ * where 2x2 windows grow tall (NARROW_ROWS_FROM). */
 static bool choose_block_shape(struct block_axis y, struct block_axis x, bool linear, dmlvk_tensor_data_type type,
                                const struct resample_params *hdr, struct block_shape *shape)
 {
     static const uint32_t forward_order[][2] = { { 4, 4 }, { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 1 } };
-    static const uint32_t linear_f32_order[][2] = { { 2, 2 }, { 2, 4 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
+    static const uint32_t f32_backward_order[][2] = { { 2, 2 }, { 2, 4 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
     static const uint32_t backward_order[][2] = { { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
     const bool storage16 = DMLVK_IS_16BIT_FLOAT(type), backward = y.ranges != NULL;
-    const uint32_t(*order)[2] = !backward ? forward_order : linear && !storage16 ? linear_f32_order : backward_order;
-    _Static_assert(DMLVK_ARRAY_SIZE(forward_order) == DMLVK_ARRAY_SIZE(linear_f32_order) &&
+    const uint32_t(*order)[2] = !backward ? forward_order : !storage16 ? f32_backward_order : backward_order;
+    _Static_assert(DMLVK_ARRAY_SIZE(forward_order) == DMLVK_ARRAY_SIZE(f32_backward_order) &&
                        DMLVK_ARRAY_SIZE(forward_order) == DMLVK_ARRAY_SIZE(backward_order),
                    "the loop below runs over any of the orders");
-    if (backward && linear) {
-        if (storage16 && !rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4) && try_block_shape(y, x, 4, 2, hdr, shape))
+    if (backward && !storage16 && try_block_shape(y, x, 2, 4, hdr, shape) && shape->vector_stores)
+        return true;
+    if (backward && linear && storage16) {
+        if (!rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4) && try_block_shape(y, x, 4, 2, hdr, shape))
             return true;
-        if (!storage16 ? try_block_shape(y, x, 2, 4, hdr, shape) && shape->vector_stores
-                       : try_block_shape(y, x, 4, 4, hdr, shape) &&
-                             (type != DMLVK_TENSOR_DATA_TYPE_BFLOAT16 ||
-                              (shape->chunk != 4 && shape->rows >= BFLOAT16_SQUARE_ROWS_FROM)))
+        if (try_block_shape(y, x, 4, 4, hdr, shape) &&
+            (type != DMLVK_TENSOR_DATA_TYPE_BFLOAT16 || (shape->chunk != 4 && shape->rows >= BFLOAT16_SQUARE_ROWS_FROM)))
             return true;
     }
     const bool pairs_first = !backward && linear && !rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4);
@@ -564,8 +566,8 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
             continue;
         if (backward) {
             struct block_shape narrow;
-            if (linear && !storage16 && shape->block_y == 2 && shape->block_x == 2 &&
-                shape->rows >= FLOAT32_NARROW_ROWS_FROM && try_block_shape(y, x, 2, 1, hdr, &narrow))
+            if (linear && shape->block_y == 2 && shape->block_x == 2 && shape->rows >= NARROW_ROWS_FROM &&
+                try_block_shape(y, x, 2, 1, hdr, &narrow))
                 *shape = narrow;
             return true;
         }
@@ -590,14 +592,19 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
 /* The block shape of channels-last planes: each window column is one load of the lanes'
  * channels, so windows need no alignment, and the column loads stream through the sums. The
  * first shape that fits in an order measured on an H100 (BENCHMARKS.md note 37: 2x2 blocks but
- * for the 16-bit forward pass, 1x2 there). Where the channels are too few to fill 16-byte
- * groups, false. */
+ * for the 16-bit forward pass, 1x2 there; note 136: backward 2x1, 1-7% faster than 2x2 on every
+ * such row, where it made the forward pass 12-14% slower). Where the channels are too few to fill
+ * 16-byte groups, false. */
 static bool choose_channel_shape(struct block_axis y, struct block_axis x, bool f16, const struct resample_params *hdr,
                                  struct block_shape *shape)
 {
     static const uint32_t square_first[][2] = { { 2, 2 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
     static const uint32_t pair_first[][2] = { { 1, 2 }, { 2, 2 }, { 1, 4 }, { 1, 1 } };
-    const uint32_t(*order)[2] = f16 && !y.ranges ? pair_first : square_first;
+    static const uint32_t column_first[][2] = { { 2, 1 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
+    _Static_assert(DMLVK_ARRAY_SIZE(square_first) == DMLVK_ARRAY_SIZE(pair_first) &&
+                       DMLVK_ARRAY_SIZE(square_first) == DMLVK_ARRAY_SIZE(column_first),
+                   "the loop below runs over any of the orders");
+    const uint32_t(*order)[2] = y.ranges ? column_first : f16 ? pair_first : square_first;
     uint32_t lanes = f16 ? 8 : 4, channels = hdr->out_sizes[1];
     if (channels % lanes != 0 && channels < 4 * lanes)
         return false;

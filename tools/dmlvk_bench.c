@@ -820,6 +820,8 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
         { "bilinear_grad_nhwc_odd", BILINEAR_GRAD, F16, .n = 4, .c = 64, .h = 97, .w = 131, .oh = 200, .ow = 260, .channels_last = 1 },
         { "bilinear_grad_nhwc_odd", BILINEAR_GRAD, BF16, .n = 4, .c = 64, .h = 97, .w = 131, .oh = 200, .ow = 260, .channels_last = 1 },
         { "bilinear_grad_4x", BILINEAR_GRAD, F32, .n = 8, .c = 64, .h = 64, .w = 64, .oh = 256, .ow = 256 },
+        { "bilinear_grad_4x", BILINEAR_GRAD, F16, .n = 8, .c = 64, .h = 64, .w = 64, .oh = 256, .ow = 256 },
+        { "bilinear_grad_4x", BILINEAR_GRAD, BF16, .n = 8, .c = 64, .h = 64, .w = 64, .oh = 256, .ow = 256 },
         { "bilinear_grad_2x3x", BILINEAR_GRAD, F32, .n = 8, .c = 64, .h = 64, .w = 64, .oh = 128, .ow = 192 },
         { "nearest_grad_1.5x", NEAREST_GRAD, F16, .n = 8, .c = 128, .h = 96, .w = 96, .oh = 144, .ow = 144 },
         { "bilinear_grad_small", BILINEAR_GRAD, F32, .n = 1, .c = 32, .h = 32, .w = 32, .oh = 64, .ow = 64 },
