@@ -502,9 +502,10 @@ static bool shares_little(const struct block_shape *shape, uint32_t single_loads
  * 14-16, 26 and 30: backward, 2x2 blocks fastest for float32 LINEAR, 2x4 for float16 LINEAR and
  * float32 NEAREST_NEIGHBOR; note 108: 2x4 for 16-bit NEAREST_NEIGHBOR too, 2-5% faster than the
  * 4x4 that note 30 had chosen for it; note 136: float32 NEAREST_NEIGHBOR 2x2 where 2x4's rows
- * cannot leave as 4-element stores, 10% faster at odd widths). Forward, note 36: 4x4 where each output reads little, a
- * block's instructions spread over the most outputs; where outputs read much (downsampling), the
- * first shape whose window holds at most FORWARD_MOST_WINDOW elements, note 111); float32 LINEAR
+ * cannot leave as 4-element stores, 10% faster at odd widths). Forward, note 36: 4x4 where each
+ * output reads little, a block's instructions spread over the most outputs; where outputs read
+ * much (downsampling), the first shape whose window holds at most FORWARD_MOST_WINDOW elements,
+ * note 111); float32 LINEAR
  * not a block whose outputs share (almost) no loads: a shape that loads at least 15/16 of what a
  * 1x1 block loads per output gives way to 1x1 blocks (note 119: 0.25x 9% faster; note
  * 120: 200x260 -> 97x131 6.5% and 1/3x 2.5% faster, and there 1x4 blocks, which share more, ran
@@ -518,11 +519,10 @@ static bool shares_little(const struct block_shape *shape, uint32_t single_loads
  * would store whole rows, 8x4 does too and its window has at most 1.5 times the rows (at least a
  * quarter fewer per output row; note 129: bilinear 2x float16 6%, bfloat16 1-3% faster; float32 and
  * NEAREST_NEIGHBOR gained nothing; note 134: 4x float16 2.5%, bfloat16 5% faster, where 1.5x,
- * 7 rows against 4, ran 4% slower). LINEAR backward
- * first tries the shapes of note 64's scale sweep (1.25x to 3x): float32 (and NEAREST_NEIGHBOR
- * float32) 2x4 where each block row leaves as one 4-element store (4x4 has the same columns, so it
- * would not add stores); 16-bit
- * types 4x4, but 4x2 where rows cannot take 4-element stores (odd widths). Bfloat16 takes 4x4 only
+ * 7 rows against 4, ran 4% slower). Backward first tries the shapes of note 64's scale sweep
+ * (1.25x to 3x): float32 2x4 where each block row leaves as one 4-element store (4x4 has the same
+ * columns, so it would not add stores; NEAREST_NEIGHBOR too, note 136); 16-bit LINEAR 4x4, but
+ * 4x2 where rows cannot take 4-element stores (odd widths). Bfloat16 takes 4x4 only
  * where it loads 2 elements and its window has BFLOAT16_SQUARE_ROWS_FROM rows or more (scales from
  * about 2.25); below, 2x4 ran faster: 2x 95% -> 80% of copy in 4x4 (note 64), 1.5x and 2x3x 7%
  * and 3% (note 80), where 2.5x ran 7% slower in 2x4. A cause was not found. Every type takes 2x1
