@@ -10,14 +10,15 @@ baseline (say `base:` with none). Runs one `dmlvk-bench --json` process per vari
 variants in order on odd passes and reversed on even ones (so that a drift of the device's clocks
 weighs on all alike), and prints per workload the median time of each variant and its change
 against the first. tools/bench_ab.py compares two binaries the same way and runs the passes for
-both (run_alternated). Python's standard library only: it runs where PyTorch is missing.
+both (run_alternated; as there, --out is written after every process, and a run stopped by
+SIGTERM or Ctrl-C prints what finished). Python's standard library only: it runs where PyTorch is missing.
 """
 import argparse
 import json
 import statistics
 import sys
 
-from bench_ab import row_times, run_alternated
+from bench_ab import first_rows, row_times, run_alternated, write_json
 
 
 def parse_variant(text):
@@ -49,27 +50,33 @@ def main():
     if len(set(names)) != len(names):
         parser.error("variant names must differ")
 
-    passes, device = run_alternated([(name, opts.bench, env) for name, env in opts.variants], opts.passes, bench_args)
-    if opts.out:
-        with open(opts.out, "w") as f:
-            json.dump({"bench": opts.bench, "variants": dict(opts.variants), "args": bench_args, "passes": passes}, f,
-                      indent=1)
+    def save(passes, complete):
+        if opts.out:
+            write_json(opts.out, {"bench": opts.bench, "variants": dict(opts.variants), "args": bench_args,
+                                  "complete": complete, "passes": passes})
+
+    passes, device, complete = run_alternated([(name, opts.bench, env) for name, env in opts.variants], opts.passes,
+                                              bench_args, on_pass=lambda p: save(p, False))
+    save(passes, complete)
 
     times = {name: row_times(passes[name]) for name in names}
-    rows = [r["name"] for r in passes[names[0]][0]["results"]]
+    rows = first_rows(passes)
     print(f"device: {device}")
-    print(f"{opts.bench} {' '.join(bench_args)}, {opts.passes} passes each, median ms (change against {names[0]})\n")
+    print(f"{opts.bench} {' '.join(bench_args)}, {opts.passes} passes each"
+          f"{'' if complete else ' (stopped early: fewer passes finished)'}, median ms (change against {names[0]};"
+          f" - where none finished)\n")
     width = max([len(n) for n in rows] + [8])
     cell = max([len(n) for n in names] + [16])
     print(f"{'workload':<{width}}" + "".join(f"  {n:>{cell}}" for n in names))
     for row in rows:
-        if any(row not in times[n] for n in names):
-            continue
-        base = statistics.median(times[names[0]][row])
+        base = statistics.median(times[names[0]][row]) if row in times[names[0]] else None
         cells = []
         for n in names:
+            if row not in times[n]:
+                cells.append("-")
+                continue
             m = statistics.median(times[n][row])
-            cells.append(f"{m:.4f}" if n == names[0] else f"{m:.4f} {m / base - 1:+6.1%}")
+            cells.append(f"{m:.4f}" if n == names[0] or base is None else f"{m:.4f} {m / base - 1:+6.1%}")
         print(f"{row:<{width}}" + "".join(f"  {c:>{cell}}" for c in cells))
 
 

@@ -1,0 +1,59 @@
+#!/bin/sh
+# tools/bench_ab.py and tools/bench_variants.py against a stand-in dmlvk-bench: a whole run says
+# "complete": true; a run that `timeout` stops mid-way still prints its table and leaves its JSON
+# with the passes that finished and "complete": false; a bench that fails fails the tool.
+# usage: bench_tools.sh TOOLS_DIR
+set -u
+unset LD_PRELOAD   # the sanitized build's preload is for dmlvk's binaries, not python
+tools=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cat >"$dir/bench" <<'BENCH'
+#!/bin/sh
+sleep "${FAKE_SLEEP:-0}"
+[ -z "${FAKE_FAIL-}" ] || exit 3
+echo '{"device": "stand-in", "copy_gbps": 100, "results": [{"name": "w1", "ms": '"${FAKE_MS:-1.0}"'}, {"name": "w2", "ms": 2.0}]}'
+BENCH
+chmod +x "$dir/bench"
+fail=0
+check() { # DESCRIPTION COMMAND...: fails the test where COMMAND fails
+    what=$1
+    shift
+    if "$@"; then echo "PASS $what"; else echo "FAIL $what"; fail=1; fi
+}
+complete() { # JSON WANT_COMPLETE MIN_PASSES MAX_PASSES
+    python3 - "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = sum(len(v) for v in d["passes"].values())
+assert d["complete"] == (sys.argv[2] == "true"), d["complete"]
+assert int(sys.argv[3]) <= n <= int(sys.argv[4]), n
+PY
+}
+
+FAKE_MS=1.5 python3 "$tools/bench_ab.py" "$dir/bench" "$dir/bench" --passes 2 --out "$dir/ab.json" >"$dir/ab.txt" 2>/dev/null
+check "bench_ab: a whole run exits 0" [ $? -eq 0 ]
+check "bench_ab: a whole run's JSON" complete "$dir/ab.json" true 4 4
+check "bench_ab: a whole run's table" grep -q "^w1 .* +0.0%" "$dir/ab.txt"
+
+FAKE_SLEEP=1 timeout 4.5 python3 "$tools/bench_ab.py" "$dir/bench" "$dir/bench" --passes 3 --out "$dir/cut.json" >"$dir/cut.txt" 2>/dev/null
+check "bench_ab: timeout stops it" [ $? -eq 124 ]
+check "bench_ab: a stopped run's JSON" complete "$dir/cut.json" false 1 5
+check "bench_ab: a stopped run's table" grep -q "stopped early" "$dir/cut.txt"
+check "bench_ab: a stopped run's rows" grep -q "^w2 " "$dir/cut.txt"
+
+FAKE_FAIL=1 python3 "$tools/bench_ab.py" "$dir/bench" "$dir/bench" >/dev/null 2>&1
+check "bench_ab: a failing bench fails it" [ $? -ne 0 ]
+
+python3 "$tools/bench_variants.py" "$dir/bench" --passes 2 --out "$dir/v.json" base: slow:FAKE_MS=2 \
+    >"$dir/v.txt" 2>/dev/null
+check "bench_variants: a whole run exits 0" [ $? -eq 0 ]
+check "bench_variants: a whole run's JSON" complete "$dir/v.json" true 4 4
+check "bench_variants: a whole run's table" grep -q "^w1 .*2.0000 +100.0%" "$dir/v.txt"
+
+FAKE_SLEEP=2 timeout 3.5 python3 "$tools/bench_variants.py" "$dir/bench" --out "$dir/vcut.json" base: slow:FAKE_MS=2 \
+    >"$dir/vcut.txt" 2>/dev/null
+check "bench_variants: timeout stops it" [ $? -eq 124 ]
+check "bench_variants: a stopped run's JSON" complete "$dir/vcut.json" false 1 1
+check "bench_variants: a variant without a pass shows -" grep -q "^w1 .* -$" "$dir/vcut.txt"
+exit $fail
