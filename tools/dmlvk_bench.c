@@ -53,6 +53,7 @@ struct options {
     bool addresses;
     bool stats;
     bool mix;
+    bool op_only; /* --op-only: no per-workload copies */
     const char *preset;
     const char *only;
     int repeat;
@@ -962,7 +963,8 @@ static void print_json_result(const struct workload *w, const struct result *r, 
            "\"n\": %u, \"c\": %u, \"h\": %u, \"w\": %u, \"oh\": %u, \"ow\": %u, \"dims\": %u, \"channels_last\": %d, "
            "\"rois\": %u, \"samples\": %u, \"spatial_scale\": %.9g, \"huge\": %d, \"maximum\": %d, \"roi_grad\": %d, "
            "\"aligned\": %d, \"deterministic\": %d}}%s\n",
-           w->name, r->ms, r->bytes, gbps, gbps / ceiling, r->same_size_gbps, gbps / r->same_size_gbps, r->written,
+           w->name, r->ms, r->bytes, gbps, gbps / ceiling, r->same_size_gbps,
+           r->same_size_gbps > 0 ? gbps / r->same_size_gbps : 0.0, r->written,
            r->same_mix_gbps, r->same_mix_gbps > 0 ? gbps / r->same_mix_gbps : 0.0, r->create_cold_ms,
            r->create_cached_ms, kind_names[w->kind], type, w->n, w->c, w->h, w->w, w->oh, w->ow,
            w->dims ? w->dims : 4, w->channels_last, w->rois, w->samples, w->spatial_scale, w->huge, w->maximum,
@@ -1036,7 +1038,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: dmlvk-bench [--preset gpu|small|sweep] [--device N|NAME] [--iterations N] [--warmup N] [--json]\n"
                "                   [--only SUBSTRING[,SUBSTRING...]] [--repeat N] [--addresses] [--stats]\n"
-               "                   [--mix]\n"
+               "                   [--mix | --op-only]\n"
                "Times dmlvk's backward operators with Vulkan timestamps next to a compute-shader copy of the same\n"
                "device. gpu: the workloads of BENCHMARKS.md; small: the same kinds, sized for a CPU device; sweep:\n"
                "more layouts, shapes, types and ROI configurations, forward and backward (issue 15).\n"
@@ -1044,7 +1046,10 @@ static void usage(FILE *f)
                "--stats: print what the driver reports of each pipeline it compiles (register counts and the\n"
                "like; needs VK_KHR_pipeline_executable_properties).\n"
                "--mix: also time a copy that reads and writes each workload's own bytes (\"same mix\"): the floor\n"
-               "of its proportions, where the ceiling's copy reads as much as it writes.\n");
+               "of its proportions, where the ceiling's copy reads as much as it writes.\n"
+               "--op-only: no copy per workload (\"same size\" reads -, its JSON fields 0), whose two warm-ups\n"
+               "take most of a workload's time: for comparisons of times alone (tools/bench_ab.py and\n"
+               "tools/bench_variants.py).\n");
 }
 
 int main(int argc, char **argv)
@@ -1059,6 +1064,8 @@ int main(int argc, char **argv)
             o.stats = true;
         else if (!strcmp(argv[i], "--mix"))
             o.mix = true;
+        else if (!strcmp(argv[i], "--op-only"))
+            o.op_only = true;
         else if (!strcmp(argv[i], "--preset") && i + 1 < argc)
             o.preset = argv[++i];
         else if (!strcmp(argv[i], "--device") && i + 1 < argc)
@@ -1079,7 +1086,8 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (o.iterations < 1 || o.warmup < 0 || o.repeat < 1 || (strcmp(o.preset, "gpu") && strcmp(o.preset, "small") && strcmp(o.preset, "sweep"))) {
+    if (o.iterations < 1 || o.warmup < 0 || o.repeat < 1 || (o.mix && o.op_only) ||
+        (strcmp(o.preset, "gpu") && strcmp(o.preset, "small") && strcmp(o.preset, "sweep"))) {
         usage(stderr);
         return 2;
     }
@@ -1121,15 +1129,20 @@ int main(int argc, char **argv)
         run_workload(&v, dev, &picked[i], &o, cache_dir, &r);
         /* Read + written: a copy of half the bytes moves them all. */
         uint64_t half = (uint64_t)(r.bytes / 2) / 16 * 16;
-        r.same_size_gbps = best_copy_rate(&v, dev, &copy, half > 16 ? half : 16, &o, NULL, NULL);
+        if (!o.op_only)
+            r.same_size_gbps = best_copy_rate(&v, dev, &copy, half > 16 ? half : 16, &o, NULL, NULL);
         if (o.mix)
             r.same_mix_gbps = mix_rate(&v, dev, &mix, (uint64_t)(r.bytes - r.written), (uint64_t)r.written, &o);
         double gbps = r.bytes / (r.ms * 1e6);
         if (o.json)
             print_json_result(&picked[i], &r, gbps, ceiling, i + 1 < n);
         else {
-            printf("%-28s %10.4f %10.1f %8.1f%% %9.1f%% %10.2fms %10.2fms", picked[i].name, r.ms, gbps,
-                   100 * gbps / ceiling, 100 * gbps / r.same_size_gbps, r.create_cold_ms, r.create_cached_ms);
+            printf("%-28s %10.4f %10.1f %8.1f%% ", picked[i].name, r.ms, gbps, 100 * gbps / ceiling);
+            if (o.op_only)
+                printf("%10s", "-");
+            else
+                printf("%9.1f%%", 100 * gbps / r.same_size_gbps);
+            printf(" %10.2fms %10.2fms", r.create_cold_ms, r.create_cached_ms);
             if (o.mix)
                 printf(" %9.1f%%", 100 * gbps / r.same_mix_gbps);
             printf("\n");
