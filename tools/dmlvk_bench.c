@@ -858,6 +858,8 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
         { "bilinear_nhwc_2x", BILINEAR, F16, .n = 16, .c = 256, .h = 64, .w = 64, .oh = 128, .ow = 128, .channels_last = 1 },
         { "nearest_nhwc_2x", NEAREST, F16, .n = 16, .c = 256, .h = 64, .w = 64, .oh = 128, .ow = 128, .channels_last = 1 },
         { "bilinear_odd", BILINEAR, F32, .n = 4, .c = 64, .h = 97, .w = 131, .oh = 200, .ow = 260 },
+        { "bilinear_odd", BILINEAR, F16, .n = 4, .c = 64, .h = 97, .w = 131, .oh = 200, .ow = 260 },
+        { "bilinear_odd", BILINEAR, BF16, .n = 4, .c = 64, .h = 97, .w = 131, .oh = 200, .ow = 260 },
         { "linear1d_2x", BILINEAR, F32, .n = 16, .c = 256, .h = 1, .w = 4096, .oh = 1, .ow = 8192, .dims = 3 },
         { "bilinear_down2x", BILINEAR, F32, .n = 16, .c = 64, .h = 256, .w = 256, .oh = 128, .ow = 128 },
         { "bilinear_down2x", BILINEAR, F16, .n = 16, .c = 64, .h = 256, .w = 256, .oh = 128, .ow = 128 },
