@@ -19,6 +19,11 @@ dmlvk_status dmlvk_operator_create_debug(dmlvk_device *dev, const dmlvk_operator
                                          const dmlvk_operator_params *params, const struct dmlvk_operator_debug *debug,
                                          dmlvk_operator **op);
 
+/* The specialization constant `id` that the operator's dispatch `dispatch` was created with: what
+ * its planner chose, for tests that pin choices measured on a GPU (test_resample's
+ * test_block_shapes). An error where the dispatch or the constant is not there. */
+dmlvk_status dmlvk_debug_operator_spec(const dmlvk_operator *op, uint32_t dispatch, uint32_t id, uint32_t *value);
+
 /* Makes the n-th allocation from now on fail (host or device memory, Vulkan object creation,
  * submission); n < 0 turns injection off. */
 void dmlvk_debug_fail_nth_allocation(dmlvk_device *dev, int64_t n);

@@ -274,6 +274,21 @@ dmlvk_status dmlvk_operator_create_debug(dmlvk_device *dev, const dmlvk_operator
     };
     return create(dev, desc, params, &knobs, out);
 }
+
+dmlvk_status dmlvk_debug_operator_spec(const dmlvk_operator *op, uint32_t dispatch, uint32_t id, uint32_t *value)
+{
+    if (!op || !value)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_debug_operator_spec: op or value is NULL");
+    if (dispatch >= op->plan.dispatch_count)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_debug_operator_spec: %s has %u dispatches, not %u",
+                           op->cls->info.name, op->plan.dispatch_count, dispatch + 1);
+    if (id >= DMLVK_MAX_SPEC_CONSTANTS || !(op->plan.dispatches[dispatch].spec_set >> id & 1))
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT,
+                           "dmlvk_debug_operator_spec: %s: dispatch %u gives no specialization constant %u",
+                           op->cls->info.name, dispatch, id);
+    *value = op->plan.dispatches[dispatch].spec[id];
+    return DMLVK_OK;
+}
 #endif
 
 dmlvk_status dmlvk_operator_destroy(dmlvk_operator *op)

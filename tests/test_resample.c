@@ -6,6 +6,7 @@
 #include "gpu_util.h"
 #include "half.h"
 #include "reference.h"
+#include "resample_abi.h"
 
 static dmlvk_device *dev;
 
@@ -828,6 +829,107 @@ static void test_tall_windows(void **state)
     }
 }
 
+/* Block shapes chosen on an H100 (BENCHMARKS.md notes), pinned on the sweep's shapes (dmlvk-bench
+ * --preset sweep, the row names below): the planner's choice does not depend on the device, so a
+ * change of lib/resample.c's rules that moves one of these rows shows here, and wants a measurement
+ * (tools/bench_ab.py) before the expectation changes with it. */
+struct shape_case {
+    const char *row;
+    bool backward, nearest, channels_last;
+    dmlvk_tensor_data_type type;
+    uint32_t c, h, w, oh, ow; /* dmlvk-bench's: forward h x w -> oh x ow, backward the reverse */
+    uint32_t block_y, block_x;
+};
+
+static void check_block_shape(const struct shape_case *k)
+{
+    uint32_t small[4] = { 1, k->c, k->h, k->w }, big[4] = { 1, k->c, k->oh, k->ow }, strides[2][4];
+    dmlvk_tensor_desc t[2];
+    for (int i = 0; i < 2; i++) {
+        const uint32_t *sizes = (i == 0) == k->backward ? big : small;
+        if (k->channels_last) {
+            strides[i][1] = 1;
+            strides[i][3] = sizes[1];
+            strides[i][2] = sizes[3] * sizes[1];
+            strides[i][0] = sizes[2] * strides[i][2];
+        }
+        t[i] = (dmlvk_tensor_desc){ .DataType = k->type, .DimensionCount = 4, .Sizes = sizes,
+                                    .Strides = k->channels_last ? strides[i] : NULL };
+        assert_int_equal(dmlvk_tensor_min_size(&t[i], &t[i].TotalTensorSizeInBytes), DMLVK_OK);
+    }
+    dmlvk_resample_fields rf;
+    assert_int_equal(dmlvk_resample_fields_from_convention(k->nearest ? DMLVK_RESAMPLE_CONVENTION_PYTORCH_NEAREST
+                                                                      : DMLVK_RESAMPLE_CONVENTION_HALF_PIXEL_LINEAR,
+                                                           4, small, big, NULL, &rf),
+                     DMLVK_OK);
+    dmlvk_resample_grad1_operator_desc bwd = { &t[0], &t[1] };
+    dmlvk_resample2_operator_desc fwd = { &t[0], &t[1] };
+    dmlvk_operator_desc od;
+    if (k->backward) {
+        assert_int_equal(dmlvk_resample_grad1_desc_set_fields(&bwd, &rf), DMLVK_OK);
+        od = (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE_GRAD1, &bwd };
+    } else {
+        assert_int_equal(dmlvk_resample2_desc_set_fields(&fwd, &rf), DMLVK_OK);
+        od = (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE2, &fwd };
+    }
+    dmlvk_operator *op = NULL;
+    if (test_operator_create(dev, &od, NULL, &op) != DMLVK_OK)
+        fail_msg("%s: %s", k->row, dmlvk_last_error());
+    uint32_t rows, by, bx, channels;
+    assert_int_equal(dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_ROWS, &rows), DMLVK_OK);
+    assert_int_equal(dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_BLOCK_Y, &by), DMLVK_OK);
+    assert_int_equal(dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_BLOCK_X, &bx), DMLVK_OK);
+    assert_int_equal(dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_CHANNEL_BLOCKS, &channels), DMLVK_OK);
+    dmlvk_operator_destroy(op);
+    if (rows == 0 || by != k->block_y || bx != k->block_x || channels != k->channels_last)
+        fail_msg("%s: block %ux%u%s (window rows %u), where %ux%u%s was measured", k->row, by, bx,
+                 channels ? " of channels" : "", rows, k->block_y, k->block_x, k->channels_last ? " of channels" : "");
+}
+
+static void test_block_shapes(void **state)
+{
+    (void)state;
+    const dmlvk_tensor_data_type f32 = DMLVK_TENSOR_DATA_TYPE_FLOAT32, f16 = DMLVK_TENSOR_DATA_TYPE_FLOAT16,
+                                 bf16 = DMLVK_TENSOR_DATA_TYPE_BFLOAT16;
+    const struct shape_case cases[] = {
+        /* Backward over planes of rows: float32 2x4 where rows leave as 4-element stores (note
+         * 64), else 2x2 (note 16), NEAREST_NEIGHBOR too (note 136); 2x1 where 2x2 windows grow
+         * tall, every type (notes 135, 136); 16-bit 4x4, 4x2 at odd widths (notes 63, 64),
+         * bfloat16 2x4 below about 2.25x (note 80); 16-bit NEAREST_NEIGHBOR 2x4 (note 108). */
+        { "bilinear_grad_2x_f32", true, false, false, f32, 64, 128, 128, 256, 256, 2, 4 },
+        { "bilinear_grad_odd_f32", true, false, false, f32, 64, 97, 131, 200, 260, 2, 2 },
+        { "bilinear_grad_4x_f32", true, false, false, f32, 64, 64, 64, 256, 256, 2, 1 },
+        { "bilinear_grad_4x_f16", true, false, false, f16, 64, 64, 64, 256, 256, 2, 1 },
+        { "bilinear_grad_2x_f16", true, false, false, f16, 64, 128, 128, 256, 256, 4, 4 },
+        { "bilinear_grad_odd_f16", true, false, false, f16, 64, 97, 131, 200, 260, 4, 2 },
+        { "bilinear_grad_1.5x_bf16", true, false, false, bf16, 64, 128, 128, 192, 192, 2, 4 },
+        { "bilinear_grad_2.5x_bf16", true, false, false, bf16, 64, 128, 128, 320, 320, 4, 4 },
+        { "nearest_grad_2x_f32", true, true, false, f32, 64, 128, 128, 256, 256, 2, 4 },
+        { "nearest_grad_odd_f32", true, true, false, f32, 64, 97, 131, 200, 260, 2, 2 },
+        { "nearest_grad_1.5x_f16", true, true, false, f16, 128, 96, 96, 144, 144, 2, 4 },
+        /* Backward over channels-last planes: 2x1 (note 136). */
+        { "bilinear_grad_nhwc_2x_f16", true, false, true, f16, 256, 64, 64, 128, 128, 2, 1 },
+        { "bilinear_grad_nhwc_odd_f32", true, false, true, f32, 64, 97, 131, 200, 260, 2, 1 },
+        /* Forward over planes of rows: 4x4 (note 36), 8x4 for 16-bit upsampling where its window
+         * saves rows (notes 129, 134), 4x2 / 8x2 at odd output widths (notes 129, 130), 1x1 for
+         * float32 where a block's outputs share almost no loads (notes 119, 120), the 16-bit odd
+         * downscale 4x2 (note 123). */
+        { "bilinear_2x_f32", false, false, false, f32, 64, 128, 128, 256, 256, 4, 4 },
+        { "bilinear_2x_f16", false, false, false, f16, 64, 128, 128, 256, 256, 8, 4 },
+        { "bilinear_1.5x_f16", false, false, false, f16, 64, 128, 128, 192, 192, 4, 4 },
+        { "bilinear_odd_width_f32", false, false, false, f32, 64, 97, 131, 200, 261, 4, 2 },
+        { "bilinear_odd_width_f16", false, false, false, f16, 64, 97, 131, 200, 261, 8, 2 },
+        { "bilinear_down4x_f32", false, false, false, f32, 64, 512, 512, 128, 128, 1, 1 },
+        { "bilinear_down_odd_f32", false, false, false, f32, 64, 200, 260, 97, 131, 1, 1 },
+        { "bilinear_down_odd_f16", false, false, false, f16, 64, 200, 260, 97, 131, 4, 2 },
+        /* Forward over channels-last planes: 2x2, 1x2 for 16-bit types (notes 37, 133, 136). */
+        { "bilinear_nhwc_2x_f32", false, false, true, f32, 256, 64, 64, 128, 128, 2, 2 },
+        { "bilinear_nhwc_2x_f16", false, false, true, f16, 256, 64, 64, 128, 128, 1, 2 },
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+        check_block_shape(&cases[i]);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -858,6 +960,7 @@ int main(void)
         cmocka_unit_test(test_channel_blocks),
         cmocka_unit_test(test_shuffled_stores),
         cmocka_unit_test(test_tall_windows),
+        cmocka_unit_test(test_block_shapes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
