@@ -793,10 +793,10 @@ static void test_bfloat16_rounding(void **state)
     }
 }
 
-/* Upsampling by 4 and more against the float64 reference: windows tall enough that float32
- * LINEAR backward gathers them in 2x1 blocks (lib/resample.c, FLOAT32_NARROW_ROWS_FROM), at an
- * edge width and at whole 4-element rows, aligned and not; the other types, NEAREST_NEIGHBOR and
- * the forward pass at the same scales once each. */
+/* Upsampling by 4 and more against the float64 reference: windows tall enough that LINEAR
+ * backward gathers them in 2x1 blocks (lib/resample.c, NARROW_ROWS_FROM), float32 at an edge width
+ * and at whole 4-element rows, aligned and not; the 16-bit types, NEAREST_NEIGHBOR and the forward
+ * pass at the same scales once each. */
 static void test_tall_windows(void **state)
 {
     (void)state;
@@ -843,16 +843,13 @@ struct shape_case {
 
 static void check_block_shape(const struct shape_case *k)
 {
+    static const uint32_t nhwc[4] = { 0, 2, 3, 1 };
     uint32_t small[4] = { 1, k->c, k->h, k->w }, big[4] = { 1, k->c, k->oh, k->ow }, strides[2][4];
     dmlvk_tensor_desc t[2];
     for (int i = 0; i < 2; i++) {
         const uint32_t *sizes = (i == 0) == k->backward ? big : small;
-        if (k->channels_last) {
-            strides[i][1] = 1;
-            strides[i][3] = sizes[1];
-            strides[i][2] = sizes[3] * sizes[1];
-            strides[i][0] = sizes[2] * strides[i][2];
-        }
+        if (k->channels_last)
+            layout_strides(4, sizes, nhwc, 0, strides[i]);
         t[i] = (dmlvk_tensor_desc){ .DataType = k->type, .DimensionCount = 4, .Sizes = sizes,
                                     .Strides = k->channels_last ? strides[i] : NULL };
         assert_int_equal(dmlvk_tensor_min_size(&t[i], &t[i].TotalTensorSizeInBytes), DMLVK_OK);

@@ -10,8 +10,8 @@ workload every pass's time, the median of each build and the change of B's media
 One process per pass because a difference between processes (note 59's two modes) is part of
 the noise a change must beat. Each process's times go to stderr as it ends, and --out's JSON is
 written again after every process; a run stopped by SIGTERM (`timeout`, a device call's time
-limit) or Ctrl-C prints its table from the passes it finished, and its JSON says "complete": false. Python's standard library only:
-it runs where PyTorch is missing.
+limit) or Ctrl-C prints its table from the passes it finished, and its JSON says "complete":
+false. Python's standard library only: it runs where PyTorch is missing.
 """
 import argparse
 import json
@@ -126,6 +126,7 @@ def main():
 
     names = first_rows(passes)
     times = {w: row_times(passes[w.upper()]) for w in "ab"}
+
     def ceiling(w):
         c = [p["copy_gbps"] for p in passes[w.upper()]]
         return f"copy ceiling {min(c):.0f}-{max(c):.0f} GB/s" if c else "no pass finished"

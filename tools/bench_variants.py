@@ -11,7 +11,8 @@ variants in order on odd passes and reversed on even ones (so that a drift of th
 weighs on all alike), and prints per workload the median time of each variant and its change
 against the first. tools/bench_ab.py compares two binaries the same way and runs the passes for
 both (run_alternated; as there, --out is written after every process, and a run stopped by
-SIGTERM or Ctrl-C prints what finished). Python's standard library only: it runs where PyTorch is missing.
+SIGTERM or Ctrl-C prints what finished). Python's standard library only: it runs where PyTorch
+is missing.
 """
 import argparse
 import json
