@@ -29,6 +29,18 @@ const uint MAX_CHANNEL_BLOCK_Y = RESAMPLE_MAX_CHANNEL_BLOCK_Y;
 #ifndef RESAMPLE_BACKWARD
 #define RESAMPLE_BACKWARD 0
 #endif
+// Whether add_rows loads its y weights by groups of four: the backward gathers over planes
+// (BENCHMARKS.md note 99), and 16-bit forward blocks of 2 columns whose windows have at most two
+// rows per block row (upsampling, downsampling by up to 2), where each y weight serves only two
+// outputs (note 138: 4-8% faster; taller windows ran 1-3% slower); other forward blocks keep a
+// load per entry, which ran faster there.
+#if RESAMPLE_BACKWARD
+#define Y_WEIGHT_GROUPS true
+#elif DMLVK_STORAGE16
+#define Y_WEIGHT_GROUPS (BLOCK_X == 2u && ROWS <= 2u * BLOCK_Y)
+#else
+#define Y_WEIGHT_GROUPS false
+#endif
 // Whether a sum is neither Inf nor NaN: one comparison of its magnitude (NaN compares false),
 // where isinf and isnan took two (float16 forward 84% -> 89% of copy on an H100).
 bool finite_sum(float s)
@@ -65,9 +77,8 @@ float block_weight(uint weights, uint blocks, uint j, uint entry)
     return uintBitsToFloat(ParamWords(pc.p).v[4u * (weights + (entry >> 2) * blocks + j) + (entry & 3u)]);
 }
 
-// Block j's weights of entries 4 * group to 4 * group + 3 in one load, where the backward
-// gathers over planes took up to four (bound by their instructions in 16-bit types); the forward
-// ones keep a load per entry, which ran faster there (BENCHMARKS.md note 99).
+// Block j's weights of entries 4 * group to 4 * group + 3 in one load, where a load per entry
+// took up to four (the gathers are bound by their instructions in 16-bit types; Y_WEIGHT_GROUPS).
 vec4 block_weight_group(uint weights, uint blocks, uint j, uint group)
 {
     return ParamVec4s(pc.p).v[weights + group * blocks + j];
@@ -83,10 +94,8 @@ void add_rows(bool vector, bool careful, uint plane, int x0, int y0, uint jy, ui
               float wx[MAX_WINDOW * MAX_BLOCK_X], inout float acc[MAX_BLOCK_Y * MAX_BLOCK_X])
 {
     int last_row = int(pc.p.in_sizes[2]) - 1, last_col = int(pc.p.in_sizes[3]) - 1;
-#if RESAMPLE_BACKWARD
     vec4 wy = vec4(0.0);
     uint wy_group = ~0u;
-#endif
     [[unroll]] for (uint r = 0u; r < ROWS; r++) {
         uint row = plane + uint(clamp(y0 + int(r), 0, last_row)) * pc.p.in_strides[2];
         float v[MAX_WINDOW];
@@ -134,15 +143,16 @@ void add_rows(bool vector, bool careful, uint plane, int x0, int y0, uint jy, ui
             if (!tapped(Y_TAPS_LO, Y_TAPS_HI, r * BLOCK_Y + by))
                 continue;
             uint entry = r * BLOCK_Y + by;
-#if RESAMPLE_BACKWARD
-            if (entry >> 2 != wy_group) {   // folds away once the loops are unrolled
-                wy_group = entry >> 2;
-                wy = block_weight_group(yw, y_blocks, jy, wy_group);
+            float w;
+            if (Y_WEIGHT_GROUPS) {
+                if (entry >> 2 != wy_group) {   // folds away once the loops are unrolled
+                    wy_group = entry >> 2;
+                    wy = block_weight_group(yw, y_blocks, jy, wy_group);
+                }
+                w = wy[entry & 3u];
+            } else {
+                w = block_weight(yw, y_blocks, jy, entry);
             }
-            float w = wy[entry & 3u];
-#else
-            float w = block_weight(yw, y_blocks, jy, entry);
-#endif
             [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++)
                 acc[by * BLOCK_X + bx] += CAREFUL_TERM(w, sums[bx], finite || w != 0.0);
         }
