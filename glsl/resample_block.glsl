@@ -32,7 +32,7 @@ const uint MAX_CHANNEL_BLOCK_Y = RESAMPLE_MAX_CHANNEL_BLOCK_Y;
 // Whether add_rows loads its y weights by groups of four: the backward gathers over planes
 // (BENCHMARKS.md note 99), and 16-bit forward blocks of 2 columns whose windows have at most two
 // rows per block row (upsampling, downsampling by up to 2), where each y weight serves only two
-// outputs (note 138: 4-8% faster; taller windows ran 1-3% slower); other forward blocks keep a
+// outputs (note 138: 3.6-8.3% faster; taller windows ran 1-3% slower); other forward blocks keep a
 // load per entry, which ran faster there.
 #if RESAMPLE_BACKWARD
 #define Y_WEIGHT_GROUPS true
