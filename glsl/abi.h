@@ -17,6 +17,9 @@
 /* Buffer addresses in one push-constant block (the minimum maxPushConstantsSize is 128 bytes). */
 #define DMLVK_PUSH_CONSTANT_BYTES 128
 #define DMLVK_MAX_PUSH_ADDRESSES (DMLVK_PUSH_CONSTANT_BYTES / 8)
+/* A dispatch with an aligned form (dmlvk_dispatch_aligned in lib/internal.h) is recorded with it
+ * where its bindings' addresses are multiples of this: the widest access a shader makes. */
+#define DMLVK_ALIGNED_BYTES 16
 
 #ifdef DMLVK_GLSL
 

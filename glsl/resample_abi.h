@@ -63,6 +63,9 @@ DMLVK_PARAMS_END(resample_params)
 #define RESAMPLE_MAX_LANES 8u
 /* The block gather on channels-last planes: LANES channels of each block member per invocation. */
 #define RESAMPLE_SPEC_CHANNEL_BLOCKS 19
+/* The block gather's aligned form (dmlvk_dispatch_aligned): every tensor it accesses by vectors
+ * (VECTOR_LOADS, VECTOR_STORES) sits on DMLVK_ALIGNED_BYTES, so no address needs a test. */
+#define RESAMPLE_SPEC_ALIGNED 20
 
 /* The block gather's limits: outputs per block, window columns and rows. A block's taps are
  * masks of TAP_BITS bits, window position times block members: MAX_WINDOW * MAX_BLOCK_X always

@@ -10,6 +10,10 @@ layout(constant_id = RESAMPLE_SPEC_BLOCK_Y) const uint BLOCK_Y = 1;
 layout(constant_id = RESAMPLE_SPEC_BLOCK_X) const uint BLOCK_X = 1;
 // VECTOR_LOADS: window chunks are aligned on packed rows, one load each. VECTOR_STORES: BLOCK_X
 // is 4 on a packed, aligned last axis, each block row leaves as one 4-element store.
+// ALIGNED: the pipeline recorded where the tensors' addresses allow those accesses (lib/operator.c
+// picks it; lib/resample.c says which plans have one); the other tests the addresses and keeps a
+// scalar copy of the row loop, code that cost backward rows 2-5% (BENCHMARKS.md notes 139, 140).
+layout(constant_id = RESAMPLE_SPEC_ALIGNED) const bool ALIGNED = false;
 // Column blocks start this many outputs early (the first one partly outside the tensor), where
 // that keeps each block's window in fewer chunks (bilinear 2x: 2 chunks instead of 3).
 layout(constant_id = RESAMPLE_SPEC_X_PHASE) const uint X_PHASE = 0;
@@ -235,7 +239,7 @@ void block_gather(uint e)
         acc[k] = 0.0;
     uint plane = i0 * pc.p.in_strides[0] + i1 * pc.p.in_strides[1];
     // Copies of the row loop, so that none branches on the alignment per load.
-    if (VECTOR_LOADS && chunk_aligned(pc.src, CHUNK))
+    if (VECTOR_LOADS && (ALIGNED || chunk_aligned(pc.src, CHUNK)))
         add_rows(true, false, plane, x0, y0, jy, y_blocks, yw, wx, acc);
     else
         add_rows(false, false, plane, x0, y0, jy, y_blocks, yw, wx, acc);
@@ -251,7 +255,7 @@ void block_gather(uint e)
 
     // ox wraps below 0 in the first block with X_PHASE: ox + bx >= sx there skips those members.
     uint ox = jx * BLOCK_X - X_PHASE, out_base = i0 * pc.p.out_strides[0] + i1 * pc.p.out_strides[1] + ox * pc.p.out_strides[3];
-    bool vector_out = VECTOR_STORES && vec4_aligned(pc.dst);
+    bool vector_out = VECTOR_STORES && (ALIGNED || vec4_aligned(pc.dst));
 #if DMLVK_SHUFFLE
     if (!vector_out && stores_shuffled()) {
         store_rows_transposed(jy, ox, out_base, acc);
@@ -358,7 +362,7 @@ void block_gather_channels(uint e)
     [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X * MAX_LANES; k++)
         acc[k] = 0.0;
     uint base = n * pc.p.in_strides[0] + c0 * pc.p.in_strides[1];
-    if (VECTOR_LOADS && chunk_aligned(pc.src, LANES))
+    if (VECTOR_LOADS && (ALIGNED || chunk_aligned(pc.src, LANES)))
         add_channel_rows(true, false, base, c0, x0, y0, jy, y_blocks, yw, wx, acc);
     else
         add_channel_rows(false, false, base, c0, x0, y0, jy, y_blocks, yw, wx, acc);
@@ -373,7 +377,7 @@ void block_gather_channels(uint e)
 
     uint inside = min(LANES, pc.p.out_sizes[1] - c0);
     uint out_base = n * pc.p.out_strides[0] + c0 * pc.p.out_strides[1];
-    bool vector_out = VECTOR_STORES && chunk_aligned(pc.dst, LANES);
+    bool vector_out = VECTOR_STORES && (ALIGNED || chunk_aligned(pc.dst, LANES));
     [[unroll]] for (uint by = 0u; by < BLOCK_Y; by++) {
         uint y = jy * BLOCK_Y + by;
         if (y >= sy)

@@ -59,6 +59,10 @@ struct dmlvk_dispatch_plan {
     /* Recorded without a barrier after the dispatch before it, so that the two may run together:
      * set only where neither reads nor writes what the other writes. */
     bool concurrent;
+    /* dmlvk_dispatch_aligned: bit b for binding b, and the specialization constant that is 1 in
+     * the pipeline recorded where those bindings are aligned, 0 in the other. */
+    uint32_t aligned_bindings;
+    uint32_t aligned_spec;
 };
 
 /* What an operator module makes of a validated descriptor. */
@@ -127,6 +131,15 @@ struct dmlvk_dispatch_plan *dmlvk_plan_add_dispatch(struct dmlvk_op_plan *plan, 
 
 /* Sets specialization constant id (a *_SPEC_* of the shader's ABI header). */
 void dmlvk_dispatch_spec(struct dmlvk_op_plan *plan, struct dmlvk_dispatch_plan *d, uint32_t id, uint32_t value);
+
+/*
+ * Gives a dispatch a second pipeline: specialization constant id is 1 in the one recorded where
+ * every binding in `bindings` (bit b for binding b) has an address that is a multiple of
+ * DMLVK_ALIGNED_BYTES, and 0 in the one recorded elsewhere, so that the first's shader need not
+ * test the addresses nor carry code for the unaligned case. The second is created on the first
+ * record or execute that needs it.
+ */
+void dmlvk_dispatch_aligned(struct dmlvk_op_plan *plan, struct dmlvk_dispatch_plan *d, uint32_t id, uint32_t bindings);
 
 /* Binds push slot member of the push block push_struct to a binding index or a DMLVK_SLOT_* value. */
 #define DMLVK_BIND(d, push_struct, member, source) ((d)->slots[DMLVK_PUSH_SLOT(push_struct, member)] = (uint8_t)(source))

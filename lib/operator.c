@@ -13,6 +13,7 @@ struct dmlvk_operator {
     const struct dmlvk_op_class *cls;
     struct dmlvk_op_plan plan;
     VkPipeline pipelines[DMLVK_MAX_DISPATCHES];
+    uint32_t variants[DMLVK_MAX_DISPATCHES];    /* for the unaligned forms (dmlvk_dispatch_aligned) */
     dmlvk_buffer *params;
     dmlvk_buffer *scratch;
     dmlvk_buffer *counters;             /* written by executions nobody diagnoses; never read */
@@ -71,6 +72,15 @@ void dmlvk_dispatch_spec(struct dmlvk_op_plan *plan, struct dmlvk_dispatch_plan 
     }
     d->spec[id] = value;
     d->spec_set |= UINT32_C(1) << id;
+}
+
+void dmlvk_dispatch_aligned(struct dmlvk_op_plan *plan, struct dmlvk_dispatch_plan *d, uint32_t id, uint32_t bindings)
+{
+    dmlvk_dispatch_spec(plan, d, id, 1);
+    if (id >= DMLVK_MAX_SPEC_CONSTANTS) /* the plan carries the error: no operator is made */
+        return;
+    d->aligned_bindings = bindings;
+    d->aligned_spec = id;
 }
 
 uint32_t dmlvk_params_reserve(struct dmlvk_op_plan *plan, uint32_t n)
@@ -221,9 +231,9 @@ static dmlvk_status create(dmlvk_device *dev, const dmlvk_operator_desc *desc, c
         goto fail;
     for (uint32_t i = 0; i < op->plan.dispatch_count; i++) {
         const struct dmlvk_dispatch_plan *d = &op->plan.dispatches[i];
-        uint32_t variant = dmlvk_variant_select(dev, op->plan.data_type, d->features, knobs->software_rounding);
-        if ((st = dmlvk_pipeline_get(dev->pipelines, d->shader, variant, d->spec, d->spec_set, &op->pipelines[i])) !=
-            DMLVK_OK)
+        op->variants[i] = dmlvk_variant_select(dev, op->plan.data_type, d->features, knobs->software_rounding);
+        if ((st = dmlvk_pipeline_get(dev->pipelines, d->shader, op->variants[i], d->spec, d->spec_set,
+                                     &op->pipelines[i])) != DMLVK_OK)
             goto fail;
     }
     if (op->plan.params_size) {
@@ -322,6 +332,7 @@ struct resolved {
     VkBuffer buffer[DMLVK_MAX_BINDINGS];
     uint64_t begin[DMLVK_MAX_BINDINGS], end[DMLVK_MAX_BINDINGS];
     VkDeviceAddress address[DMLVK_MAX_BINDINGS];
+    VkPipeline pipelines[DMLVK_MAX_DISPATCHES];
 };
 
 /* A binding the call cannot take; the message names the public function fn and the operator. Only
@@ -389,6 +400,25 @@ static dmlvk_status resolve(const char *fn, const dmlvk_operator *op, const dmlv
                 return binding_error(fn, op, "bindings[%u] (%s) overlaps bindings[%u] (%s)", i, op->tensor_name[i], j,
                                      op->tensor_name[j]);
     }
+    /* Each dispatch's pipeline: its unaligned form where a binding it wants aligned is not. The
+     * device's cache holds that form once created, so later calls only look it up. */
+    for (uint32_t i = 0; i < op->plan.dispatch_count; i++) {
+        const struct dmlvk_dispatch_plan *d = &op->plan.dispatches[i];
+        bool aligned = true;
+        for (uint32_t b = 0; b < DMLVK_MAX_BINDINGS; b++)
+            if (d->aligned_bindings >> b & 1)
+                aligned = aligned && r->address[b] % DMLVK_ALIGNED_BYTES == 0;
+        r->pipelines[i] = op->pipelines[i];
+        if (!aligned) {
+            uint32_t spec[DMLVK_MAX_SPEC_CONSTANTS];
+            memcpy(spec, d->spec, sizeof(spec));
+            spec[d->aligned_spec] = 0;
+            dmlvk_status st = dmlvk_pipeline_get(dev->pipelines, d->shader, op->variants[i], spec, d->spec_set,
+                                                 &r->pipelines[i]);
+            if (st != DMLVK_OK)
+                return st;
+        }
+    }
     return DMLVK_OK;
 }
 
@@ -419,7 +449,7 @@ static void record_resolved(const dmlvk_operator *op, VkCommandBuffer cmd, const
             else if (slot < DMLVK_MAX_BINDINGS)
                 push[s] = r->address[slot];
         }
-        vk->vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, op->pipelines[i]);
+        vk->vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->pipelines[i]);
         vk->vkCmdPushConstants(cmd, op->dev->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 8 * d->slot_count, push);
         vk->vkCmdDispatch(cmd, d->groups[0], d->groups[1], d->groups[2]);
     }

@@ -64,10 +64,10 @@ static float from_bits16(dmlvk_tensor_data_type type, uint16_t v)
     return type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? half_to_float(v) : bfloat16_to_float(v);
 }
 
-/* Runs RESAMPLE2 (forward) or RESAMPLE_GRAD1 (backward) in float32 or float16, both tensors bound
- * `offset` bytes into their buffers; params may be NULL. */
-static void run_resample_with(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type, const float *src,
-                              float *dst, uint64_t offset, const struct test_params *params)
+/* Runs RESAMPLE2 (forward) or RESAMPLE_GRAD1 (backward) in float32 or float16 on device d, both
+ * tensors bound `offset` bytes into their buffers; params may be NULL. */
+static void run_resample_on(dmlvk_device *d_, const struct resample_case *c, bool backward, dmlvk_tensor_data_type type,
+                            const float *src, float *dst, uint64_t offset, const struct test_params *params)
 {
     uint32_t ns = count(c->dims, backward ? c->big : c->small), nd = count(c->dims, backward ? c->small : c->big);
     dmlvk_tensor_desc s = packed_desc(type, c->dims, backward ? c->big : c->small);
@@ -87,12 +87,18 @@ static void run_resample_with(const struct resample_case *c, bool backward, dmlv
                                       : (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE2, &fwd };
     const dmlvk_tensor_desc *descs[2] = { &s, &d };
     void *values[2] = { sv, dv };
-    if (gpu_run_at(dev, &od, params, descs, values, 2, offset) != DMLVK_OK)
+    if (gpu_run_at(d_, &od, params, descs, values, 2, offset) != DMLVK_OK)
         fail_msg("%s", dmlvk_last_error());
     for (uint32_t i = 0; i < nd; i++)
         dst[i] = f16 || bf16 ? from_bits16(type, ((uint16_t *)dv)[i]) : ((float *)dv)[i];
     free(sv);
     free(dv);
+}
+
+static void run_resample_with(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type, const float *src,
+                              float *dst, uint64_t offset, const struct test_params *params)
+{
+    run_resample_on(dev, c, backward, type, src, dst, offset, params);
 }
 
 static void run_resample(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type, const float *src,
@@ -927,6 +933,77 @@ static void test_block_shapes(void **state)
         check_block_shape(&cases[i]);
 }
 
+/* A backward block gather that loads vectors but stores none has two pipelines
+ * (dmlvk_dispatch_aligned): its aligned form where the loaded tensor's address is a multiple of
+ * DMLVK_ALIGNED_BYTES, which tests no address, and the other, compiled by the first call that
+ * binds it elsewhere. Both give the same bits at every 4-byte offset, and the other form is
+ * compiled once; the forward gather of the same shape has one pipeline. On a device of its own, so
+ * that no earlier test has compiled any of them. */
+static void test_aligned_forms(void **state)
+{
+    (void)state;
+    const dmlvk_tensor_data_type types[] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
+                                             DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
+    const char *const names[] = { "float32", "float16", "bfloat16" };
+    const uint32_t small[4] = { 1, 3, 8, 13 }; /* rows of 26 and 13: vector loads backward, no vector stores */
+    dmlvk_device *own = test_device(NULL);
+    for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
+        for (int backward = 0; backward < 2; backward++) {
+            struct resample_case c = half_pixel_case(small, 2, DMLVK_INTERPOLATION_MODE_LINEAR);
+            uint32_t ns = count(4, backward ? c.big : c.small), nd = count(4, backward ? c.small : c.big);
+            float *src = malloc((size_t)ns * 4), *want = malloc((size_t)nd * 4), *got = malloc((size_t)nd * 4);
+            for (uint32_t i = 0; i < ns; i++)
+                src[i] = (float)uniform(-1, 1);
+            char label[96];
+            snprintf(label, sizeof(label), "%s %s", backward ? "backward" : "forward", names[t]);
+
+            dmlvk_tensor_desc s = packed_desc(types[t], 4, backward ? c.big : c.small);
+            dmlvk_tensor_desc d = packed_desc(types[t], 4, backward ? c.small : c.big);
+            dmlvk_resample2_operator_desc fwd = { &s, &d, c.mode, c.rounding, 4, c.scales, c.in_off, c.out_off };
+            dmlvk_resample_grad1_operator_desc bwd = { &s, &d, c.mode, c.rounding, 4, c.scales, c.in_off, c.out_off };
+            dmlvk_operator_desc od = backward ? (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE_GRAD1, &bwd }
+                                              : (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE2, &fwd };
+            dmlvk_operator *op;
+            uint32_t rows = 0, loads = 0, stores = 1, aligned = 0;
+            if (test_operator_create(own, &od, NULL, &op) != DMLVK_OK ||
+                dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_ROWS, &rows) != DMLVK_OK ||
+                dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_VECTOR_LOADS, &loads) != DMLVK_OK ||
+                dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_VECTOR_STORES, &stores) != DMLVK_OK)
+                fail_msg("%s: %s", label, dmlvk_last_error());
+            bool has_form = dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_ALIGNED, &aligned) == DMLVK_OK;
+            dmlvk_operator_destroy(op);
+            if (!rows || (backward && (!loads || stores)))
+                fail_msg("%s: block rows %u, vector loads %u, stores %u: not the case this test needs", label, rows,
+                         loads, stores);
+            if (has_form != (bool)backward || (has_form && aligned != 1))
+                fail_msg("%s: %s", label, has_form ? "an aligned form" : "no aligned form");
+
+            dmlvk_device_stats before, after;
+            dmlvk_device_get_stats(own, &before);
+            run_resample_on(own, &c, backward, types[t], src, want, 0, NULL);
+            dmlvk_device_get_stats(own, &after);
+            if (after.pipelines_compiled != before.pipelines_compiled)
+                fail_msg("%s: an aligned call compiled %llu pipelines", label,
+                         (unsigned long long)(after.pipelines_compiled - before.pipelines_compiled));
+            for (uint64_t offset = 4; offset < 2 * DMLVK_ALIGNED_BYTES; offset += 4) {
+                memset(got, 0, (size_t)nd * 4);
+                run_resample_on(own, &c, backward, types[t], src, got, offset, NULL);
+                if (memcmp(got, want, (size_t)nd * 4))
+                    fail_msg("%s: bound at offset %llu, other bits than at 0", label, (unsigned long long)offset);
+            }
+            dmlvk_device_get_stats(own, &after);
+            if (after.pipelines_compiled != before.pipelines_compiled + (backward ? 1 : 0))
+                fail_msg("%s: offsets 4 to %u compiled %llu pipelines, where %d was due", label,
+                         2 * DMLVK_ALIGNED_BYTES - 4,
+                         (unsigned long long)(after.pipelines_compiled - before.pipelines_compiled), backward);
+            free(src);
+            free(want);
+            free(got);
+        }
+    }
+    test_device_done(own);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -958,6 +1035,7 @@ int main(void)
         cmocka_unit_test(test_shuffled_stores),
         cmocka_unit_test(test_tall_windows),
         cmocka_unit_test(test_block_shapes),
+        cmocka_unit_test(test_aligned_forms),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -144,7 +144,9 @@ typedef struct dmlvk_device_info {
 
 typedef struct dmlvk_device_stats {
     uint64_t pipelines_compiled;      /* vkCreateComputePipelines calls */
-    uint64_t pipeline_memory_hits;    /* operators that reused an in-memory pipeline */
+    /* pipelines found in memory: by operators created, and by calls that bind a tensor off the
+     * alignment a dispatch's faster form needs (that form's other pipeline, once compiled) */
+    uint64_t pipeline_memory_hits;
     uint64_t pipeline_disk_hits;      /* compiled pipelines the driver found in the VkPipelineCache */
     uint64_t disk_cache_bytes_loaded; /* 0 when no valid cache file was found */
     uint64_t validation_messages;     /* messages from the validation layer */
