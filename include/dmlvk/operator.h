@@ -57,7 +57,9 @@ typedef struct dmlvk_operator_properties {
 
 /*
  * Validates the descriptor (every rule of OPERATORS.md; the message names the operator, field and
- * reason) and creates the pipelines, reusing any the device already has. params may be NULL.
+ * reason) and creates the pipelines, reusing any the device already has. params may be NULL. A
+ * dispatch whose shader has a faster form for tensors on 16-byte addresses gets its other pipeline
+ * from the first execute or record that binds a tensor elsewhere (compiled there, once per device).
  */
 DMLVK_API dmlvk_status dmlvk_operator_create(dmlvk_device *device, const dmlvk_operator_desc *desc,
                                    const dmlvk_operator_params *params, dmlvk_operator **op);
