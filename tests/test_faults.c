@@ -1,8 +1,8 @@
 /*
  * Allocation failures at every allocation point of an operator's life (creation, its pipelines,
- * parameter and scratch buffers, the tensors' buffers, uploads, execution): each call fails
- * cleanly with a status and a message, nothing leaks (the sanitized CI build checks), and the
- * next call works and computes the right result.
+ * parameter and scratch buffers, the tensors' buffers, uploads, execution, a pipeline compiled by
+ * the call): each call fails cleanly with a status and a message, nothing leaks (the sanitized CI
+ * build checks), and the next call works and computes the right result.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -16,8 +16,9 @@
 /* One full life of an operator; DMLVK_OK when every step succeeded. */
 typedef dmlvk_status (*life_fn)(dmlvk_device *dev, bool check);
 
-static dmlvk_status run_buffers(dmlvk_device *dev, dmlvk_operator *op, const uint64_t *bytes, uint32_t n,
-                                const float *const *inputs, float *output, uint32_t out_index)
+/* Every tensor bound `offset` bytes into its buffer. */
+static dmlvk_status run_buffers_at(dmlvk_device *dev, dmlvk_operator *op, const uint64_t *bytes, uint32_t n,
+                                   const float *const *inputs, float *output, uint32_t out_index, uint64_t offset)
 {
     dmlvk_buffer *b[6] = { 0 };
     dmlvk_binding bind[6] = { 0 };
@@ -25,17 +26,23 @@ static dmlvk_status run_buffers(dmlvk_device *dev, dmlvk_operator *op, const uin
     for (uint32_t i = 0; i < n && st == DMLVK_OK; i++) {
         if (!bytes[i])
             continue;
-        if ((st = dmlvk_buffer_create(dev, bytes[i], &b[i])) == DMLVK_OK && inputs[i])
-            st = dmlvk_buffer_write(b[i], 0, inputs[i], bytes[i]);
-        bind[i] = (dmlvk_binding){ .buffer = b[i], .size = VK_WHOLE_SIZE };
+        if ((st = dmlvk_buffer_create(dev, offset + bytes[i], &b[i])) == DMLVK_OK && inputs[i])
+            st = dmlvk_buffer_write(b[i], offset, inputs[i], bytes[i]);
+        bind[i] = (dmlvk_binding){ .buffer = b[i], .offset = offset, .size = VK_WHOLE_SIZE };
     }
     if (st == DMLVK_OK)
         st = dmlvk_operator_execute(op, bind, n);
     if (st == DMLVK_OK)
-        st = dmlvk_buffer_read(b[out_index], 0, output, bytes[out_index]);
+        st = dmlvk_buffer_read(b[out_index], offset, output, bytes[out_index]);
     for (uint32_t i = 0; i < n; i++)
         dmlvk_buffer_destroy(b[i]);
     return st;
+}
+
+static dmlvk_status run_buffers(dmlvk_device *dev, dmlvk_operator *op, const uint64_t *bytes, uint32_t n,
+                                const float *const *inputs, float *output, uint32_t out_index)
+{
+    return run_buffers_at(dev, op, bytes, n, inputs, output, out_index, 0);
 }
 
 static dmlvk_status relu_grad_life(dmlvk_device *dev, bool check)
@@ -83,6 +90,33 @@ static dmlvk_status resample_grad_life(dmlvk_device *dev, bool check)
     st = run_buffers(dev, op, bytes, 2, in, dx, 1);
     for (int i = 0; st == DMLVK_OK && check && i < 6; i++)
         assert_true(fabsf(dx[i] - 4) < 1e-6f); /* scale 2 on both axes: each input gathers weight 2 x 2 */
+    dmlvk_operator_destroy(op);
+    return st;
+}
+
+/* A block gather that loads vectors, bound off their alignment: the call compiles the dispatch's
+ * unaligned form (dmlvk_dispatch_aligned), an allocation point of its own. */
+static dmlvk_status resample_grad_unaligned_life(dmlvk_device *dev, bool check)
+{
+    static const uint32_t big[] = { 1, 1, 16, 26 }, small[] = { 1, 1, 8, 13 };
+    static const float scales[] = { 1, 1, 2, 2 }, in_off[] = { 0.5f, 0.5f, 0.5f, 0.5f }, out_off[] = { -0.5f, -0.5f, -0.5f, -0.5f };
+    dmlvk_tensor_desc tb = { .DataType = DMLVK_TENSOR_DATA_TYPE_FLOAT32, .DimensionCount = 4, .Sizes = big,
+                             .TotalTensorSizeInBytes = 16 * 26 * 4 };
+    dmlvk_tensor_desc ts = { .DataType = DMLVK_TENSOR_DATA_TYPE_FLOAT32, .DimensionCount = 4, .Sizes = small,
+                             .TotalTensorSizeInBytes = 8 * 13 * 4 };
+    dmlvk_resample_grad_operator_desc d = { &tb, &ts, DMLVK_INTERPOLATION_MODE_LINEAR, 4, scales, in_off, out_off };
+    dmlvk_operator *op;
+    dmlvk_status st = dmlvk_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE_GRAD, &d }, NULL, &op);
+    if (st != DMLVK_OK)
+        return st;
+    float dy[16 * 26], dx[8 * 13];
+    for (int i = 0; i < 16 * 26; i++)
+        dy[i] = 1;
+    const uint64_t bytes[2] = { sizeof(dy), sizeof(dx) };
+    const float *in[2] = { dy, NULL };
+    st = run_buffers_at(dev, op, bytes, 2, in, dx, 1, 4);
+    for (int i = 0; st == DMLVK_OK && check && i < 8 * 13; i++)
+        assert_true(fabsf(dx[i] - 4) < 1e-6f);
     dmlvk_operator_destroy(op);
     return st;
 }
@@ -160,6 +194,20 @@ static void test_resample_grad(void **state)
     fail_every_allocation(resample_grad_life);
 }
 
+static void test_resample_grad_unaligned(void **state)
+{
+    (void)state;
+    /* On a fresh device the life compiles two pipelines: the operator's, then the call's. */
+    dmlvk_device *dev = test_device(NULL);
+    dmlvk_device_stats before, after;
+    dmlvk_device_get_stats(dev, &before);
+    assert_int_equal(resample_grad_unaligned_life(dev, true), DMLVK_OK);
+    dmlvk_device_get_stats(dev, &after);
+    assert_int_equal(after.pipelines_compiled - before.pipelines_compiled, 2);
+    test_device_done(dev);
+    fail_every_allocation(resample_grad_unaligned_life);
+}
+
 static void test_roi_align_grad(void **state)
 {
     (void)state;
@@ -172,6 +220,7 @@ int main(void)
         cmocka_unit_test(test_relu_grad),
         cmocka_unit_test(test_resample_grad),
         cmocka_unit_test(test_roi_align_grad),
+        cmocka_unit_test(test_resample_grad_unaligned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

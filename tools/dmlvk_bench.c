@@ -54,6 +54,7 @@ struct options {
     bool stats;
     bool mix;
     bool op_only; /* --op-only: no per-workload copies */
+    uint64_t offset; /* --offset: every tensor bound this many bytes into its buffer */
     const char *preset;
     const char *only;
     int repeat;
@@ -464,9 +465,9 @@ static uint16_t to16(dmlvk_tensor_data_type type, double v)
     return type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? half_from_double(v) : bfloat16_from_double(v);
 }
 
-/* Fills a buffer with uniform values in [lo, hi) (never all zeros), in chunks. */
-static void fill_random(dmlvk_buffer *b, uint64_t elements, dmlvk_tensor_data_type type, double lo, double hi,
-                        uint64_t seed)
+/* Fills a buffer from byte `offset` with uniform values in [lo, hi) (never all zeros), in chunks. */
+static void fill_random(dmlvk_buffer *b, uint64_t offset, uint64_t elements, dmlvk_tensor_data_type type, double lo,
+                        double hi, uint64_t seed)
 {
     bool f16 = dmlvk_data_type_size(type) == 2;
     const uint64_t chunk = 1 << 22;
@@ -480,7 +481,7 @@ static void fill_random(dmlvk_buffer *b, uint64_t elements, dmlvk_tensor_data_ty
             else
                 ((float *)host)[i] = (float)u;
         }
-        CHECK(dmlvk_buffer_write(b, at * (f16 ? 2 : 4), host, n * (f16 ? 2 : 4)));
+        CHECK(dmlvk_buffer_write(b, offset + at * (f16 ? 2 : 4), host, n * (f16 ? 2 : 4)));
     }
     free(host);
 }
@@ -578,10 +579,11 @@ struct result {
     double same_mix_gbps;       /* --mix: bench_mix with the workload's bytes read and written; 0 without */
 };
 
-static dmlvk_buffer *tensor_buffer(dmlvk_device *dev, uint64_t elements, dmlvk_tensor_data_type type)
+/* A buffer for a tensor bound `offset` bytes into it. */
+static dmlvk_buffer *tensor_buffer(dmlvk_device *dev, uint64_t elements, dmlvk_tensor_data_type type, uint64_t offset)
 {
     dmlvk_buffer *b;
-    CHECK(dmlvk_buffer_create(dev, (elements * dmlvk_data_type_size(type) + 3) & ~UINT64_C(3), &b));
+    CHECK(dmlvk_buffer_create(dev, offset + ((elements * dmlvk_data_type_size(type) + 3) & ~UINT64_C(3)), &b));
     return b;
 }
 
@@ -642,7 +644,7 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
                 RESAMPLE_TENSOR(i, r_small, st_small);
             else
                 TENSOR(i, 1, s_relu, type);
-            bufs[i] = tensor_buffer(dev, count, w->type);
+            bufs[i] = tensor_buffer(dev, count, w->type, o->offset);
         }
         relu = (dmlvk_activation_relu_grad_operator_desc){ &t[0], &t[1], &t[2] };
         relu1 = (dmlvk_activation_relu_operator_desc){ &t[0], &t[1] };
@@ -650,7 +652,7 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
                                   : (dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU, &relu1 };
         b.count = (uint32_t)tensors;
         for (int i = 0; i < tensors - 1; i++)
-            fill_random(bufs[i], count, w->type, -1, 1, 1 + (uint64_t)i);
+            fill_random(bufs[i], o->offset, count, w->type, -1, 1, 1 + (uint64_t)i);
         res->bytes = (double)tensors * count * es;
         res->written = (double)count * es;
         break;
@@ -678,9 +680,9 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
         }
         uint64_t e_read = backward ? e_big : e_small;
         b.count = 2;
-        bufs[0] = tensor_buffer(dev, e_read, w->type);
-        bufs[1] = tensor_buffer(dev, backward ? e_small : e_big, w->type);
-        fill_random(bufs[0], e_read, w->type, -1, 1, 3);
+        bufs[0] = tensor_buffer(dev, e_read, w->type, o->offset);
+        bufs[1] = tensor_buffer(dev, backward ? e_small : e_big, w->type, o->offset);
+        fill_random(bufs[0], o->offset, e_read, w->type, -1, 1, 3);
         res->bytes = (backward ? (double)e_small * es : resample_read_bytes(w, dims, nearest, es)) + (double)e_big * es;
         res->written = (double)(backward ? e_small : e_big) * es;
         break;
@@ -721,19 +723,19 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
             CHECK(dmlvk_roi_align_grad_desc_set_fields(&roi, &roif));
             od = (dmlvk_operator_desc){ DMLVK_OPERATOR_ROI_ALIGN_GRAD, &roi };
             b.count = 6;
-            bufs[4] = tensor_buffer(dev, e_small, w->type);
+            bufs[4] = tensor_buffer(dev, e_small, w->type, o->offset);
             if (w->roi_grad)
-                bufs[5] = tensor_buffer(dev, 4 * (uint64_t)w->rois, w->type);
+                bufs[5] = tensor_buffer(dev, 4 * (uint64_t)w->rois, w->type, o->offset);
         }
         if (needs_x) {
-            bufs[sx] = tensor_buffer(dev, e_small, w->type);
-            fill_random(bufs[sx], e_small, w->type, -1, 1, 5);
+            bufs[sx] = tensor_buffer(dev, e_small, w->type, o->offset);
+            fill_random(bufs[sx], o->offset, e_small, w->type, -1, 1, 5);
         }
-        bufs[sbins] = tensor_buffer(dev, e_bins, w->type);
-        bufs[srois] = tensor_buffer(dev, 4 * (uint64_t)w->rois, w->type);
-        CHECK(dmlvk_buffer_create(dev, 4 * (uint64_t)w->rois, &bufs[sbatch]));
+        bufs[sbins] = tensor_buffer(dev, e_bins, w->type, o->offset);
+        bufs[srois] = tensor_buffer(dev, 4 * (uint64_t)w->rois, w->type, o->offset);
+        CHECK(dmlvk_buffer_create(dev, o->offset + 4 * (uint64_t)w->rois, &bufs[sbatch]));
         if (!forward)
-            fill_random(bufs[sbins], e_bins, w->type, -1, 1, 4);
+            fill_random(bufs[sbins], o->offset, e_bins, w->type, -1, 1, 4);
         float *boxes = malloc(16 * (size_t)w->rois);
         uint32_t *batch = malloc(4 * (size_t)w->rois);
         roi_boxes(w, boxes, batch);
@@ -741,12 +743,12 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
             uint16_t *h = malloc(8 * (size_t)w->rois);
             for (uint32_t i = 0; i < 4 * w->rois; i++)
                 h[i] = to16(type, boxes[i]);
-            CHECK(dmlvk_buffer_write(bufs[srois], 0, h, 8 * (uint64_t)w->rois));
+            CHECK(dmlvk_buffer_write(bufs[srois], o->offset, h, 8 * (uint64_t)w->rois));
             free(h);
         } else {
-            CHECK(dmlvk_buffer_write(bufs[srois], 0, boxes, 16 * (uint64_t)w->rois));
+            CHECK(dmlvk_buffer_write(bufs[srois], o->offset, boxes, 16 * (uint64_t)w->rois));
         }
-        CHECK(dmlvk_buffer_write(bufs[sbatch], 0, batch, 4 * (uint64_t)w->rois));
+        CHECK(dmlvk_buffer_write(bufs[sbatch], o->offset, batch, 4 * (uint64_t)w->rois));
         free(boxes);
         free(batch);
         /* The floor: every tensor once, but X under the forward pass, which reads only what the
@@ -764,7 +766,7 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
 #undef TENSOR
     for (uint32_t i = 0; i < b.count; i++)
         if (bufs[i])
-            b.bindings[i] = (dmlvk_binding){ .buffer = bufs[i], .size = VK_WHOLE_SIZE };
+            b.bindings[i] = (dmlvk_binding){ .buffer = bufs[i], .offset = o->offset, .size = VK_WHOLE_SIZE };
 
     /* Pipeline creation: cold on a fresh device and cache directory, then from the disk cache. */
     res->create_cold_ms = res->create_cached_ms = -1;
@@ -1040,7 +1042,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: dmlvk-bench [--preset gpu|small|sweep] [--device N|NAME] [--iterations N] [--warmup N] [--json]\n"
                "                   [--only SUBSTRING[,SUBSTRING...]] [--repeat N] [--addresses] [--stats]\n"
-               "                   [--mix | --op-only]\n"
+               "                   [--mix | --op-only] [--offset BYTES]\n"
                "Times dmlvk's backward operators with Vulkan timestamps next to a compute-shader copy of the same\n"
                "device. gpu: the workloads of BENCHMARKS.md; small: the same kinds, sized for a CPU device; sweep:\n"
                "more layouts, shapes, types and ROI configurations, forward and backward (issue 15).\n"
@@ -1051,7 +1053,9 @@ static void usage(FILE *f)
                "of its proportions, where the ceiling's copy reads as much as it writes.\n"
                "--op-only: no copy per workload (\"same size\" reads -, its JSON fields 0), whose two warm-ups\n"
                "take most of a workload's time: for comparisons of times alone (tools/bench_ab.py and\n"
-               "tools/bench_variants.py).\n");
+               "tools/bench_variants.py).\n"
+               "--offset: bind every tensor this many bytes (a multiple of 4) into its buffer, to time the\n"
+               "paths for tensors off 16-byte alignment.\n");
 }
 
 int main(int argc, char **argv)
@@ -1080,6 +1084,8 @@ int main(int argc, char **argv)
             o.only = argv[++i];
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
             o.repeat = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--offset") && i + 1 < argc)
+            o.offset = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--help")) {
             usage(stdout);
             return 0;
@@ -1088,7 +1094,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (o.iterations < 1 || o.warmup < 0 || o.repeat < 1 || (o.mix && o.op_only) ||
+    if (o.iterations < 1 || o.warmup < 0 || o.repeat < 1 || (o.mix && o.op_only) || o.offset % 4 || o.offset > 4096 ||
         (strcmp(o.preset, "gpu") && strcmp(o.preset, "small") && strcmp(o.preset, "sweep"))) {
         usage(stderr);
         return 2;
@@ -1119,13 +1125,17 @@ int main(int argc, char **argv)
             picked[n++] = w[i];
     if (o.json)
         printf("{\"device\": \"%s\", \"driver_version\": %u, \"copy_gbps\": %.1f, \"copy_grid_stride_gbps\": %.1f, "
-               "\"copy_one_pass_gbps\": %.1f, \"results\": [\n",
-               info.name, info.driver_version, ceiling, grid_stride, one_pass);
-    else
+               "\"copy_one_pass_gbps\": %.1f, \"offset\": %llu, \"results\": [\n",
+               info.name, info.driver_version, ceiling, grid_stride, one_pass, (unsigned long long)o.offset);
+    else {
+        char bound[64] = "";
+        if (o.offset)
+            snprintf(bound, sizeof(bound), "tensors bound %llu bytes into their buffers\n", (unsigned long long)o.offset);
         printf("device: %s (driver %u)\ncopy ceiling: %.1f GB/s (compute-shader copy, bytes read + written; grid-stride "
-               "%.1f, one pass %.1f)\n\n%-28s %10s %10s %9s %10s %12s %12s%s\n",
-               info.name, info.driver_version, ceiling, grid_stride, one_pass, "workload", "ms", "GB/s", "of copy",
-               "same size", "create cold", "from cache", o.mix ? "   same mix" : "");
+               "%.1f, one pass %.1f)\n%s\n%-28s %10s %10s %9s %10s %12s %12s%s\n",
+               info.name, info.driver_version, ceiling, grid_stride, one_pass, bound, "workload", "ms", "GB/s",
+               "of copy", "same size", "create cold", "from cache", o.mix ? "   same mix" : "");
+    }
     for (int i = 0; i < n; i++) {
         struct result r = { 0 };
         run_workload(&v, dev, &picked[i], &o, cache_dir, &r);
