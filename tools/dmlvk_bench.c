@@ -1054,8 +1054,8 @@ static void usage(FILE *f)
                "--op-only: no copy per workload (\"same size\" reads -, its JSON fields 0), whose two warm-ups\n"
                "take most of a workload's time: for comparisons of times alone (tools/bench_ab.py and\n"
                "tools/bench_variants.py).\n"
-               "--offset: bind every tensor this many bytes (a multiple of 4) into its buffer, to time the\n"
-               "paths for tensors off 16-byte alignment.\n");
+               "--offset: bind every tensor this many bytes (a multiple of 4, at most 4096) into its buffer, to\n"
+               "time the paths for tensors off 16-byte alignment.\n");
 }
 
 int main(int argc, char **argv)
