@@ -64,14 +64,37 @@ static float from_bits16(dmlvk_tensor_data_type type, uint16_t v)
     return type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? half_to_float(v) : bfloat16_to_float(v);
 }
 
-/* Runs RESAMPLE2 (forward) or RESAMPLE_GRAD1 (backward) in float32 or float16 on device d, both
- * tensors bound `offset` bytes into their buffers; params may be NULL. */
-static void run_resample_on(dmlvk_device *d_, const struct resample_case *c, bool backward, dmlvk_tensor_data_type type,
-                            const float *src, float *dst, uint64_t offset, const struct test_params *params)
+/* A case's operator on packed tensors of one type: RESAMPLE2 forward, RESAMPLE_GRAD1 backward (desc
+ * points into the struct, which must not move). */
+struct resample_op {
+    dmlvk_tensor_desc src, dst;
+    dmlvk_resample2_operator_desc fwd;
+    dmlvk_resample_grad1_operator_desc bwd;
+    dmlvk_operator_desc desc;
+};
+
+static void resample_op_init(struct resample_op *o, const struct resample_case *c, bool backward,
+                             dmlvk_tensor_data_type type)
+{
+    o->src = packed_desc(type, c->dims, backward ? c->big : c->small);
+    o->dst = packed_desc(type, c->dims, backward ? c->small : c->big);
+    o->fwd = (dmlvk_resample2_operator_desc){ &o->src,    &o->dst,   c->mode,   c->rounding,
+                                              c->dims,    c->scales, c->in_off, c->out_off };
+    o->bwd = (dmlvk_resample_grad1_operator_desc){ &o->src,    &o->dst,   c->mode,   c->rounding,
+                                                   c->dims,    c->scales, c->in_off, c->out_off };
+    o->desc = backward ? (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE_GRAD1, &o->bwd }
+                       : (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE2, &o->fwd };
+}
+
+/* Runs RESAMPLE2 (forward) or RESAMPLE_GRAD1 (backward) in float32 or a 16-bit type on `device`,
+ * both tensors bound `offset` bytes into their buffers; params may be NULL. */
+static void run_resample_on(dmlvk_device *device, const struct resample_case *c, bool backward,
+                            dmlvk_tensor_data_type type, const float *src, float *dst, uint64_t offset,
+                            const struct test_params *params)
 {
     uint32_t ns = count(c->dims, backward ? c->big : c->small), nd = count(c->dims, backward ? c->small : c->big);
-    dmlvk_tensor_desc s = packed_desc(type, c->dims, backward ? c->big : c->small);
-    dmlvk_tensor_desc d = packed_desc(type, c->dims, backward ? c->small : c->big);
+    struct resample_op o;
+    resample_op_init(&o, c, backward, type);
     bool f16 = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16, bf16 = type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16;
     void *sv = calloc(ns, 4), *dv = malloc((size_t)nd * 4);
     memset(dv, 0xff, (size_t)nd * 4); /* NaN in every float type: an element left unwritten fails */
@@ -81,13 +104,9 @@ static void run_resample_on(dmlvk_device *d_, const struct resample_case *c, boo
         else
             ((float *)sv)[i] = src[i];
     }
-    dmlvk_resample2_operator_desc fwd = { &s, &d, c->mode, c->rounding, c->dims, c->scales, c->in_off, c->out_off };
-    dmlvk_resample_grad1_operator_desc bwd = { &s, &d, c->mode, c->rounding, c->dims, c->scales, c->in_off, c->out_off };
-    dmlvk_operator_desc od = backward ? (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE_GRAD1, &bwd }
-                                      : (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE2, &fwd };
-    const dmlvk_tensor_desc *descs[2] = { &s, &d };
+    const dmlvk_tensor_desc *descs[2] = { &o.src, &o.dst };
     void *values[2] = { sv, dv };
-    if (gpu_run_at(d_, &od, params, descs, values, 2, offset) != DMLVK_OK)
+    if (gpu_run_at(device, &o.desc, params, descs, values, 2, offset) != DMLVK_OK)
         fail_msg("%s", dmlvk_last_error());
     for (uint32_t i = 0; i < nd; i++)
         dst[i] = f16 || bf16 ? from_bits16(type, ((uint16_t *)dv)[i]) : ((float *)dv)[i];
@@ -957,15 +976,11 @@ static void test_aligned_forms(void **state)
             char label[96];
             snprintf(label, sizeof(label), "%s %s", backward ? "backward" : "forward", names[t]);
 
-            dmlvk_tensor_desc s = packed_desc(types[t], 4, backward ? c.big : c.small);
-            dmlvk_tensor_desc d = packed_desc(types[t], 4, backward ? c.small : c.big);
-            dmlvk_resample2_operator_desc fwd = { &s, &d, c.mode, c.rounding, 4, c.scales, c.in_off, c.out_off };
-            dmlvk_resample_grad1_operator_desc bwd = { &s, &d, c.mode, c.rounding, 4, c.scales, c.in_off, c.out_off };
-            dmlvk_operator_desc od = backward ? (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE_GRAD1, &bwd }
-                                              : (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE2, &fwd };
+            struct resample_op ro;
+            resample_op_init(&ro, &c, backward, types[t]);
             dmlvk_operator *op;
             uint32_t rows = 0, loads = 0, stores = 1, aligned = 0;
-            if (test_operator_create(own, &od, NULL, &op) != DMLVK_OK ||
+            if (test_operator_create(own, &ro.desc, NULL, &op) != DMLVK_OK ||
                 dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_ROWS, &rows) != DMLVK_OK ||
                 dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_VECTOR_LOADS, &loads) != DMLVK_OK ||
                 dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_VECTOR_STORES, &stores) != DMLVK_OK)
