@@ -902,14 +902,14 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
     for (size_t i = 0; i < DMLVK_ARRAY_SIZE(spec); i++)
         dmlvk_dispatch_spec(plan, dp, spec[i].id, spec[i].value);
     /* An aligned form, without the scalar copies of the row loop, for block gathers over planes
-     * where it ran faster: backward ones that load vectors but store none, but for 4x4 blocks
-     * (BENCHMARKS.md note 140, H100: 1.7-5% faster on seven of eight rows; note 141, H200: 0.8-6.4%
-     * faster on eight of ten, 4x4 blocks 10% slower), and 16-bit forward ones that store vectors
-     * (note 141: 0.5-6.4% faster, none slower by more than 0.1%, where float32 forward rows ran up
-     * to 5% slower and 16-bit ones that store no vectors up to 5.2%). Channels-last gathers ran up to
-     * 5.5% slower in it (note 140). */
-    const bool backward_form = f->backward && shape.vector_loads && !shape.vector_stores &&
-                               shape.block_y * shape.block_x < 16;
+     * where it ran faster (BENCHMARKS.md notes 140 and 141): backward ones with vector accesses in
+     * blocks of fewer than 16 members (H200: up to 7% faster, nearest 2x float32 1% slower, where
+     * 4x4 blocks ran up to 10% slower on two of five rows), and 16-bit forward ones that store
+     * vectors (up to 6.6% faster, none slower by more than 0.1%, where float32 forward rows ran up
+     * to 5% slower and 16-bit ones that store no vectors up to 5.2%). Channels-last gathers ran up
+     * to 5.5% slower in it (note 140, H100). */
+    const bool backward_form =
+        f->backward && (shape.vector_loads || shape.vector_stores) && shape.block_y * shape.block_x < 16;
     const bool forward_form = !f->backward && storage16 && shape.vector_stores;
     if (shape.rows && !shape.channel_lanes && (backward_form || forward_form))
         dmlvk_dispatch_aligned(plan, dp, RESAMPLE_SPEC_ALIGNED,

@@ -981,6 +981,8 @@ static void test_aligned_forms(void **state)
         /* 3x onto rows of 48: float16 backward in 4x4 blocks keeps one pipeline, the others have
          * smaller blocks and the form */
         { { 1, 2, 8, 16 }, 3, true, 5, 7, 0, 2 },
+        /* backward onto rows of 12 stores vectors too: the form but for float16's 4x4 blocks */
+        { { 1, 3, 8, 12 }, 2, true, 5, 7, 7, 2 },
     };
     dmlvk_device *own = test_device(NULL);
     for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {

@@ -136,12 +136,15 @@ def main():
     ap.add_argument("--preset", default="gpu", help="passed to dmlvk-bench: gpu or sweep")
     ap.add_argument("--mix", action="store_true", help="passed to dmlvk-bench: each row against a copy of its own "
                     "bytes read and written (a \"same mix\" column)")
+    ap.add_argument("--op-only", action="store_true", help="passed to dmlvk-bench: no same-size copy per "
+                    "workload (its column reads 0.0%%), for checks of many rows against PyTorch alone")
     args = ap.parse_args()
 
     only = ["--only", args.only] if args.only else []
     mix = ["--mix"] if args.mix else []
+    op_only = ["--op-only"] if args.op_only else []
     run = subprocess.run([args.bench, "--json", "--preset", args.preset, "--iterations", str(args.iterations)]
-                         + only + mix, check=True, capture_output=True, text=True)
+                         + only + mix + op_only, check=True, capture_output=True, text=True)
     ours = json.loads(run.stdout)
     copy = ours["copy_gbps"]
     print(f"device: {ours['device']}, torch {torch.__version__} on {torch.cuda.get_device_name()}")
