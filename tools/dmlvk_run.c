@@ -37,6 +37,7 @@ struct options {
     const char *device;
     bool validation;
     bool stats;
+    uint64_t offset; /* --offset: every tensor bound this many bytes into its buffer */
 };
 
 struct paths {
@@ -60,6 +61,9 @@ static void usage(FILE *f)
             "  --validation      enable VK_LAYER_KHRONOS_validation; any message fails the case\n"
             "  --stats           print the device's pipeline and cache counters on stderr at the end\n"
             "  --max-tensor-mib N  refuse (as a file error) tensors larger than N MiB (default 1024)\n"
+            "  --offset BYTES    bind every tensor BYTES (a multiple of 4, at most 4096) into its buffer, to\n"
+            "                    check the paths for tensors off 16-byte alignment; the bytes before it are\n"
+            "                    checked for stray writes like the guard after it\n"
             "  --version         print the version and exit\n"
             "  --help            print this help and exit\n\n"
             "exit status: 0 all passed, 1 a case failed, 2 a file could not be read or parsed\n");
@@ -187,8 +191,10 @@ static void fill_poison(dmlvk_tensor_data_type type, uint8_t *host, uint64_t byt
 
 struct bound {
     dmlvk_buffer *buffer;
-    uint8_t *host;
-    uint64_t bytes;     /* buffer size: the tensor's bytes plus the guard */
+    uint8_t *host;      /* the whole buffer's bytes */
+    uint8_t *tensor;    /* host + offset: the tensor's first byte */
+    uint64_t offset;    /* where the tensor is bound in the buffer */
+    uint64_t bytes;     /* buffer size: the offset, the tensor's bytes and the guard */
 };
 
 static bool prepare_input(const struct test_case *c, const struct case_tensor *t, struct bound *b, struct result *r)
@@ -211,14 +217,14 @@ static bool prepare_input(const struct test_case *c, const struct case_tensor *t
             r->outcome = FILE_ERROR;
             snprintf(r->message, sizeof(r->message), "%s: %s: value %g is not a UINT32", c->file, t->field, values[i]);
             ok = false;
-        } else if (written[off] && memcmp(b->host + off * es, bits, es)) {
+        } else if (written[off] && memcmp(b->tensor + off * es, bits, es)) {
             r->outcome = FILE_ERROR;
             snprintf(r->message, sizeof(r->message),
                      "%s: %s: values that a 0 stride maps onto one element differ (element %llu)", c->file, t->field,
                      (unsigned long long)i);
             ok = false;
         } else {
-            memcpy(b->host + off * es, bits, es);
+            memcpy(b->tensor + off * es, bits, es);
             written[off] = 1;
         }
     }
@@ -266,8 +272,8 @@ static bool check_output(const struct test_case *c, const struct case_tensor *t,
     for (uint64_t i = 0; i < t->elements; i++) {
         uint64_t off = element_offset(t, i);
         if (touched)
-            touched[off] = 1;
-        const uint8_t *gbits = b->host + off * es;
+            touched[b->offset / es + off] = 1;
+        const uint8_t *gbits = b->tensor + off * es;
         uint8_t wbits[4];
         double got = decode(type, gbits), want;
         uint64_t ulp;
@@ -310,7 +316,8 @@ static bool check_output(const struct test_case *c, const struct case_tensor *t,
             first_want = want;
         }
     }
-    /* Bytes outside the tensor's elements (gaps and the guard) must still hold the poison. */
+    /* Bytes outside the tensor's elements (the offset before it, gaps and the guard) must still
+     * hold the poison. */
     uint64_t stray = 0, stray_at = 0;
     if (touched) {
         uint8_t poison[4];
@@ -368,7 +375,7 @@ static bool dump_output(const char *dir, const struct test_case *c, const struct
     uint32_t es = elem_size(t->desc.DataType);
     bool ok = true;
     for (uint64_t i = 0; i < t->elements && ok; i++)
-        ok = fwrite(b->host + element_offset(t, i) * es, es, 1, f) == 1;
+        ok = fwrite(b->tensor + element_offset(t, i) * es, es, 1, f) == 1;
     ok = fclose(f) == 0 && ok;
     json_t *header = json_object();
     json_t *sizes = json_array();
@@ -475,8 +482,10 @@ static void run_case(dmlvk_device *dev, const dmlvk_device_info *info, const str
         if (!t->present)
             continue;
         struct bound *b = &bound[i];
-        b->bytes = t->desc.TotalTensorSizeInBytes + GUARD_BYTES;
+        b->offset = opt->offset;
+        b->bytes = b->offset + t->desc.TotalTensorSizeInBytes + GUARD_BYTES;
         b->host = malloc(b->bytes);
+        b->tensor = b->host ? b->host + b->offset : NULL;
         if (!b->host || (st = dmlvk_buffer_create(dev, b->bytes, &b->buffer)) != DMLVK_OK) {
             r->outcome = FAIL;
             snprintf(r->message, sizeof(r->message), "%s: cannot allocate %llu bytes: %s", t->field,
@@ -492,7 +501,7 @@ static void run_case(dmlvk_device *dev, const dmlvk_device_info *info, const str
             snprintf(r->message, sizeof(r->message), "upload of %s failed: %s", t->field, dmlvk_last_error());
             ok = false;
         }
-        bindings[i] = (dmlvk_binding){ .buffer = b->buffer, .size = t->desc.TotalTensorSizeInBytes };
+        bindings[i] = (dmlvk_binding){ .buffer = b->buffer, .offset = b->offset, .size = t->desc.TotalTensorSizeInBytes };
     }
     if (ok && (st = dmlvk_operator_execute(op, bindings, n)) != DMLVK_OK) {
         r->outcome = FAIL;
@@ -593,6 +602,13 @@ int main(int argc, char **argv)
             opt.stats = true;
         } else if (!strcmp(a, "--max-tensor-mib") && i + 1 < argc) {
             opt.max_tensor_bytes = strtoull(argv[++i], NULL, 10) << 20;
+        } else if (!strcmp(a, "--offset") && i + 1 < argc) {
+            char *end;
+            opt.offset = strtoull(argv[++i], &end, 10);
+            if (*end || end == argv[i] || opt.offset % 4 || opt.offset > 4096) {
+                fprintf(stderr, "dmlvk-run: --offset %s: want a multiple of 4 from 0 to 4096 bytes\n", argv[i]);
+                return 2;
+            }
         } else if ((!strcmp(a, "--dump") || !strcmp(a, "--device")) && i + 1 < argc) {
             if (!strcmp(a, "--dump"))
                 opt.dump_dir = argv[++i];
