@@ -8,10 +8,10 @@
 
 /* values[i] holds the logical elements of binding i; outputs are read back into theirs.
  * Tensors are float32 and packed unless descs say otherwise (sizes and bytes come from descs).
- * Every tensor is bound `offset` bytes into its buffer. */
-static inline dmlvk_status gpu_run_at(dmlvk_device *dev, const dmlvk_operator_desc *od,
-                                      const struct test_params *params, const dmlvk_tensor_desc *const *descs,
-                                      void *const *values, uint32_t n, uint64_t offset)
+ * Tensor i is bound offsets[i] bytes into its buffer. */
+static inline dmlvk_status gpu_run_offsets(dmlvk_device *dev, const dmlvk_operator_desc *od,
+                                           const struct test_params *params, const dmlvk_tensor_desc *const *descs,
+                                           void *const *values, uint32_t n, const uint64_t *offsets)
 {
     dmlvk_operator *op;
     dmlvk_status st = test_operator_create(dev, od, params, &op);
@@ -22,20 +22,29 @@ static inline dmlvk_status gpu_run_at(dmlvk_device *dev, const dmlvk_operator_de
     for (uint32_t i = 0; i < n && st == DMLVK_OK; i++) {
         if (!descs[i])
             continue;
-        st = dmlvk_buffer_create(dev, offset + descs[i]->TotalTensorSizeInBytes, &bufs[i]);
+        st = dmlvk_buffer_create(dev, offsets[i] + descs[i]->TotalTensorSizeInBytes, &bufs[i]);
         if (st == DMLVK_OK)
-            st = dmlvk_buffer_write(bufs[i], offset, values[i], descs[i]->TotalTensorSizeInBytes);
-        b[i] = (dmlvk_binding){ .buffer = bufs[i], .offset = offset, .size = VK_WHOLE_SIZE };
+            st = dmlvk_buffer_write(bufs[i], offsets[i], values[i], descs[i]->TotalTensorSizeInBytes);
+        b[i] = (dmlvk_binding){ .buffer = bufs[i], .offset = offsets[i], .size = VK_WHOLE_SIZE };
     }
     if (st == DMLVK_OK)
         st = dmlvk_operator_execute(op, b, n);
     for (uint32_t i = 0; i < n; i++) {
         if (st == DMLVK_OK && descs[i])
-            st = dmlvk_buffer_read(bufs[i], offset, values[i], descs[i]->TotalTensorSizeInBytes);
+            st = dmlvk_buffer_read(bufs[i], offsets[i], values[i], descs[i]->TotalTensorSizeInBytes);
         dmlvk_buffer_destroy(bufs[i]);
     }
     dmlvk_operator_destroy(op);
     return st;
+}
+
+/* Every tensor bound `offset` bytes into its buffer. */
+static inline dmlvk_status gpu_run_at(dmlvk_device *dev, const dmlvk_operator_desc *od,
+                                      const struct test_params *params, const dmlvk_tensor_desc *const *descs,
+                                      void *const *values, uint32_t n, uint64_t offset)
+{
+    const uint64_t offsets[8] = { offset, offset, offset, offset, offset, offset, offset, offset };
+    return n <= 8 ? gpu_run_offsets(dev, od, params, descs, values, n, offsets) : DMLVK_ERROR_INVALID_ARGUMENT;
 }
 
 static inline dmlvk_status gpu_run(dmlvk_device *dev, const dmlvk_operator_desc *od, const struct test_params *params,
