@@ -718,6 +718,7 @@ int main(int argc, char **argv)
     if (results) {
         json_t *doc = json_object();
         json_object_set_new(doc, "device", json_string(dev ? info.name : ""));
+        json_object_set_new(doc, "offset", json_integer((json_int_t)opt.offset));
         json_object_set_new(doc, "results", results);
         json_object_set_new(doc, "passed", json_integer(passed));
         json_object_set_new(doc, "failed", json_integer(failed));

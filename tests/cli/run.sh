@@ -28,7 +28,7 @@ for bad in 6 4100 x 4x; do
     dmlvk_run --offset "$bad" "$cases" >/dev/null 2>&1; st=$?
     [ "$st" -eq 2 ] || { echo "FAIL --offset $bad: exit status $st, expected 2"; fail=1; }
 done
-dmlvk_run --offset 4096 "$cases" >/dev/null || { echo "FAIL --offset 4096"; fail=1; }
+dmlvk_run --offset 4096 --json "$cases" | python3 -c 'import json, sys; d = json.load(sys.stdin); assert d["failed"] == 0 and d["passed"] > 0 and d["offset"] == 4096, d' || { echo "FAIL --offset 4096"; fail=1; }
 dmlvk_run --json "$cases" | python3 -c 'import json, sys; d = json.load(sys.stdin); assert d["failed"] == 0 and d["passed"] > 0, d' || fail=1
 dump=$(mktemp -d)
 dmlvk_run --dump "$dump" "$cases" >/dev/null || fail=1
