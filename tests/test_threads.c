@@ -5,6 +5,7 @@
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "testutil.h"
 
@@ -112,11 +113,92 @@ static void test_error_per_thread(void **state)
     test_device_done(dev);
 }
 
+/* A resample backward gather whose plan has an aligned form (BENCHMARKS.md notes 140, 141): the
+ * gradient of a 2x half-pixel upsampling from 13 to 26 columns. */
+static const uint32_t grad_big[4] = { 1, 3, 16, 26 }, grad_small[4] = { 1, 3, 8, 13 };
+#define GRAD_BIG (1 * 3 * 16 * 26)
+#define GRAD_SMALL (1 * 3 * 8 * 13)
+static float grad_dy[GRAD_BIG], grad_want[GRAD_SMALL];
+
+/* Runs shared_op with both tensors bound `offset` bytes into buffers of the calling thread. */
+static int grad_round(uint64_t offset, float *dx)
+{
+    dmlvk_buffer *dy_buf, *dx_buf;
+    if (dmlvk_buffer_create(dev, offset + sizeof(grad_dy), &dy_buf))
+        return 1;
+    if (dmlvk_buffer_create(dev, offset + sizeof(grad_want), &dx_buf)) {
+        dmlvk_buffer_destroy(dy_buf);
+        return 1;
+    }
+    dmlvk_binding b[2] = { { .buffer = dy_buf, .offset = offset, .size = sizeof(grad_dy) },
+                           { .buffer = dx_buf, .offset = offset, .size = sizeof(grad_want) } };
+    int bad = dmlvk_buffer_write(dy_buf, offset, grad_dy, sizeof(grad_dy)) != DMLVK_OK ||
+              dmlvk_operator_execute(shared_op, b, 2) != DMLVK_OK ||
+              dmlvk_buffer_read(dx_buf, offset, dx, sizeof(grad_want)) != DMLVK_OK;
+    dmlvk_buffer_destroy(dy_buf);
+    dmlvk_buffer_destroy(dx_buf);
+    return bad;
+}
+
+static void *unaligned_worker(void *arg)
+{
+    int id = (int)(intptr_t)arg, failures = 0;
+    for (int round = 0; round < ROUNDS; round++) {
+        float dx[GRAD_SMALL];
+        /* Every thread's first call is off alignment, so that they race for the unaligned form. */
+        uint64_t offset = (uint64_t)(4 * ((round + id + 1) % 4));
+        failures += grad_round(offset, dx) || memcmp(dx, grad_want, sizeof(dx)) != 0;
+    }
+    return (void *)(intptr_t)failures;
+}
+
+/* One operator executed from several threads with its tensors on 16 bytes and off them at once:
+ * the unaligned form is compiled once, by whichever call needs it first, and every call gives
+ * the bits of a lone aligned call. */
+static void test_unaligned_threads(void **state)
+{
+    (void)state;
+    dev = test_device(NULL);
+    const float scales[4] = { 1, 1, 2, 2 }, in_off[4] = { 0.5f, 0.5f, 0.5f, 0.5f },
+                out_off[4] = { -0.5f, -0.5f, -0.5f, -0.5f };
+    dmlvk_tensor_desc big = { .DataType = DMLVK_TENSOR_DATA_TYPE_FLOAT32, .DimensionCount = 4, .Sizes = grad_big,
+                              .TotalTensorSizeInBytes = sizeof(grad_dy) };
+    dmlvk_tensor_desc small = { .DataType = DMLVK_TENSOR_DATA_TYPE_FLOAT32, .DimensionCount = 4, .Sizes = grad_small,
+                                .TotalTensorSizeInBytes = sizeof(grad_want) };
+    dmlvk_resample_grad_operator_desc d = { &big, &small, DMLVK_INTERPOLATION_MODE_LINEAR, 4, scales, in_off, out_off };
+    assert_int_equal(test_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE_GRAD, &d }, NULL,
+                                           &shared_op), DMLVK_OK);
+    for (int i = 0; i < GRAD_BIG; i++)
+        grad_dy[i] = (float)((i * 37) % 101) / 64 - 0.75f;
+    assert_int_equal(grad_round(0, grad_want), 0);
+    dmlvk_device_stats s;
+    dmlvk_device_get_stats(dev, &s);
+    assert_int_equal(s.pipelines_compiled, 1);
+
+    pthread_t th[THREADS];
+    for (int i = 0; i < THREADS; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, unaligned_worker, (void *)(intptr_t)i), 0);
+    int failures = 0;
+    for (int i = 0; i < THREADS; i++) {
+        void *r;
+        pthread_join(th[i], &r);
+        failures += (int)(intptr_t)r;
+    }
+    assert_int_equal(failures, 0);
+    dmlvk_device_get_stats(dev, &s);
+    if (s.pipelines_compiled != 2)
+        fail_msg("%llu pipelines compiled, where the operator's and its unaligned form were due",
+                 (unsigned long long)s.pipelines_compiled);
+    dmlvk_operator_destroy(shared_op);
+    test_device_done(dev);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_error_per_thread),
+        cmocka_unit_test(test_unaligned_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
