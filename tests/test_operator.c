@@ -107,6 +107,33 @@ static void test_binding_errors(void **state)
     dmlvk_operator_destroy(op);
 }
 
+/* A command buffer of the caller's own, as a host would hand to dmlvk_operator_record. */
+struct recording {
+    VkCommandPool pool;
+    VkCommandBuffer cmd;
+};
+
+static void recording_begin(dmlvk_device *dev, struct recording *r)
+{
+    VkCommandPoolCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, .queueFamilyIndex = dev->queue_family };
+    assert_int_equal(dev->vk.vkCreateCommandPool(dev->device, &pci, NULL, &r->pool), VK_SUCCESS);
+    VkCommandBufferAllocateInfo cai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = r->pool,
+                                        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1 };
+    assert_int_equal(dev->vk.vkAllocateCommandBuffers(dev->device, &cai, &r->cmd), VK_SUCCESS);
+    VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO };
+    dev->vk.vkBeginCommandBuffer(r->cmd, &bi);
+}
+
+/* Ends, submits and waits for the command buffer, then frees it. */
+static void recording_run(dmlvk_device *dev, struct recording *r)
+{
+    dev->vk.vkEndCommandBuffer(r->cmd);
+    VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &r->cmd };
+    assert_int_equal(dev->vk.vkQueueSubmit(dev->queue, 1, &si, VK_NULL_HANDLE), VK_SUCCESS);
+    dev->vk.vkQueueWaitIdle(dev->queue);
+    dev->vk.vkDestroyCommandPool(dev->device, r->pool, NULL);
+}
+
 /* Two operators recorded into one command buffer the caller owns, ordered by the caller's barrier. */
 static void test_record(void **state)
 {
@@ -127,15 +154,9 @@ static void test_record(void **state)
     dmlvk_buffer_write(bx, 0, xs, 16);
     dmlvk_buffer_write(bdy, 0, dys, 16);
 
-    VkCommandPool pool;
-    VkCommandPoolCreateInfo pci = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, .queueFamilyIndex = dev->queue_family };
-    assert_int_equal(dev->vk.vkCreateCommandPool(dev->device, &pci, NULL, &pool), VK_SUCCESS);
-    VkCommandBuffer cmd;
-    VkCommandBufferAllocateInfo cai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = pool,
-                                        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1 };
-    assert_int_equal(dev->vk.vkAllocateCommandBuffers(dev->device, &cai, &cmd), VK_SUCCESS);
-    VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO };
-    dev->vk.vkBeginCommandBuffer(cmd, &bi);
+    struct recording rec;
+    recording_begin(dev, &rec);
+    VkCommandBuffer cmd = rec.cmd;
     dmlvk_binding bf[2] = { { .buffer = bx, .size = VK_WHOLE_SIZE }, { .buffer = by, .size = VK_WHOLE_SIZE } };
     /* y through a wrapper of its VkBuffer, as a host's buffer would come. */
     VkBuffer vy;
@@ -153,13 +174,9 @@ static void test_record(void **state)
     assert_int_equal(dmlvk_record_barrier(dev, cmd, DMLVK_BARRIER_AFTER, VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                                           VK_ACCESS_HOST_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT), DMLVK_OK);
     assert_int_equal(dmlvk_record_barrier(dev, cmd, 2, VK_PIPELINE_STAGE_HOST_BIT, 0), DMLVK_ERROR_INVALID_ARGUMENT);
-    dev->vk.vkEndCommandBuffer(cmd);
-    VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cmd };
-    assert_int_equal(dev->vk.vkQueueSubmit(dev->queue, 1, &si, VK_NULL_HANDLE), VK_SUCCESS);
-    dev->vk.vkQueueWaitIdle(dev->queue);
+    recording_run(dev, &rec);
     assert_int_equal(dmlvk_buffer_read(bdx, 0, out, 16), DMLVK_OK);
     assert_true(out[0] == 0 && out[1] == 6 && out[2] == 0 && out[3] == 8);
-    dev->vk.vkDestroyCommandPool(dev->device, pool, NULL);
     /* The wrapper goes first and leaves the VkBuffer to its owner. */
     assert_int_equal(dmlvk_buffer_destroy(wy), DMLVK_OK);
     assert_int_equal(dmlvk_buffer_read(by, 0, out, 16), DMLVK_OK);
@@ -169,6 +186,67 @@ static void test_record(void **state)
     dmlvk_buffer_destroy(bdx);
     dmlvk_operator_destroy(op_fwd);
     dmlvk_operator_destroy(op_bwd);
+}
+
+/* A dispatch with an aligned form (a resample backward gather, BENCHMARKS.md notes 140 and 141)
+ * recorded twice into one command buffer, its tensors on 16 bytes and then 4 bytes off them: the
+ * record that needs the unaligned form compiles it, and both give the same bits. */
+static void test_record_unaligned(void **state)
+{
+    struct device_fixture *f = *state;
+    dmlvk_device *dev = f->dev;
+    static const uint32_t big_sizes[4] = { 1, 3, 16, 26 }, small_sizes[4] = { 1, 3, 8, 13 };
+    enum { BIG = 1 * 3 * 16 * 26, SMALL = 1 * 3 * 8 * 13 };
+    const float scales[4] = { 1, 1, 2, 2 }, in_off[4] = { 0.5f, 0.5f, 0.5f, 0.5f },
+                out_off[4] = { -0.5f, -0.5f, -0.5f, -0.5f };
+    dmlvk_tensor_desc big = packed_desc(DMLVK_TENSOR_DATA_TYPE_FLOAT32, 4, big_sizes),
+                      small = packed_desc(DMLVK_TENSOR_DATA_TYPE_FLOAT32, 4, small_sizes);
+    dmlvk_resample_grad_operator_desc d = { &big, &small, DMLVK_INTERPOLATION_MODE_LINEAR, 4, scales, in_off, out_off };
+    dmlvk_device_stats before, after;
+    dmlvk_device_get_stats(dev, &before);
+    dmlvk_operator *op;
+    assert_int_equal(test_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE_GRAD, &d }, NULL, &op),
+                     DMLVK_OK);
+    static float dy[BIG], dx[2][SMALL];
+    double dy_sum = 0;
+    for (int i = 0; i < BIG; i++)
+        dy_sum += dy[i] = (float)((i * 37) % 101) / 64 - 0.75f;
+    dmlvk_buffer *src[2], *dst[2];
+    dmlvk_binding b[2][2];
+    struct recording rec;
+    recording_begin(dev, &rec);
+    assert_int_equal(dmlvk_record_barrier(dev, rec.cmd, DMLVK_BARRIER_BEFORE, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                          VK_ACCESS_TRANSFER_WRITE_BIT), DMLVK_OK);
+    for (int k = 0; k < 2; k++) {
+        const uint64_t offset = 4 * (uint64_t)k;
+        assert_int_equal(dmlvk_buffer_create(dev, offset + sizeof(dy), &src[k]), DMLVK_OK);
+        assert_int_equal(dmlvk_buffer_create(dev, offset + sizeof(dx[k]), &dst[k]), DMLVK_OK);
+        assert_int_equal(dmlvk_buffer_write(src[k], offset, dy, sizeof(dy)), DMLVK_OK);
+        b[k][0] = (dmlvk_binding){ .buffer = src[k], .offset = offset, .size = sizeof(dy) };
+        b[k][1] = (dmlvk_binding){ .buffer = dst[k], .offset = offset, .size = sizeof(dx[k]) };
+        assert_int_equal(dmlvk_operator_record(op, rec.cmd, b[k], 2), DMLVK_OK);
+    }
+    assert_int_equal(dmlvk_record_barrier(dev, rec.cmd, DMLVK_BARRIER_AFTER, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                          VK_ACCESS_TRANSFER_READ_BIT), DMLVK_OK);
+    recording_run(dev, &rec);
+    dmlvk_device_get_stats(dev, &after);
+    if (after.pipelines_compiled - before.pipelines_compiled != 2)
+        fail_msg("%llu pipelines compiled, where the operator's and its unaligned form were due",
+                 (unsigned long long)(after.pipelines_compiled - before.pipelines_compiled));
+    double dx_sum = 0;
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(dmlvk_buffer_read(dst[k], 4 * (uint64_t)k, dx[k], sizeof(dx[k])), DMLVK_OK);
+        dmlvk_buffer_destroy(src[k]);
+        dmlvk_buffer_destroy(dst[k]);
+    }
+    if (memcmp(dx[0], dx[1], sizeof(dx[0])))
+        fail_msg("recorded 4 bytes off alignment, other bits than on 16 bytes");
+    /* Each element of dy spreads weights that sum to 1 over dx. */
+    for (int i = 0; i < SMALL; i++)
+        dx_sum += dx[0][i];
+    if (fabs(dx_sum - dy_sum) > 1e-3 * (1 + fabs(dy_sum)))
+        fail_msg("dx sums to %g, dy to %g", dx_sum, dy_sum);
+    dmlvk_operator_destroy(op);
 }
 
 static void test_reflection(void **state)
@@ -472,6 +550,7 @@ int main(void)
         cmocka_unit_test(test_validation_is_on),
         cmocka_unit_test(test_relu_alignment_and_tails),
         cmocka_unit_test(test_relu_layouts),
+        cmocka_unit_test(test_record_unaligned),
     };
     return cmocka_run_group_tests(tests, device_fixture_setup, device_fixture_teardown);
 }
