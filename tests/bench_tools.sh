@@ -1,5 +1,6 @@
 #!/bin/sh
-# tools/bench_ab.py and tools/bench_variants.py against a stand-in dmlvk-bench: a whole run says
+# tools/bench_ab.py, tools/bench_variants.py and tools/bench_torch.py --chunk against a stand-in
+# dmlvk-bench (and, for bench_torch.py, a stand-in torch that times nothing): a whole run says
 # "complete": true; a run that `timeout` stops mid-way still prints its table and leaves its JSON
 # with the passes that finished and "complete": false; a bench that fails fails the tool.
 # usage: bench_tools.sh TOOLS_DIR
@@ -56,4 +57,51 @@ FAKE_SLEEP=2 timeout 3.5 python3 "$tools/bench_variants.py" "$dir/bench" --out "
 check "bench_variants: timeout stops it" [ $? -eq 124 ]
 check "bench_variants: a stopped run's JSON" complete "$dir/vcut.json" false 1 1
 check "bench_variants: a variant without a pass shows -" grep -q "^w1 .* -$" "$dir/vcut.txt"
+# bench_torch.py --chunk: the names from --list, a process per chunk picked by --only, its JSON
+# after each. The stand-in torch has what bench_torch.py reads before timing a workload; its
+# workloads are of a kind PyTorch has none of, so nothing is timed.
+mkdir -p "$dir/py/torch" "$dir/py/torchvision"
+cat >"$dir/py/torch/__init__.py" <<'PY'
+__version__ = "stand-in"
+float32, float16, bfloat16, channels_last, contiguous_format = range(5)
+class cuda:
+    @staticmethod
+    def get_device_name():
+        return "stand-in"
+PY
+: >"$dir/py/torchvision/__init__.py"
+cat >"$dir/tbench" <<'BENCH'
+#!/usr/bin/env python3
+import sys, time
+names = ["w1", "w2", "w3"]
+if "--only" in sys.argv:
+    subs = sys.argv[sys.argv.index("--only") + 1].split(",")
+    names = [n for n in names if any(s in n for s in subs)]
+if "--list" in sys.argv:
+    print("\n".join(names))
+    sys.exit(0)
+time.sleep(float(__import__("os").environ.get("FAKE_SLEEP", "0")))
+p = {"type": "FLOAT32", "kind": "stand-in", "n": 1, "c": 1, "h": 1, "w": 1, "oh": 1, "ow": 1}
+rows = [{"name": n, "ms": 1.0, "bytes": 1e6, "fraction_of_copy": 0.5, "fraction_of_same_size_copy": 0.0,
+         "params": p} for n in names]
+print(__import__("json").dumps({"device": "stand-in", "copy_gbps": 100, "results": rows}))
+BENCH
+chmod +x "$dir/tbench"
+torch_rows() { # JSON WANT_COMPLETE MIN_ROWS MAX_ROWS
+    python3 - "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = [r["name"] for r in d["results"]]
+assert d["complete"] == (sys.argv[2] == "true"), d["complete"]
+assert int(sys.argv[3]) <= len(names) <= int(sys.argv[4]) and len(set(names)) == len(names), names
+PY
+}
+PYTHONPATH="$dir/py" python3 "$tools/bench_torch.py" --bench "$dir/tbench" --chunk 2 --out "$dir/t.json" >"$dir/t.txt" 2>&1
+check "bench_torch --chunk: a whole run exits 0" [ $? -eq 0 ]
+check "bench_torch --chunk: a whole run's JSON" torch_rows "$dir/t.json" true 3 3
+check "bench_torch --chunk: a whole run's table" grep -q "^w3 " "$dir/t.txt"
+FAKE_SLEEP=1 PYTHONPATH="$dir/py" timeout 2.5 python3 "$tools/bench_torch.py" --bench "$dir/tbench" --chunk 1 \
+    --out "$dir/tcut.json" >/dev/null 2>&1
+check "bench_torch --chunk: timeout stops it" [ $? -eq 124 ]
+check "bench_torch --chunk: a stopped run's JSON" torch_rows "$dir/tcut.json" false 1 2
 exit $fail

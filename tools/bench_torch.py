@@ -2,6 +2,7 @@
 """dmlvk-bench side by side with PyTorch's CUDA backward kernels, on the same shapes, in one run.
 
 usage: bench_torch.py [--bench PATH/dmlvk-bench] [--preset gpu|sweep] [--iterations N] [--only S] [--out results.json]
+                      [--mix | --op-only] [--chunk N]
 
 Runs dmlvk-bench --json (Vulkan, on its own device), then times the PyTorch ops on the same
 GPU with CUDA events (warm-up, then the median of many runs, random inputs), and prints a table
@@ -138,35 +139,54 @@ def main():
                     "bytes read and written (a \"same mix\" column)")
     ap.add_argument("--op-only", action="store_true", help="passed to dmlvk-bench: no same-size copy per "
                     "workload (its column reads 0.0%%), for checks of many rows against PyTorch alone")
+    ap.add_argument("--chunk", type=int, default=0, help="run dmlvk-bench on this many workloads per process "
+                    "(from its --list), PyTorch after each, and write --out after each, so that a run stopped by a "
+                    "time limit keeps the rows that finished; 0 (the default): one process for all")
     args = ap.parse_args()
 
     only = ["--only", args.only] if args.only else []
     mix = ["--mix"] if args.mix else []
     op_only = ["--op-only"] if args.op_only else []
-    run = subprocess.run([args.bench, "--json", "--preset", args.preset, "--iterations", str(args.iterations)]
-                         + only + mix + op_only, check=True, capture_output=True, text=True)
-    ours = json.loads(run.stdout)
-    copy = ours["copy_gbps"]
-    print(f"device: {ours['device']}, torch {torch.__version__} on {torch.cuda.get_device_name()}")
-    print(f"copy ceiling (dmlvk-bench, compute-shader copy): {copy:.0f} GB/s\n")
+    common = [args.bench, "--json", "--preset", args.preset, "--iterations", str(args.iterations)] + mix + op_only
+    if args.chunk > 0:
+        names = subprocess.run([args.bench, "--preset", args.preset, "--list"] + only, check=True,
+                               capture_output=True, text=True).stdout.split()
+        chunks = [names[i:i + args.chunk] for i in range(0, len(names), args.chunk)]
+        if not chunks:
+            sys.exit(f"bench_torch.py: no workload of --preset {args.preset} matches --only {args.only}")
+    else:
+        chunks = [None]
     head = (f"{'workload':44} {'dmlvk ms':>9} {'of copy':>8} {'same size':>9} "
             + (f"{'same mix':>9} " if args.mix else "") + f"{'torch ms':>9} {'of copy':>8} {'speedup':>8}")
-    print(head)
-    print("-" * len(head))
-    rows = []
-    for r in ours["results"]:
-        t = torch_workload(r["params"], args.iterations)
-        torch_frac = (r["bytes"] / (t * 1e6)) / copy if t else None
-        speedup = t / r["ms"] if t else None
-        rows.append(dict(r, torch_ms=t, torch_fraction_of_copy=torch_frac, speedup=speedup))
-        print(f"{r['name']:44} {r['ms']:9.4f} {100 * r['fraction_of_copy']:7.1f}% "
-              f"{100 * r['fraction_of_same_size_copy']:8.1f}% "
-              + (f"{100 * r['fraction_of_same_mix_copy']:8.1f}% " if args.mix else "")
-              + (f"{t:9.4f} {100 * torch_frac:7.1f}% {speedup:7.2f}x" if t else f"{'-':>9} {'-':>8} {'-':>8}"))
-        sys.stdout.flush()
-    if args.out:
-        with open(args.out, "w") as f:
-            json.dump(dict(ours, results=rows, torch=torch.__version__), f, indent=1)
+    first, rows = None, []
+    for k, chunk in enumerate(chunks):
+        pick = ["--only", ",".join(chunk)] if chunk else only
+        run = subprocess.run(common + pick, check=True, capture_output=True, text=True)
+        ours = json.loads(run.stdout)
+        copy = ours["copy_gbps"]
+        if first is None:
+            first = ours
+            print(f"device: {ours['device']}, torch {torch.__version__} on {torch.cuda.get_device_name()}")
+            print(f"copy ceiling (dmlvk-bench, compute-shader copy): {copy:.0f} GB/s"
+                  + (f" in the first of {len(chunks)} processes" if len(chunks) > 1 else "") + "\n")
+            print(head)
+            print("-" * len(head))
+        for r in ours["results"]:
+            if chunk and r["name"] not in chunk:
+                continue  # --only matches substrings: another chunk's row
+            t = torch_workload(r["params"], args.iterations)
+            torch_frac = (r["bytes"] / (t * 1e6)) / copy if t else None
+            speedup = t / r["ms"] if t else None
+            rows.append(dict(r, torch_ms=t, torch_fraction_of_copy=torch_frac, speedup=speedup, copy_gbps=copy))
+            print(f"{r['name']:44} {r['ms']:9.4f} {100 * r['fraction_of_copy']:7.1f}% "
+                  f"{100 * r['fraction_of_same_size_copy']:8.1f}% "
+                  + (f"{100 * r['fraction_of_same_mix_copy']:8.1f}% " if args.mix else "")
+                  + (f"{t:9.4f} {100 * torch_frac:7.1f}% {speedup:7.2f}x" if t else f"{'-':>9} {'-':>8} {'-':>8}"))
+            sys.stdout.flush()
+        if args.out:  # after every process, so that a run stopped by a time limit keeps what finished
+            with open(args.out, "w") as f:
+                json.dump(dict(first, results=rows, torch=torch.__version__, complete=k + 1 == len(chunks)), f,
+                          indent=1)
 
 
 if __name__ == "__main__":

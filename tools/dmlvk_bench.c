@@ -54,6 +54,7 @@ struct options {
     bool stats;
     bool mix;
     bool op_only; /* --op-only: no per-workload copies */
+    bool list;    /* --list: print the selected workloads' names, time nothing */
     uint64_t offset; /* --offset: every tensor bound this many bytes into its buffer */
     const char *preset;
     const char *only;
@@ -1042,7 +1043,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: dmlvk-bench [--preset gpu|small|sweep] [--device N|NAME] [--iterations N] [--warmup N] [--json]\n"
                "                   [--only SUBSTRING[,SUBSTRING...]] [--repeat N] [--addresses] [--stats]\n"
-               "                   [--mix | --op-only] [--offset BYTES]\n"
+               "                   [--mix | --op-only] [--offset BYTES] [--list]\n"
                "Times dmlvk's backward operators with Vulkan timestamps next to a compute-shader copy of the same\n"
                "device. gpu: the workloads of BENCHMARKS.md; small: the same kinds, sized for a CPU device; sweep:\n"
                "more layouts, shapes, types and ROI configurations, forward and backward (issue 15).\n"
@@ -1055,7 +1056,64 @@ static void usage(FILE *f)
                "take most of a workload's time: for comparisons of times alone (tools/bench_ab.py and\n"
                "tools/bench_variants.py).\n"
                "--offset: bind every tensor this many bytes (a multiple of 4, at most 4096) into its buffer, to\n"
-               "time the paths for tensors off 16-byte alignment.\n");
+               "time the paths for tensors off 16-byte alignment.\n"
+               "--list: print the names of the workloads the other options select, one per line, and time\n"
+               "nothing (tools/bench_torch.py --chunk runs them a few at a time).\n");
+}
+
+/* Times the picked workloads next to the device's copy ceiling and prints them (text or JSON). */
+static void time_workloads(struct vk *v, dmlvk_device *dev, const dmlvk_device_info *info, const struct options *o,
+                           const char *cache_dir, const struct workload *picked, int n)
+{
+    bool small = !strcmp(o->preset, "small");
+    struct copy_kernel copy, mix;
+    copy_kernel_create(v, bench_copy_spv, sizeof(bench_copy_spv), &copy);
+    copy_kernel_create(v, bench_mix_spv, sizeof(bench_mix_spv), &mix);
+    double grid_stride, one_pass;
+    double ceiling =
+        best_copy_rate(v, dev, &copy, small ? (UINT64_C(64) << 20) : (UINT64_C(1) << 30), o, &grid_stride, &one_pass);
+    if (o->json)
+        printf("{\"device\": \"%s\", \"driver_version\": %u, \"copy_gbps\": %.1f, \"copy_grid_stride_gbps\": %.1f, "
+               "\"copy_one_pass_gbps\": %.1f, \"offset\": %llu, \"results\": [\n",
+               info->name, info->driver_version, ceiling, grid_stride, one_pass, (unsigned long long)o->offset);
+    else {
+        char bound[64] = "";
+        if (o->offset)
+            snprintf(bound, sizeof(bound), "tensors bound %llu bytes into their buffers\n", (unsigned long long)o->offset);
+        printf("device: %s (driver %u)\ncopy ceiling: %.1f GB/s (compute-shader copy, bytes read + written; grid-stride "
+               "%.1f, one pass %.1f)\n%s\n%-28s %10s %10s %9s %10s %12s %12s%s\n",
+               info->name, info->driver_version, ceiling, grid_stride, one_pass, bound, "workload", "ms", "GB/s",
+               "of copy", "same size", "create cold", "from cache", o->mix ? "   same mix" : "");
+    }
+    for (int i = 0; i < n; i++) {
+        struct result r = { 0 };
+        run_workload(v, dev, &picked[i], o, cache_dir, &r);
+        /* Read + written: a copy of half the bytes moves them all. */
+        uint64_t half = (uint64_t)(r.bytes / 2) / 16 * 16;
+        if (!o->op_only)
+            r.same_size_gbps = best_copy_rate(v, dev, &copy, half > 16 ? half : 16, o, NULL, NULL);
+        if (o->mix)
+            r.same_mix_gbps = mix_rate(v, dev, &mix, (uint64_t)(r.bytes - r.written), (uint64_t)r.written, o);
+        double gbps = r.bytes / (r.ms * 1e6);
+        if (o->json)
+            print_json_result(&picked[i], &r, gbps, ceiling, i + 1 < n);
+        else {
+            printf("%-28s %10.4f %10.1f %8.1f%% ", picked[i].name, r.ms, gbps, 100 * gbps / ceiling);
+            if (o->op_only)
+                printf("%10s", "-");
+            else
+                printf("%9.1f%%", 100 * gbps / r.same_size_gbps);
+            printf(" %10.2fms %10.2fms", r.create_cold_ms, r.create_cached_ms);
+            if (o->mix)
+                printf(" %9.1f%%", 100 * gbps / r.same_mix_gbps);
+            printf("\n");
+        }
+        fflush(stdout);
+    }
+    if (o->json)
+        printf("]}\n");
+    copy_kernel_destroy(v, &copy);
+    copy_kernel_destroy(v, &mix);
 }
 
 int main(int argc, char **argv)
@@ -1072,6 +1130,8 @@ int main(int argc, char **argv)
             o.mix = true;
         else if (!strcmp(argv[i], "--op-only"))
             o.op_only = true;
+        else if (!strcmp(argv[i], "--list"))
+            o.list = true;
         else if (!strcmp(argv[i], "--preset") && i + 1 < argc)
             o.preset = argv[++i];
         else if (!strcmp(argv[i], "--device") && i + 1 < argc)
@@ -1108,13 +1168,6 @@ int main(int argc, char **argv)
     dmlvk_device_info info;
     CHECK(dmlvk_device_get_info(dev, &info));
 
-    bool small = !strcmp(o.preset, "small");
-    struct copy_kernel copy, mix;
-    copy_kernel_create(&v, bench_copy_spv, sizeof(bench_copy_spv), &copy);
-    copy_kernel_create(&v, bench_mix_spv, sizeof(bench_mix_spv), &mix);
-    double grid_stride, one_pass;
-    double ceiling =
-        best_copy_rate(&v, dev, &copy, small ? (UINT64_C(64) << 20) : (UINT64_C(1) << 30), &o, &grid_stride, &one_pass);
     struct workload w[128];
     int all = add_preset(w, 0, o.preset, v.req.vulkan11.storageBuffer16BitAccess), n = 0;
     /* --only keeps the workloads whose name contains one of its substrings; --repeat runs each
@@ -1123,48 +1176,12 @@ int main(int argc, char **argv)
     for (int i = 0; i < all; i++)
         for (int r = 0; r < o.repeat && (!o.only || name_picked(w[i].name, o.only)) && n < 128 * 8; r++)
             picked[n++] = w[i];
-    if (o.json)
-        printf("{\"device\": \"%s\", \"driver_version\": %u, \"copy_gbps\": %.1f, \"copy_grid_stride_gbps\": %.1f, "
-               "\"copy_one_pass_gbps\": %.1f, \"offset\": %llu, \"results\": [\n",
-               info.name, info.driver_version, ceiling, grid_stride, one_pass, (unsigned long long)o.offset);
-    else {
-        char bound[64] = "";
-        if (o.offset)
-            snprintf(bound, sizeof(bound), "tensors bound %llu bytes into their buffers\n", (unsigned long long)o.offset);
-        printf("device: %s (driver %u)\ncopy ceiling: %.1f GB/s (compute-shader copy, bytes read + written; grid-stride "
-               "%.1f, one pass %.1f)\n%s\n%-28s %10s %10s %9s %10s %12s %12s%s\n",
-               info.name, info.driver_version, ceiling, grid_stride, one_pass, bound, "workload", "ms", "GB/s",
-               "of copy", "same size", "create cold", "from cache", o.mix ? "   same mix" : "");
+    if (o.list) {
+        for (int i = 0; i < n; i++)
+            printf("%s\n", picked[i].name);
+    } else {
+        time_workloads(&v, dev, &info, &o, cache_dir, picked, n);
     }
-    for (int i = 0; i < n; i++) {
-        struct result r = { 0 };
-        run_workload(&v, dev, &picked[i], &o, cache_dir, &r);
-        /* Read + written: a copy of half the bytes moves them all. */
-        uint64_t half = (uint64_t)(r.bytes / 2) / 16 * 16;
-        if (!o.op_only)
-            r.same_size_gbps = best_copy_rate(&v, dev, &copy, half > 16 ? half : 16, &o, NULL, NULL);
-        if (o.mix)
-            r.same_mix_gbps = mix_rate(&v, dev, &mix, (uint64_t)(r.bytes - r.written), (uint64_t)r.written, &o);
-        double gbps = r.bytes / (r.ms * 1e6);
-        if (o.json)
-            print_json_result(&picked[i], &r, gbps, ceiling, i + 1 < n);
-        else {
-            printf("%-28s %10.4f %10.1f %8.1f%% ", picked[i].name, r.ms, gbps, 100 * gbps / ceiling);
-            if (o.op_only)
-                printf("%10s", "-");
-            else
-                printf("%9.1f%%", 100 * gbps / r.same_size_gbps);
-            printf(" %10.2fms %10.2fms", r.create_cold_ms, r.create_cached_ms);
-            if (o.mix)
-                printf(" %9.1f%%", 100 * gbps / r.same_mix_gbps);
-            printf("\n");
-        }
-        fflush(stdout);
-    }
-    if (o.json)
-        printf("]}\n");
-    copy_kernel_destroy(&v, &copy);
-    copy_kernel_destroy(&v, &mix);
     dmlvk_device_destroy(dev);
     char cmd[600];
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", cache_dir);
