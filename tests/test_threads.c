@@ -62,6 +62,21 @@ static void *worker(void *arg)
     return (void *)(intptr_t)failures;
 }
 
+/* Runs fn on THREADS threads, each given its index; the sum of the failures they return. */
+static int run_threads(void *(*fn)(void *))
+{
+    pthread_t th[THREADS];
+    for (int i = 0; i < THREADS; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, fn, (void *)(intptr_t)i), 0);
+    int failures = 0;
+    for (int i = 0; i < THREADS; i++) {
+        void *r;
+        pthread_join(th[i], &r);
+        failures += (int)(intptr_t)r;
+    }
+    return failures;
+}
+
 static void test_threads(void **state)
 {
     (void)state;
@@ -71,16 +86,7 @@ static void test_threads(void **state)
     dmlvk_activation_relu_grad_operator_desc d = { &t, &t, &t };
     assert_int_equal(test_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ACTIVATION_RELU_GRAD, &d }, NULL,
                                            &shared_op), DMLVK_OK);
-    pthread_t th[THREADS];
-    for (int i = 0; i < THREADS; i++)
-        assert_int_equal(pthread_create(&th[i], NULL, worker, (void *)(intptr_t)i), 0);
-    int failures = 0;
-    for (int i = 0; i < THREADS; i++) {
-        void *r;
-        pthread_join(th[i], &r);
-        failures += (int)(intptr_t)r;
-    }
-    assert_int_equal(failures, 0);
+    assert_int_equal(run_threads(worker), 0);
     dmlvk_device_stats s;
     dmlvk_device_get_stats(dev, &s);
     /* Three workgroup sizes, plus the shared operator's: each key compiled exactly once. */
@@ -175,16 +181,7 @@ static void test_unaligned_threads(void **state)
     dmlvk_device_get_stats(dev, &s);
     assert_int_equal(s.pipelines_compiled, 1);
 
-    pthread_t th[THREADS];
-    for (int i = 0; i < THREADS; i++)
-        assert_int_equal(pthread_create(&th[i], NULL, unaligned_worker, (void *)(intptr_t)i), 0);
-    int failures = 0;
-    for (int i = 0; i < THREADS; i++) {
-        void *r;
-        pthread_join(th[i], &r);
-        failures += (int)(intptr_t)r;
-    }
-    assert_int_equal(failures, 0);
+    assert_int_equal(run_threads(unaligned_worker), 0);
     dmlvk_device_get_stats(dev, &s);
     if (s.pipelines_compiled != 2)
         fail_msg("%llu pipelines compiled, where the operator's and its unaligned form were due",
