@@ -63,4 +63,37 @@ static inline dmlvk_tensor_desc packed_desc(dmlvk_tensor_data_type type, uint32_
     return d;
 }
 
+/* A RESAMPLE_GRAD whose plan has an aligned form (lib/resample.c; BENCHMARKS.md notes 140, 141):
+ * the float32 gradient of a 2x half-pixel upsampling from 13 to 26 columns. desc points into the
+ * struct, so it is initialised where it stays. */
+#define ALIGNED_FORM_DY_ELEMENTS (1 * 3 * 16 * 26)
+#define ALIGNED_FORM_DX_ELEMENTS (1 * 3 * 8 * 13)
+struct aligned_form_grad {
+    uint32_t dy_sizes[4], dx_sizes[4];
+    float scales[4], in_off[4], out_off[4];
+    dmlvk_tensor_desc dy, dx;
+    dmlvk_resample_grad_operator_desc grad;
+    dmlvk_operator_desc desc;
+};
+
+static inline void aligned_form_grad_init(struct aligned_form_grad *g)
+{
+    *g = (struct aligned_form_grad){ .dy_sizes = { 1, 3, 16, 26 },
+                                     .dx_sizes = { 1, 3, 8, 13 },
+                                     .scales = { 1, 1, 2, 2 },
+                                     .in_off = { 0.5f, 0.5f, 0.5f, 0.5f },
+                                     .out_off = { -0.5f, -0.5f, -0.5f, -0.5f } };
+    g->dy = packed_desc(DMLVK_TENSOR_DATA_TYPE_FLOAT32, 4, g->dy_sizes);
+    g->dx = packed_desc(DMLVK_TENSOR_DATA_TYPE_FLOAT32, 4, g->dx_sizes);
+    g->grad = (dmlvk_resample_grad_operator_desc){ &g->dy,    &g->dx,     DMLVK_INTERPOLATION_MODE_LINEAR, 4,
+                                                   g->scales, g->in_off, g->out_off };
+    g->desc = (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE_GRAD, &g->grad };
+}
+
+/* The case's dy values: in [-0.75, 0.83], no two neighbours equal. */
+static inline float aligned_form_dy(int i)
+{
+    return (float)((i * 37) % 101) / 64 - 0.75f;
+}
+
 #endif

@@ -195,22 +195,16 @@ static void test_record_unaligned(void **state)
 {
     struct device_fixture *f = *state;
     dmlvk_device *dev = f->dev;
-    static const uint32_t big_sizes[4] = { 1, 3, 16, 26 }, small_sizes[4] = { 1, 3, 8, 13 };
-    enum { BIG = 1 * 3 * 16 * 26, SMALL = 1 * 3 * 8 * 13 };
-    const float scales[4] = { 1, 1, 2, 2 }, in_off[4] = { 0.5f, 0.5f, 0.5f, 0.5f },
-                out_off[4] = { -0.5f, -0.5f, -0.5f, -0.5f };
-    dmlvk_tensor_desc big = packed_desc(DMLVK_TENSOR_DATA_TYPE_FLOAT32, 4, big_sizes),
-                      small = packed_desc(DMLVK_TENSOR_DATA_TYPE_FLOAT32, 4, small_sizes);
-    dmlvk_resample_grad_operator_desc d = { &big, &small, DMLVK_INTERPOLATION_MODE_LINEAR, 4, scales, in_off, out_off };
+    struct aligned_form_grad g;
+    aligned_form_grad_init(&g);
     dmlvk_device_stats before, after;
     dmlvk_device_get_stats(dev, &before);
     dmlvk_operator *op;
-    assert_int_equal(test_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE_GRAD, &d }, NULL, &op),
-                     DMLVK_OK);
-    static float dy[BIG], dx[2][SMALL];
+    assert_int_equal(test_operator_create(dev, &g.desc, NULL, &op), DMLVK_OK);
+    static float dy[ALIGNED_FORM_DY_ELEMENTS], dx[2][ALIGNED_FORM_DX_ELEMENTS];
     double dy_sum = 0;
-    for (int i = 0; i < BIG; i++)
-        dy_sum += dy[i] = (float)((i * 37) % 101) / 64 - 0.75f;
+    for (int i = 0; i < ALIGNED_FORM_DY_ELEMENTS; i++)
+        dy_sum += dy[i] = aligned_form_dy(i);
     dmlvk_buffer *src[2], *dst[2];
     dmlvk_binding b[2][2];
     struct recording rec;
@@ -242,7 +236,7 @@ static void test_record_unaligned(void **state)
     if (memcmp(dx[0], dx[1], sizeof(dx[0])))
         fail_msg("recorded 4 bytes off alignment, other bits than on 16 bytes");
     /* Each element of dy spreads weights that sum to 1 over dx. */
-    for (int i = 0; i < SMALL; i++)
+    for (int i = 0; i < ALIGNED_FORM_DX_ELEMENTS; i++)
         dx_sum += dx[0][i];
     if (fabs(dx_sum - dy_sum) > 1e-3 * (1 + fabs(dy_sum)))
         fail_msg("dx sums to %g, dy to %g", dx_sum, dy_sum);

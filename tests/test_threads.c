@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "testutil.h"
+#include "gpu_util.h"
 
 #define THREADS 4
 #define ROUNDS 6
@@ -119,12 +119,7 @@ static void test_error_per_thread(void **state)
     test_device_done(dev);
 }
 
-/* A resample backward gather whose plan has an aligned form (BENCHMARKS.md notes 140, 141): the
- * gradient of a 2x half-pixel upsampling from 13 to 26 columns. */
-static const uint32_t grad_big[4] = { 1, 3, 16, 26 }, grad_small[4] = { 1, 3, 8, 13 };
-#define GRAD_BIG (1 * 3 * 16 * 26)
-#define GRAD_SMALL (1 * 3 * 8 * 13)
-static float grad_dy[GRAD_BIG], grad_want[GRAD_SMALL];
+static float grad_dy[ALIGNED_FORM_DY_ELEMENTS], grad_want[ALIGNED_FORM_DX_ELEMENTS];
 
 /* Runs shared_op with both tensors bound `offset` bytes into buffers of the calling thread. */
 static int grad_round(uint64_t offset, float *dx)
@@ -150,7 +145,7 @@ static void *unaligned_worker(void *arg)
 {
     int id = (int)(intptr_t)arg, failures = 0;
     for (int round = 0; round < ROUNDS; round++) {
-        float dx[GRAD_SMALL];
+        float dx[ALIGNED_FORM_DX_ELEMENTS];
         /* Every thread's first call is off alignment, so that they race for the unaligned form;
          * then aligned and unaligned calls alternate. */
         uint64_t offset = round % 2 ? 0 : (uint64_t)(4 * (1 + id % 3));
@@ -166,17 +161,11 @@ static void test_unaligned_threads(void **state)
 {
     (void)state;
     dev = test_device(NULL);
-    const float scales[4] = { 1, 1, 2, 2 }, in_off[4] = { 0.5f, 0.5f, 0.5f, 0.5f },
-                out_off[4] = { -0.5f, -0.5f, -0.5f, -0.5f };
-    dmlvk_tensor_desc big = { .DataType = DMLVK_TENSOR_DATA_TYPE_FLOAT32, .DimensionCount = 4, .Sizes = grad_big,
-                              .TotalTensorSizeInBytes = sizeof(grad_dy) };
-    dmlvk_tensor_desc small = { .DataType = DMLVK_TENSOR_DATA_TYPE_FLOAT32, .DimensionCount = 4, .Sizes = grad_small,
-                                .TotalTensorSizeInBytes = sizeof(grad_want) };
-    dmlvk_resample_grad_operator_desc d = { &big, &small, DMLVK_INTERPOLATION_MODE_LINEAR, 4, scales, in_off, out_off };
-    assert_int_equal(test_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE_GRAD, &d }, NULL,
-                                           &shared_op), DMLVK_OK);
-    for (int i = 0; i < GRAD_BIG; i++)
-        grad_dy[i] = (float)((i * 37) % 101) / 64 - 0.75f;
+    struct aligned_form_grad g;
+    aligned_form_grad_init(&g);
+    assert_int_equal(test_operator_create(dev, &g.desc, NULL, &shared_op), DMLVK_OK);
+    for (int i = 0; i < ALIGNED_FORM_DY_ELEMENTS; i++)
+        grad_dy[i] = aligned_form_dy(i);
     assert_int_equal(grad_round(0, grad_want), 0);
     dmlvk_device_stats s;
     dmlvk_device_get_stats(dev, &s);
