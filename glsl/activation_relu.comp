@@ -1,16 +1,11 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
-// ACTIVATION_RELU: Y = X > 0 ? X : 0 (NaN and -0 give +0, subnormals pass: positive()).
+// ACTIVATION_RELU: Y = X > 0 ? X : 0 (NaN and -0 give +0, subnormals pass: positive_mask()).
 #include "common.glsl"
 #define ELEMENTWISE_TENSORS 2
 #include "elementwise.glsl"
 
 DMLVK_PUSH(activation_relu_push, ACTIVATION_RELU_PUSH)
-
-vec4 relu4(vec4 x)
-{
-    return mix(vec4(0.0), x, positive4(x));
-}
 
 // The accesses from this invocation's on: whole ones at once where `vector` (as two 8-byte halves
 // where `halves`), the rest element by element.
@@ -19,14 +14,13 @@ void relu_accesses(bool vector, bool halves)
     uint count = pc.p.count, whole = count / ACCESS;
     for (uint q = invocation_index(); q * ACCESS < count; q += invocation_count()) {
         if (vector && q < whole) {
-            vec4 lo, hi;
-            access_load(pc.x, q, halves, lo, hi);
-            access_store(pc.y, q, halves, relu4(lo), relu4(hi));
+            uvec4 x = access_words(pc.x, q, halves);
+            store_access_words(pc.y, q, halves, x & positive_mask(x));
             continue;
         }
         for (uint i = q * ACCESS; i < min(q * ACCESS + ACCESS, count); i++) {
-            float x = load(pc.x, i);
-            store(pc.y, i, positive(x) ? x : 0.0);
+            uint x = load_element_bits(pc.x, i);
+            store_element_bits(pc.y, i, x & positive_mask(x));
         }
     }
 }
@@ -45,6 +39,6 @@ void main()
         return;
     uint off[2];
     element_offsets(pc.p, i, off);
-    float x = load(pc.x, off[0]);
-    store(pc.y, off[1], positive(x) ? x : 0.0);
+    uint x = load_element_bits(pc.x, off[0]);
+    store_element_bits(pc.y, off[1], x & positive_mask(x));
 }
