@@ -66,6 +66,9 @@ DMLVK_PARAMS_END(resample_params)
 /* The block gather's aligned form (dmlvk_dispatch_aligned): every tensor it accesses by vectors
  * (VECTOR_LOADS, VECTOR_STORES) sits on DMLVK_ALIGNED_BYTES, so no address needs a test. */
 #define RESAMPLE_SPEC_ALIGNED 20
+/* 16-bit block gathers whose window rows vectors cannot load (rows of odd length, packed): each
+ * row's window from whole 32-bit words, two elements apiece, realigned in registers. */
+#define RESAMPLE_SPEC_WORD_LOADS 21
 
 /* The block gather's limits: outputs per block, window columns and rows. A block's taps are
  * masks of TAP_BITS bits, window position times block members: MAX_WINDOW * MAX_BLOCK_X always

@@ -18,6 +18,11 @@ layout(constant_id = RESAMPLE_SPEC_ALIGNED) const bool ALIGNED = false;
 // that keeps each block's window in fewer chunks (bilinear 2x: 2 chunks instead of 3).
 layout(constant_id = RESAMPLE_SPEC_X_PHASE) const uint X_PHASE = 0;
 
+// WORD_LOADS: 16-bit window rows that vectors cannot load (odd lengths) come from whole words, the
+// window's CHUNK * CHUNKS elements (an even count) from one word more than half as many, where a
+// load per element took each element's word and unpacked both its halves.
+layout(constant_id = RESAMPLE_SPEC_WORD_LOADS) const bool WORD_LOADS = false;
+
 // Elements per load of a window row: 4, 2 or 1 (lib/resample.c picks 4 or 2).
 layout(constant_id = RESAMPLE_SPEC_CHUNK) const uint CHUNK = 4;
 // The window entries that any block taps (bit t * BLOCK_X + bx, r * BLOCK_Y + by), in two words
@@ -103,6 +108,26 @@ void add_rows(bool vector, bool careful, uint plane, int x0, int y0, uint jy, ui
     [[unroll]] for (uint r = 0u; r < ROWS; r++) {
         uint row = plane + uint(clamp(y0 + int(r), 0, last_row)) * pc.p.in_strides[2];
         float v[MAX_WINDOW];
+#if DMLVK_STORAGE16
+        if (WORD_LOADS && !careful) {
+            // Window position t is element row + x0 + t, in word (row >> 1) + (odd + x0 + t) >> 1
+            // with odd = row & 1. Words outside the row are clamped to its first and last, so a
+            // position past its edge reads some element of the row (or of its pair word's other
+            // row) where the element-wise loads read the edge: such positions have weight 0, and
+            // a non-finite value there sends the block to the careful sums as the edge's would.
+            const uint WORDS = CHUNK * CHUNKS / 2u + 1u;
+            int odd = int(row & 1u), start = odd + x0, last_word = (odd + last_col) >> 1;
+            uint shift = uint(start & 1) * 16u;
+            uint words[MAX_WINDOW / 2u + 1u];
+            [[unroll]] for (uint j = 0u; j < WORDS; j++)
+                words[j] = TensorWords(pc.src).v[(row >> 1) + uint(clamp((start >> 1) + int(j), 0, last_word))];
+            [[unroll]] for (uint j = 0u; j + 1u < WORDS; j++) {
+                vec2 pair = unpack16x2(shift == 0u ? words[j] : (words[j] >> 16) | (words[j + 1u] << 16));
+                v[2u * j] = pair.x;
+                v[2u * j + 1u] = pair.y;
+            }
+        } else
+#endif
         [[unroll]] for (uint c = 0u; c < CHUNKS; c++) {
             int x = x0 + int(CHUNK * c);
             if (vector && CHUNK > 1u) {

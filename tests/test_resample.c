@@ -1073,6 +1073,96 @@ static void test_aligned_forms(void **state)
     test_device_done(own);
 }
 
+/* 16-bit block gathers whose window rows vectors cannot load (odd widths) but whose blocks store
+ * vectors load each row's window as whole words (RESAMPLE_SPEC_WORD_LOADS, BENCHMARKS.md note
+ * 144), forward and backward, LINEAR and NEAREST_NEIGHBOR, against the float64 reference at
+ * offsets 0 and 4. Windows past a row's edge read words of the row or of its neighbours with
+ * weight 0: an Inf at the first or last element of a row must still reach exactly the elements
+ * that tap it, every other element as without it. Odd widths on both sides, even ones and
+ * float32 keep element loads. */
+static void test_word_loads(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t small[4];
+        float scale;
+        bool backward, nearest;
+        bool words[3]; /* float32, float16, bfloat16 */
+    } cases[] = {
+        { { 2, 2, 7, 33 }, 2.06f, false, false, { false, true, true } },  /* 33 -> 68 */
+        { { 2, 2, 7, 33 }, 2.06f, false, true, { false, true, true } },
+        { { 2, 2, 7, 16 }, 2.06f, true, false, { false, true, true } },   /* 16 <- 33 */
+        { { 2, 2, 7, 33 }, 2.0f, false, false, { false, false, false } }, /* 33 -> 66: element stores */
+        { { 2, 2, 7, 32 }, 2.06f, false, false, { false, false, false } }, /* 32 -> 66: vector loads */
+    };
+    static const dmlvk_tensor_data_type types[] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
+                                                    DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        for (size_t t = 0; t < 3; t++) {
+            const bool backward = cases[k].backward;
+            struct resample_case c = half_pixel_case(cases[k].small, cases[k].scale,
+                                                     cases[k].nearest ? DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR
+                                                                      : DMLVK_INTERPOLATION_MODE_LINEAR);
+            char label[96];
+            snprintf(label, sizeof(label), "case %zu (%s, type %zu)", k, backward ? "backward" : "forward", t);
+            struct resample_op ro;
+            resample_op_init(&ro, &c, backward, types[t]);
+            dmlvk_operator *op;
+            uint32_t rows = 0, words = 0;
+            if (test_operator_create(dev, &ro.desc, NULL, &op) != DMLVK_OK ||
+                dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_ROWS, &rows) != DMLVK_OK ||
+                dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_WORD_LOADS, &words) != DMLVK_OK)
+                fail_msg("%s: %s", label, dmlvk_last_error());
+            dmlvk_operator_destroy(op);
+            if (!rows || words != cases[k].words[t])
+                fail_msg("%s: block rows %u, word loads %u, where %d was due", label, rows, words, cases[k].words[t]);
+            if (!words)
+                continue;
+            for (uint64_t offset = 0; offset <= 4; offset += 4)
+                expect_reference(&c, backward, types[t], offset, label);
+
+            const uint32_t *read = backward ? c.big : c.small;
+            uint32_t ns = count(4, read), nd = count(4, backward ? c.small : c.big), width = read[3];
+            float *src = malloc(ns * 4), *clean = malloc(nd * 4), *dst = malloc(nd * 4);
+            double *hot = calloc(ns, 8), *want = malloc(nd * 8), *reached = malloc(nd * 8);
+            for (uint32_t i = 0; i < ns; i++)
+                src[i] = (float)(0.25 * (1 + i % 3));
+            run_resample(&c, backward, types[t], src, clean);
+            /* Rows 0, 1 and 4 of the first plane, and the last row of the last, at both ends. */
+            const uint32_t row_starts[] = { 0, width, 4 * width, ns - width };
+            for (size_t r = 0; r < sizeof(row_starts) / sizeof(row_starts[0]); r++) {
+                for (uint32_t end = 0; end < 2; end++) {
+                    uint32_t at = row_starts[r] + end * (width - 1);
+                    src[at] = end ? -INFINITY : INFINITY;
+                    run_resample(&c, backward, types[t], src, dst);
+                    hot[at] = 1;
+                    reference_case(&c, backward, hot, want, reached);
+                    uint32_t hit = 0;
+                    for (uint32_t i = 0; i < nd; i++) {
+                        if (reached[i] > 0) {
+                            hit++;
+                            if (!isinf(dst[i]))
+                                fail_msg("%s: element %u is tapped by the Inf at %u but reads %g", label, i, at, dst[i]);
+                        } else if (memcmp(&dst[i], &clean[i], 4)) {
+                            fail_msg("%s: element %u is not tapped by the Inf at %u but reads %g, not %g", label, i, at,
+                                     dst[i], clean[i]);
+                        }
+                    }
+                    assert_true(hit > 0);
+                    src[at] = (float)(0.25 * (1 + at % 3));
+                    hot[at] = 0;
+                }
+            }
+            free(src);
+            free(clean);
+            free(dst);
+            free(hot);
+            free(want);
+            free(reached);
+        }
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -1105,6 +1195,7 @@ int main(void)
         cmocka_unit_test(test_tall_windows),
         cmocka_unit_test(test_block_shapes),
         cmocka_unit_test(test_aligned_forms),
+        cmocka_unit_test(test_word_loads),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
