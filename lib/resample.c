@@ -879,7 +879,7 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
     DMLVK_BIND(dp, resample_push, dst, 1);
     /* 16-bit block gathers over planes whose window rows vectors cannot load, where the blocks'
      * rows leave as vectors (BENCHMARKS.md note 144, H200: 97x131 -> 200x260 forward float16
-     * 4.6-5.4% faster, bfloat16 0-2.3%, backward 200x260 <- 97x131 float16 0.6-1.1%; where rows
+     * 4.6-5.4% faster, bfloat16 0-2.3%, backward 200x260 <- 97x131 float16 0.6-3.7%; where rows
      * leave element by element (odd output widths) 2.5-3.7% slower). */
     const bool word_loads = shape.rows && !shape.channel_lanes && storage16 && !shape.vector_loads &&
                             shape.vector_stores && hdr.in_strides[AXES - 1] == 1;
