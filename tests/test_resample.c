@@ -436,6 +436,36 @@ static void test_small_sizes(void **state)
         }
 }
 
+/* With src[at] set to `inf`, case c's result is Inf exactly where an element taps `at` with a
+ * weight above 0, and every other element keeps its bits in `clean` (the result without it). */
+static void expect_inf_reach(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type, float *src,
+                             const float *clean, uint32_t at, float inf, const char *label)
+{
+    uint32_t ns = count(c->dims, backward ? c->big : c->small), nd = count(c->dims, backward ? c->small : c->big);
+    float *dst = malloc(nd * 4), kept = src[at];
+    double *hot = calloc(ns, 8), *want = malloc(nd * 8), *reached = malloc(nd * 8);
+    src[at] = inf;
+    run_resample(c, backward, type, src, dst);
+    src[at] = kept;
+    hot[at] = 1;
+    reference_case(c, backward, hot, want, reached);
+    uint32_t hit = 0;
+    for (uint32_t i = 0; i < nd; i++) {
+        if (reached[i] > 0) {
+            hit++;
+            if (!isinf(dst[i]))
+                fail_msg("%s: element %u is tapped by the Inf at %u but reads %g", label, i, at, dst[i]);
+        } else if (memcmp(&dst[i], &clean[i], 4)) {
+            fail_msg("%s: element %u is not tapped by the Inf at %u but reads %g, not %g", label, i, at, dst[i], clean[i]);
+        }
+    }
+    assert_true(hit > 0);
+    free(dst);
+    free(hot);
+    free(want);
+    free(reached);
+}
+
 /* An Inf in the read tensor reaches exactly the elements that tap it with a weight above 0, in
  * both directions: the block gather's weights of 0 must not turn it into NaNs elsewhere in its
  * window. */
@@ -451,33 +481,15 @@ static void test_block_gather_inf(void **state)
                                                   : DMLVK_TENSOR_DATA_TYPE_BFLOAT16;
         uint32_t ns = count(4, backward ? c.big : c.small), nd = count(4, backward ? c.small : c.big);
         uint32_t at = (uint32_t)(splitmix64_next(&rng_state) % ns);
-        float *src = malloc(ns * 4), *clean = malloc(nd * 4), *dst = malloc(nd * 4);
-        double *hot = calloc(ns, 8), *want = malloc(nd * 8), *reached = malloc(nd * 8);
+        float *src = malloc(ns * 4), *clean = malloc(nd * 4);
         for (uint32_t i = 0; i < ns; i++)
             src[i] = (float)(0.25 * (1 + i % 3));
         run_resample(&c, backward, type, src, clean);
-        src[at] = (k / 2) % 2 ? -INFINITY : INFINITY;
-        run_resample(&c, backward, type, src, dst);
-        hot[at] = 1;
-        reference_case(&c, backward, hot, want, reached);
-        uint32_t hit = 0;
-        for (uint32_t i = 0; i < nd; i++) {
-            if (reached[i] > 0) {
-                hit++;
-                if (!isinf(dst[i]))
-                    fail_msg("case %d: element %u is tapped by the Inf at %u but reads %g", k, i, at, dst[i]);
-            } else if (dst[i] != clean[i]) {
-                fail_msg("case %d: element %u is not tapped by the Inf at %u but reads %g, not %g", k, i, at, dst[i],
-                         clean[i]);
-            }
-        }
-        assert_true(hit > 0);
+        char label[32];
+        snprintf(label, sizeof(label), "case %d", k);
+        expect_inf_reach(&c, backward, type, src, clean, at, (k / 2) % 2 ? -INFINITY : INFINITY, label);
         free(src);
         free(clean);
-        free(dst);
-        free(hot);
-        free(want);
-        free(reached);
     }
 }
 
@@ -1123,42 +1135,18 @@ static void test_word_loads(void **state)
 
             const uint32_t *read = backward ? c.big : c.small;
             uint32_t ns = count(4, read), nd = count(4, backward ? c.small : c.big), width = read[3];
-            float *src = malloc(ns * 4), *clean = malloc(nd * 4), *dst = malloc(nd * 4);
-            double *hot = calloc(ns, 8), *want = malloc(nd * 8), *reached = malloc(nd * 8);
+            float *src = malloc(ns * 4), *clean = malloc(nd * 4);
             for (uint32_t i = 0; i < ns; i++)
                 src[i] = (float)(0.25 * (1 + i % 3));
             run_resample(&c, backward, types[t], src, clean);
             /* Rows 0, 1 and 4 of the first plane, and the last row of the last, at both ends. */
             const uint32_t row_starts[] = { 0, width, 4 * width, ns - width };
-            for (size_t r = 0; r < sizeof(row_starts) / sizeof(row_starts[0]); r++) {
-                for (uint32_t end = 0; end < 2; end++) {
-                    uint32_t at = row_starts[r] + end * (width - 1);
-                    src[at] = end ? -INFINITY : INFINITY;
-                    run_resample(&c, backward, types[t], src, dst);
-                    hot[at] = 1;
-                    reference_case(&c, backward, hot, want, reached);
-                    uint32_t hit = 0;
-                    for (uint32_t i = 0; i < nd; i++) {
-                        if (reached[i] > 0) {
-                            hit++;
-                            if (!isinf(dst[i]))
-                                fail_msg("%s: element %u is tapped by the Inf at %u but reads %g", label, i, at, dst[i]);
-                        } else if (memcmp(&dst[i], &clean[i], 4)) {
-                            fail_msg("%s: element %u is not tapped by the Inf at %u but reads %g, not %g", label, i, at,
-                                     dst[i], clean[i]);
-                        }
-                    }
-                    assert_true(hit > 0);
-                    src[at] = (float)(0.25 * (1 + at % 3));
-                    hot[at] = 0;
-                }
-            }
+            for (size_t r = 0; r < sizeof(row_starts) / sizeof(row_starts[0]); r++)
+                for (uint32_t end = 0; end < 2; end++)
+                    expect_inf_reach(&c, backward, types[t], src, clean, row_starts[r] + end * (width - 1),
+                                     end ? -INFINITY : INFINITY, label);
             free(src);
             free(clean);
-            free(dst);
-            free(hot);
-            free(want);
-            free(reached);
         }
     }
 }
