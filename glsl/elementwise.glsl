@@ -10,9 +10,9 @@ const uint ACCESS = ELEMENTWISE_ACCESS_BYTES / 2u;
 const uint ACCESS = ELEMENTWISE_ACCESS_BYTES / 4u;
 #endif
 
-// The element-wise operators pass values or zero them, so they work on elements' bits: no type
-// conversion (which costs 16-bit types instructions, where bfloat16's rounding kept ReLU below
-// the copy rate) and values pass exactly as they came, subnormals and NaN payloads included.
+// The element-wise operators pass values or zero them, so they work on elements' bits: no
+// conversion to float32 and back (bfloat16's rounding cost instructions on every element), and
+// values pass exactly as they came, subnormals and NaN payloads included.
 
 // Access q's 16 bytes as four words: one float32 element each, or two 16-bit ones (the first in
 // the low half). `halves`: two loads of 8 bytes, for tensors aligned to 8 bytes but not 16.
