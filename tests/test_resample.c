@@ -1108,8 +1108,8 @@ static uint32_t plan_word_loads(const struct resample_case *c, bool backward, dm
  * 144), forward and backward, LINEAR and NEAREST_NEIGHBOR, against the float64 reference at
  * offsets 0 and 4. Windows past a row's edge read words of the row or of its neighbours with
  * weight 0: an Inf at the first or last element of a row must still reach exactly the elements
- * that tap it, every other element as without it. Odd widths on both sides, even ones and
- * float32 keep element loads. */
+ * that tap it, every other element as without it, also with the read rows padded. Odd widths
+ * on both sides, even ones and float32 keep element loads. */
 static void test_word_loads(void **state)
 {
     (void)state;
@@ -1142,6 +1142,11 @@ static void test_word_loads(void **state)
                 continue;
             for (uint64_t offset = 0; offset <= 4; offset += 4)
                 expect_reference(&c, backward, types[t], offset, label);
+            /* Read rows padded by 1 and 2 elements: rows start on even elements only, or on both
+             * kinds in another pattern. */
+            static const uint32_t nchw[2][4] = { { 0, 1, 2, 3 }, { 0, 1, 2, 3 } };
+            for (uint32_t pad = 1; pad <= 2; pad++)
+                check_layout(&c, backward, types[t], nchw, (const uint32_t[2]){ pad, 0 }, 0, NULL, true, label);
 
             const uint32_t *read = backward ? c.big : c.small;
             uint32_t ns = count(4, read), nd = count(4, backward ? c.small : c.big), width = read[3];
