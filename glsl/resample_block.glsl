@@ -113,7 +113,7 @@ void add_rows(bool vector, bool careful, uint plane, int x0, int y0, uint jy, ui
             // Window position t is element row + x0 + t, in word (row >> 1) + (odd + x0 + t) >> 1
             // with odd = row & 1. Words outside the row are clamped to its first and last, so a
             // position past its edge reads some element of the row (or of its pair word's other
-            // row) where the element-wise loads read the edge: such positions have weight 0, and
+            // row) where loads per element read the edge: such positions have weight 0, and
             // a non-finite value there sends the block to the careful sums as the edge's would.
             const uint WORDS = CHUNK * CHUNKS / 2u + 1u;
             int odd = int(row & 1u), start = odd + x0, last_word = (odd + last_col) >> 1;
