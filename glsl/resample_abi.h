@@ -30,6 +30,7 @@ DMLVK_PARAMS_BEGIN(resample_params)
     /* div_by's m for the sizes that written_index divides by, in RESAMPLE_SPEC_WALK's order
      * (1 where the invocations are too many for div_by: a plain division). */
     DMLVK_U32 walk_magic[RESAMPLE_AXES];
+    DMLVK_U32 x_classes;                    /* with RESAMPLE_SPEC_X_CLASSES: the column blocks' classes */
     DMLVK_U32 table[];
 DMLVK_PARAMS_END(resample_params)
 
@@ -69,6 +70,14 @@ DMLVK_PARAMS_END(resample_params)
 /* 16-bit block gathers whose window rows vectors cannot load (rows of odd length, packed): each
  * row's window from whole 32-bit words, two elements apiece, realigned in registers. */
 #define RESAMPLE_SPEC_WORD_LOADS 21
+/* Block gathers over planes whose column blocks fall into few classes of identical weights (the
+ * inner blocks of integer and other periodic scales, plus the edges): x_classes of them, K, at
+ * most RESAMPLE_MAX_X_CLASSES. The column table then holds per block its first window position
+ * and its class (two words, the table starting on an even word), then from the next 16-byte
+ * boundary the classes' weights, group g of class c at group g * K + c: a warp's lanes load a few
+ * neighbouring 16-byte words, where blocks' own weights spread each load over one per lane. */
+#define RESAMPLE_SPEC_X_CLASSES 22
+#define RESAMPLE_MAX_X_CLASSES 8u
 
 /* The block gather's limits: outputs per block, window columns and rows. A block's taps are
  * masks of TAP_BITS bits, window position times block members: MAX_WINDOW * MAX_BLOCK_X always

@@ -23,6 +23,10 @@ layout(constant_id = RESAMPLE_SPEC_X_PHASE) const uint X_PHASE = 0;
 // load per element took each element's word and unpacked both its halves.
 layout(constant_id = RESAMPLE_SPEC_WORD_LOADS) const bool WORD_LOADS = false;
 
+// X_CLASSES: the column blocks' weights by class (resample_abi.h), so that a warp's weight loads
+// touch a few neighbouring 16-byte words instead of one per lane.
+layout(constant_id = RESAMPLE_SPEC_X_CLASSES) const bool X_CLASSES = false;
+
 // Elements per load of a window row: 4, 2 or 1 (lib/resample.c picks 4 or 2).
 layout(constant_id = RESAMPLE_SPEC_CHUNK) const uint CHUNK = 4;
 // The window entries that any block taps (bit t * BLOCK_X + bx, r * BLOCK_Y + by), in two words
@@ -70,6 +74,7 @@ bool tapped(uint lo, uint hi, uint entry)
 }
 
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer ParamWords { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer ParamUvec2s { uvec2 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer ParamVec4s { vec4 v[]; };
 
 // A block table for `blocks` blocks of one axis (lib/resample.c, fill_block_table): each block's
@@ -249,13 +254,25 @@ void block_gather(uint e)
 
     uint yt = pc.p.block_table[0], xt = pc.p.block_table[1];
     // Windows start before index 0 where they sit alike in every block (lib/resample.c).
-    int y0 = int(ParamWords(pc.p).v[yt + jy]), x0 = int(ParamWords(pc.p).v[xt + jx]);
-    uint yw = block_weights(yt, y_blocks), xw = block_weights(xt, x_blocks);
+    int y0 = int(ParamWords(pc.p).v[yt + jy]), x0;
+    uint yw = block_weights(yt, y_blocks), xw, x_class, x_stride;
+    if (X_CLASSES) {
+        uvec2 first_class = ParamUvec2s(pc.p).v[(xt >> 1) + jx];
+        x0 = int(first_class.x);
+        x_class = first_class.y;
+        xw = (xt + 2u * x_blocks + 3u) >> 2;
+        x_stride = pc.p.x_classes;
+    } else {
+        x0 = int(ParamWords(pc.p).v[xt + jx]);
+        x_class = jx;
+        xw = block_weights(xt, x_blocks);
+        x_stride = x_blocks;
+    }
 
     // The column weights once, in registers, for every row.
     float wx[MAX_WINDOW * MAX_BLOCK_X];
     [[unroll]] for (uint g = 0u; g < (CHUNK * CHUNKS * BLOCK_X + 3u) / 4u; g++) {
-        vec4 q = ParamVec4s(pc.p).v[xw + g * x_blocks + jx];
+        vec4 q = ParamVec4s(pc.p).v[xw + g * x_stride + x_class];
         [[unroll]] for (uint k = 0u; k < 4u; k++)
             wx[4u * g + k] = q[k];
     }

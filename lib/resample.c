@@ -343,24 +343,94 @@ static struct block_layout block_layout(const struct block_axis *ba)
     return l;
 }
 
+/* Most 16-byte groups of a block's weights: window positions times members. */
+#define MAX_WEIGHT_GROUPS (MAX_WINDOW * RESAMPLE_MAX_BLOCK_X / 4)
+/* Column tables take classes (RESAMPLE_SPEC_X_CLASSES) where a block's weights fill at least this
+ * many groups (BENCHMARKS.md note 145, H200): blocks of 14 to 16 groups ran up to 11% faster by
+ * class (0.25x float16 forward, 1-D 2x and 2x3x bfloat16 backward), blocks of 8 or fewer
+ * (upsampling forward, most backward shapes) no faster, two of them 2.5% slower. */
+#define X_CLASSES_MIN_GROUPS 14
+
+/* Block j's weights, entry t * block + m for window position t (from `first`) and member m. */
+static void weights_of(const struct block_axis *ba, int64_t j, int64_t first, uint32_t groups, float *w)
+{
+    memset(w, 0, 16 * (size_t)groups);
+    FOR_EACH_TAP(ba, j, first, { w[t * ba->block + m] = weight; })
+}
+
+/* The classes of identical weights (bit for bit) among an axis's blocks, at most
+ * RESAMPLE_MAX_X_CLASSES: their count, with each block's class in `of` where `of` is not NULL;
+ * 0 where there are more. The search starts after the previous block's class, where a periodic
+ * scale's next block usually is, so that long rows cost about one comparison per block. */
+static uint32_t weight_classes(const struct block_axis *ba, struct reference ref, uint32_t blocks, uint32_t groups,
+                               float classes[][4 * MAX_WEIGHT_GROUPS], uint32_t *of)
+{
+    uint32_t k = 0, last = 0;
+    float w[4 * MAX_WEIGHT_GROUPS];
+    for (uint32_t j = 0; j < blocks; j++) {
+        weights_of(ba, j, block_first(ba, j, ref), groups, w);
+        uint32_t c = 0;
+        for (; c < k; c++)
+            if (!memcmp(classes[(last + 1 + c) % k], w, 16 * (size_t)groups))
+                break;
+        if (c < k) {
+            c = (last + 1 + c) % k;
+        } else if (k == RESAMPLE_MAX_X_CLASSES) {
+            return 0;
+        } else {
+            memcpy(classes[k], w, 16 * (size_t)groups);
+            c = k++;
+        }
+        if (of)
+            of[j] = c;
+        last = c;
+    }
+    return k;
+}
+
 /*
  * One axis's block table (read by block_weight in the shader): each block's first window
  * position (two's complement where it is before 0), then from the next 4-word boundary of the
  * parameter block the weights, entry t * block + m for window position t and block member m,
  * in groups of 4 stored group-major (neighbouring blocks' groups are neighbouring 16-byte
- * words). Returns where the table starts, UINT32_MAX when out of host memory.
+ * words). With `classes` (column tables of block gathers over planes), where the blocks' weights
+ * fall into fewer than `blocks` classes of at most RESAMPLE_MAX_X_CLASSES, the layout of
+ * RESAMPLE_SPEC_X_CLASSES instead, their count in *classes (else 0). Returns where the table
+ * starts, UINT32_MAX when out of host memory.
  */
 static uint32_t fill_block_table(struct dmlvk_op_plan *plan, uint32_t map_at, uint32_t ranges_at, struct block_axis ba,
-                                 uint32_t window)
+                                 uint32_t window, uint32_t *classes)
 {
     uint32_t blocks = (uint32_t)block_count(&ba);
     uint32_t groups = (window * ba.block + 3) / 4;
-    uint32_t at = dmlvk_params_reserve(plan, blocks + 3 + 4 * groups * blocks);
-    if (at == UINT32_MAX)
-        return UINT32_MAX;
-    ba.map = plan->params + map_at; /* the block may have moved */
+    ba.map = plan->params + map_at; /* the caller's pointers may predate a move of the block */
     ba.ranges = ranges_at == UINT32_MAX ? NULL : plan->params + ranges_at;
     struct reference ref = reference_block(&ba);
+    float kinds[RESAMPLE_MAX_X_CLASSES][4 * MAX_WEIGHT_GROUPS];
+    uint32_t k = classes && groups >= X_CLASSES_MIN_GROUPS ? weight_classes(&ba, ref, blocks, groups, kinds, NULL) : 0;
+    if (k >= blocks)
+        k = 0;
+    if (classes)
+        *classes = k;
+    uint32_t at = dmlvk_params_reserve(plan, k ? 1 + 2 * blocks + 3 + 4 * groups * k : blocks + 3 + 4 * groups * blocks);
+    if (at == UINT32_MAX)
+        return UINT32_MAX;
+    ba.map = plan->params + map_at; /* the block may have moved again */
+    ba.ranges = ranges_at == UINT32_MAX ? NULL : plan->params + ranges_at;
+    if (k) {
+        at += at & 1;
+        uint32_t *pairs = plan->params + at;
+        uint32_t *weights = plan->params + ((at + 2 * blocks + 3) & ~UINT32_C(3));
+        weight_classes(&ba, ref, blocks, groups, kinds, pairs); /* classes into the odd words */
+        for (uint32_t j = blocks; j-- > 0;) {
+            pairs[2 * j + 1] = pairs[j];
+            pairs[2 * j] = (uint32_t)block_first(&ba, j, ref);
+        }
+        for (uint32_t c = 0; c < k; c++)
+            for (uint32_t e = 0; e < 4 * groups; e++)
+                memcpy(&weights[4 * ((e / 4) * k + c) + e % 4], &kinds[c][e], 4);
+        return at;
+    }
     uint32_t *first = plan->params + at;
     uint32_t *weights = plan->params + ((at + blocks + 3) & ~UINT32_C(3));
     for (uint32_t j = 0; j < blocks; j++) {
@@ -678,7 +748,8 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
     for (uint32_t a = 0; a < 2; a++) {
         uint32_t at = fill_block_table(plan, table_at + hdr->map_offset[2 + a],
                                        backward ? table_at + hdr->range_offset[2 + a] : UINT32_MAX, ba[a],
-                                       a == 0 ? shape->rows : shape->chunk * shape->chunks);
+                                       a == 0 ? shape->rows : shape->chunk * shape->chunks,
+                                       a == 1 && !channels ? &hdr->x_classes : NULL);
         if (at == UINT32_MAX)
             return DMLVK_ERROR_OUT_OF_MEMORY;
         hdr->block_table[a] = at;
@@ -905,6 +976,7 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         { RESAMPLE_SPEC_CHANNEL_BLOCKS, shape.channel_lanes != 0 },
         { RESAMPLE_SPEC_IDENTITY, identity },
         { RESAMPLE_SPEC_WORD_LOADS, word_loads },
+        { RESAMPLE_SPEC_X_CLASSES, hdr.x_classes != 0 },
     };
     for (size_t i = 0; i < DMLVK_ARRAY_SIZE(spec); i++)
         dmlvk_dispatch_spec(plan, dp, spec[i].id, spec[i].value);

@@ -1085,22 +1085,72 @@ static void test_aligned_forms(void **state)
     test_device_done(own);
 }
 
-/* Whether case c's plan loads its window rows as words (RESAMPLE_SPEC_WORD_LOADS); *rows: its
- * block rows (0 where the general loops run). */
-static uint32_t plan_word_loads(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type, uint32_t *rows,
-                                const char *label)
+/* Specialization constant `id` of case c's plan; *rows: its block rows (0 where the general loops
+ * run). */
+static uint32_t plan_spec(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type, uint32_t id,
+                          uint32_t *rows, const char *label)
 {
     struct resample_op ro;
     resample_op_init(&ro, c, backward, type);
     dmlvk_operator *op;
-    uint32_t words = 0;
+    uint32_t value = 0;
     *rows = 0;
     if (test_operator_create(dev, &ro.desc, NULL, &op) != DMLVK_OK ||
         dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_ROWS, rows) != DMLVK_OK ||
-        dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_WORD_LOADS, &words) != DMLVK_OK)
+        dmlvk_debug_operator_spec(op, 0, id, &value) != DMLVK_OK)
         fail_msg("%s: %s", label, dmlvk_last_error());
     dmlvk_operator_destroy(op);
-    return words;
+    return value;
+}
+
+/* Whether some element of case c's result taps element `at` of the read tensor with a weight
+ * above 0. */
+static bool is_tapped(const struct resample_case *c, bool backward, uint32_t at)
+{
+    uint32_t ns = count(c->dims, backward ? c->big : c->small), nd = count(c->dims, backward ? c->small : c->big);
+    double *hot = calloc(ns, 8), *want = malloc(nd * 8), *reached = malloc(nd * 8);
+    hot[at] = 1;
+    reference_case(c, backward, hot, want, reached);
+    bool tapped = false;
+    for (uint32_t i = 0; i < nd && !tapped; i++)
+        tapped = reached[i] > 0;
+    free(hot);
+    free(want);
+    free(reached);
+    return tapped;
+}
+
+/* An Inf at the first and at the last element of rows 0, 1 and 4 of the read tensor's first plane
+ * and of the last row of its last reaches exactly the elements that tap it (expect_inf_reach):
+ * the blocks at a row's ends, whose windows reach past it. Where no output taps that element (a
+ * downscale skips some), the nearest one toward the row's middle that one does, or in the next
+ * row (the previous, for the last) where none of the row's does. */
+static void expect_row_end_infs(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type,
+                                const char *label)
+{
+    const uint32_t *read = backward ? c->big : c->small;
+    uint32_t ns = count(4, read), nd = count(4, backward ? c->small : c->big), width = read[3];
+    float *src = malloc(ns * 4), *clean = malloc(nd * 4);
+    for (uint32_t i = 0; i < ns; i++)
+        src[i] = (float)(0.25 * (1 + i % 3));
+    run_resample(c, backward, type, src, clean);
+    const uint32_t row_starts[] = { 0, width, 4 * width, ns - width };
+    for (size_t r = 0; r < sizeof(row_starts) / sizeof(row_starts[0]); r++)
+        for (uint32_t end = 0; end < 2; end++) {
+            /* From the row's end inward, then in the rows after it (before it, for the last). */
+            uint32_t at = UINT32_MAX;
+            for (uint32_t k = 0; at == UINT32_MAX && k < ns / width; k++) {
+                uint32_t row = r + 1 < sizeof(row_starts) / sizeof(row_starts[0]) ? row_starts[r] + k * width
+                                                                                   : row_starts[r] - k * width;
+                for (uint32_t in = 0; at == UINT32_MAX && in < width; in++)
+                    if (is_tapped(c, backward, row + (end ? width - 1 - in : in)))
+                        at = row + (end ? width - 1 - in : in);
+            }
+            assert_true(at != UINT32_MAX);
+            expect_inf_reach(c, backward, type, src, clean, at, end ? -INFINITY : INFINITY, label);
+        }
+    free(src);
+    free(clean);
 }
 
 /* 16-bit block gathers whose window rows vectors cannot load (odd widths) but whose blocks store
@@ -1135,7 +1185,7 @@ static void test_word_loads(void **state)
                                                                       : DMLVK_INTERPOLATION_MODE_LINEAR);
             char label[96];
             snprintf(label, sizeof(label), "case %zu (%s, type %zu)", k, backward ? "backward" : "forward", t);
-            uint32_t rows, words = plan_word_loads(&c, backward, types[t], &rows, label);
+            uint32_t rows, words = plan_spec(&c, backward, types[t], RESAMPLE_SPEC_WORD_LOADS, &rows, label);
             if (!rows || words != cases[k].words[t])
                 fail_msg("%s: block rows %u, word loads %u, where %d was due", label, rows, words, cases[k].words[t]);
             if (!words)
@@ -1148,20 +1198,7 @@ static void test_word_loads(void **state)
             for (uint32_t pad = 1; pad <= 2; pad++)
                 check_layout(&c, backward, types[t], nchw, (const uint32_t[2]){ pad, 0 }, 0, NULL, true, label);
 
-            const uint32_t *read = backward ? c.big : c.small;
-            uint32_t ns = count(4, read), nd = count(4, backward ? c.small : c.big), width = read[3];
-            float *src = malloc(ns * 4), *clean = malloc(nd * 4);
-            for (uint32_t i = 0; i < ns; i++)
-                src[i] = (float)(0.25 * (1 + i % 3));
-            run_resample(&c, backward, types[t], src, clean);
-            /* Rows 0, 1 and 4 of the first plane, and the last row of the last, at both ends. */
-            const uint32_t row_starts[] = { 0, width, 4 * width, ns - width };
-            for (size_t r = 0; r < sizeof(row_starts) / sizeof(row_starts[0]); r++)
-                for (uint32_t end = 0; end < 2; end++)
-                    expect_inf_reach(&c, backward, types[t], src, clean, row_starts[r] + end * (width - 1),
-                                     end ? -INFINITY : INFINITY, label);
-            free(src);
-            free(clean);
+            expect_row_end_infs(&c, backward, types[t], label);
         }
     }
     /* Random odd-length read rows onto written rows of whole 4-element groups, any scale and pixel
@@ -1193,12 +1230,112 @@ static void test_word_loads(void **state)
         snprintf(label, sizeof(label), "random case %d (%s, %u -> %u columns)", k, backward ? "backward" : "forward",
                  backward ? c.big[3] : c.small[3], backward ? c.small[3] : c.big[3]);
         uint32_t rows;
-        taken += plan_word_loads(&c, backward, type, &rows, label);
+        taken += plan_spec(&c, backward, type, RESAMPLE_SPEC_WORD_LOADS, &rows, label);
         for (uint64_t offset = 0; offset <= 4; offset += 4)
             expect_reference(&c, backward, type, offset, label);
     }
     if (taken < 6) /* 11 of 12 did when this test was written, run alone */
         fail_msg("%u of 12 random cases took word loads", taken);
+}
+
+/* Block gathers over planes whose column blocks fall into few classes of identical weights, where
+ * those weights are many, load them by class (RESAMPLE_SPEC_X_CLASSES, BENCHMARKS.md note 145):
+ * downscales forward and upscales backward at periodic scales, 1-D and 2-D, every type, against
+ * the float64 reference at offsets 0 and 4, with Infs at the rows' ends, whose blocks are classes
+ * of their own. Blocks of few weights (float32's 0.25x forward, upscales forward), scales without
+ * a short period and rows of a few blocks keep weights per block. Then random periodic scales,
+ * sizes and pixel offsets, both directions. */
+static void test_weight_classes(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t dims, width;
+        float scale;
+        bool backward, nearest;
+        bool classes[3]; /* float32, float16, bfloat16 */
+    } cases[] = {
+        { 4, 128, 0.25f, false, false, { false, true, true } }, /* 128 -> 32 */
+        { 4, 128, 0.25f, false, true, { true, true, true } },
+        { 3, 64, 2.0f, true, false, { true, true, true } },     /* 64 <- 128, 1-D */
+        { 4, 40, 3.0f, true, false, { false, true, true } },    /* 40 <- 120 (float32: few weights) */
+        { 4, 64, 2.0f, false, false, { false, false, false } }, /* 64 -> 128: few weights */
+        { 4, 128, 0.26f, false, true, { false, false, false } }, /* 128 -> 34: no short period */
+        { 4, 8, 0.25f, false, true, { false, false, false } },  /* 8 -> 2: one block */
+    };
+    static const dmlvk_tensor_data_type types[] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
+                                                    DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        for (size_t t = 0; t < 3; t++) {
+            const bool backward = cases[k].backward;
+            struct resample_case c = half_pixel_case((const uint32_t[4]){ 2, 2, 7, cases[k].width }, cases[k].scale,
+                                                     cases[k].nearest ? DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR
+                                                                      : DMLVK_INTERPOLATION_MODE_LINEAR);
+            if (cases[k].dims == 3) { /* drop the rows: 2 x 2 x width */
+                for (int d = 2; d < 4; d++) {
+                    c.small[d - 1] = c.small[d];
+                    c.big[d - 1] = c.big[d];
+                    c.scales[d - 1] = c.scales[d];
+                    c.in_off[d - 1] = c.in_off[d];
+                    c.out_off[d - 1] = c.out_off[d];
+                }
+                c.small[1] = c.big[1] = 2;
+                c.scales[1] = 1.0f;
+                c.in_off[1] = c.out_off[1] = 0.0f;
+                c.dims = 3;
+            }
+            char label[96];
+            snprintf(label, sizeof(label), "case %zu (%s, type %zu)", k, backward ? "backward" : "forward", t);
+            uint32_t rows, classes = plan_spec(&c, backward, types[t], RESAMPLE_SPEC_X_CLASSES, &rows, label);
+            if (!rows || classes != cases[k].classes[t])
+                fail_msg("%s: block rows %u, weight classes %u, where %d was due", label, rows, classes,
+                         cases[k].classes[t]);
+            for (uint64_t offset = 0; offset <= 4; offset += 4)
+                expect_reference(&c, backward, types[t], offset, label);
+            if (classes && c.dims == 4)
+                expect_row_end_infs(&c, backward, types[t], label);
+        }
+    }
+    /* Forward downscales of rows and 2-D planes, backward upscales of rows (1-D: the backward's
+     * blocks of a column take the widest windows). */
+    static const float forward_scales[] = { 0.25f, 0.2f }, backward_scales[] = { 2, 3, 2.5f };
+    static const float conventions[3][2] = { { 0.5f, -0.5f }, { 0.0f, 0.0f }, { 0.0f, -0.5f } };
+    uint32_t taken = 0;
+    for (int k = 0; k < 16; k++) {
+        const bool backward = k % 2;
+        const dmlvk_tensor_data_type type = types[(k / 2) % 3];
+        const float scale = backward ? backward_scales[splitmix64_next(&rng_state) % 3]
+                                     : forward_scales[splitmix64_next(&rng_state) % 2];
+        const float *offsets = conventions[splitmix64_next(&rng_state) % 3];
+        const uint32_t dims = backward || k % 4 == 0 ? 3 : 4;
+        struct resample_case c = { .dims = dims,
+                                   .mode = (k / 6) % 2 ? DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR
+                                                       : DMLVK_INTERPOLATION_MODE_LINEAR,
+                                   .rounding = (dmlvk_axis_direction)((k / 4) % 2) };
+        for (uint32_t d = 0; d < dims; d++) {
+            const bool resampled = d + 2 >= dims;
+            c.small[d] = 1 + (uint32_t)(splitmix64_next(&rng_state) % (resampled ? 8 : 3));
+            c.scales[d] = resampled ? scale : 1.0f;
+            c.in_off[d] = resampled ? offsets[0] : 0.0f;
+            c.out_off[d] = resampled ? offsets[1] : 0.0f;
+        }
+        if (dims == 3) {
+            c.small[1] = 1;
+            c.scales[1] = 1.0f;
+            c.in_off[1] = c.out_off[1] = 0.0f;
+        }
+        c.small[dims - 1] = (scale < 1 ? 64 : 16) + (uint32_t)(splitmix64_next(&rng_state) % (scale < 1 ? 200 : 80));
+        for (uint32_t d = 0; d < dims; d++)
+            c.big[d] = c.scales[d] == 1.0f ? c.small[d] : (uint32_t)fmax(1, floor(c.small[d] * scale));
+        char label[96];
+        snprintf(label, sizeof(label), "random case %d (%s, %uD, scale %g, %u -> %u columns)", k,
+                 backward ? "backward" : "forward", dims, scale, c.small[dims - 1], c.big[dims - 1]);
+        uint32_t rows;
+        taken += plan_spec(&c, backward, type, RESAMPLE_SPEC_X_CLASSES, &rows, label);
+        for (uint64_t offset = 0; offset <= 4; offset += 4)
+            expect_reference(&c, backward, type, offset, label);
+    }
+    if (taken < 4) /* 6 did when this test was written */
+        fail_msg("%u of 16 random cases loaded weights by class", taken);
 }
 
 static int setup(void **state)
@@ -1234,6 +1371,7 @@ int main(void)
         cmocka_unit_test(test_block_shapes),
         cmocka_unit_test(test_aligned_forms),
         cmocka_unit_test(test_word_loads),
+        cmocka_unit_test(test_weight_classes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
