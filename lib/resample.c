@@ -406,8 +406,10 @@ static uint32_t fill_block_table(struct dmlvk_op_plan *plan, uint32_t map_at, ui
     ba.map = plan->params + map_at; /* the caller's pointers may predate a move of the block */
     ba.ranges = ranges_at == UINT32_MAX ? NULL : plan->params + ranges_at;
     struct reference ref = reference_block(&ba);
-    float kinds[RESAMPLE_MAX_X_CLASSES][4 * MAX_WEIGHT_GROUPS];
-    uint32_t k = classes && groups >= X_CLASSES_MIN_GROUPS ? weight_classes(&ba, ref, blocks, groups, kinds, NULL) : 0;
+    float class_weights[RESAMPLE_MAX_X_CLASSES][4 * MAX_WEIGHT_GROUPS];
+    uint32_t k = 0;
+    if (classes && groups >= X_CLASSES_MIN_GROUPS)
+        k = weight_classes(&ba, ref, blocks, groups, class_weights, NULL);
     if (k >= blocks)
         k = 0;
     if (classes)
@@ -421,14 +423,15 @@ static uint32_t fill_block_table(struct dmlvk_op_plan *plan, uint32_t map_at, ui
         at += at & 1;
         uint32_t *pairs = plan->params + at;
         uint32_t *weights = plan->params + ((at + 2 * blocks + 3) & ~UINT32_C(3));
-        weight_classes(&ba, ref, blocks, groups, kinds, pairs); /* classes into the odd words */
+        /* The classes into the first `blocks` words, then spread to the odd words from the end. */
+        weight_classes(&ba, ref, blocks, groups, class_weights, pairs);
         for (uint32_t j = blocks; j-- > 0;) {
             pairs[2 * j + 1] = pairs[j];
             pairs[2 * j] = (uint32_t)block_first(&ba, j, ref);
         }
         for (uint32_t c = 0; c < k; c++)
             for (uint32_t e = 0; e < 4 * groups; e++)
-                memcpy(&weights[4 * ((e / 4) * k + c) + e % 4], &kinds[c][e], 4);
+                memcpy(&weights[4 * ((e / 4) * k + c) + e % 4], &class_weights[c][e], 4);
         return at;
     }
     uint32_t *first = plan->params + at;
