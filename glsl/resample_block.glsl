@@ -260,7 +260,7 @@ void block_gather(uint e)
         uvec2 first_class = ParamUvec2s(pc.p).v[(xt >> 1) + jx];
         x0 = int(first_class.x);
         x_class = first_class.y;
-        xw = (xt + 2u * x_blocks + 3u) >> 2;
+        xw = block_weights(xt, 2u * x_blocks);   // after two words per block
         x_stride = pc.p.x_classes;
     } else {
         x0 = int(ParamWords(pc.p).v[xt + jx]);

@@ -358,6 +358,13 @@ static void weights_of(const struct block_axis *ba, int64_t j, int64_t first, ui
     FOR_EACH_TAP(ba, j, first, { w[t * ba->block + m] = weight; })
 }
 
+/* Stores weights w (groups of 4) as the `index`-th of `stride` in a group-major table. */
+static void put_weight_groups(uint32_t *table, uint32_t stride, uint32_t index, const float *w, uint32_t groups)
+{
+    for (uint32_t e = 0; e < 4 * groups; e++)
+        memcpy(&table[4 * ((e / 4) * stride + index) + e % 4], &w[e], 4);
+}
+
 /* The classes of identical weights (bit for bit) among an axis's blocks, at most
  * RESAMPLE_MAX_X_CLASSES: their count, with each block's class in `of` where `of` is not NULL;
  * 0 where there are more. The search starts after the previous block's class, where a periodic
@@ -430,19 +437,17 @@ static uint32_t fill_block_table(struct dmlvk_op_plan *plan, uint32_t map_at, ui
             pairs[2 * j] = (uint32_t)block_first(&ba, j, ref);
         }
         for (uint32_t c = 0; c < k; c++)
-            for (uint32_t e = 0; e < 4 * groups; e++)
-                memcpy(&weights[4 * ((e / 4) * k + c) + e % 4], &class_weights[c][e], 4);
+            put_weight_groups(weights, k, c, class_weights[c], groups);
         return at;
     }
     uint32_t *first = plan->params + at;
     uint32_t *weights = plan->params + ((at + blocks + 3) & ~UINT32_C(3));
+    float w[4 * MAX_WEIGHT_GROUPS];
     for (uint32_t j = 0; j < blocks; j++) {
         int64_t lo = block_first(&ba, j, ref);
         first[j] = (uint32_t)lo;
-        FOR_EACH_TAP(&ba, (int64_t)j, lo, {
-            uint32_t entry = t * ba.block + m;
-            memcpy(&weights[4 * ((entry / 4) * blocks + j) + entry % 4], &weight, 4);
-        })
+        weights_of(&ba, j, lo, groups, w);
+        put_weight_groups(weights, blocks, j, w, groups);
     }
     return at;
 }
