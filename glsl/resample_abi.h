@@ -78,6 +78,14 @@ DMLVK_PARAMS_END(resample_params)
  * neighbouring 16-byte words, where blocks' own weights spread each load over one per lane. */
 #define RESAMPLE_SPEC_X_CLASSES 22
 #define RESAMPLE_MAX_X_CLASSES 8u
+/* Block gathers over planes whose blocks give every member they store a weight above 0 at each
+ * window entry they sum inside the read tensor (regular windows: integer scales, most others
+ * whose period is one block): with the window's values outside the tensor zeroed, the plain
+ * sums are exact where a value is Inf or NaN, so no careful pass exists. EXACT_EDGES says which
+ * window positions some block places outside: bit c for chunk c of the columns (element by
+ * element where loads are), bit 16 + r for row r. */
+#define RESAMPLE_SPEC_EXACT 23
+#define RESAMPLE_SPEC_EXACT_EDGES 24
 
 /* The block gather's limits: outputs per block, window columns and rows. A block's taps are
  * masks of TAP_BITS bits, window position times block members: MAX_WINDOW * MAX_BLOCK_X always

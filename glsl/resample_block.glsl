@@ -27,6 +27,12 @@ layout(constant_id = RESAMPLE_SPEC_WORD_LOADS) const bool WORD_LOADS = false;
 // touch a few neighbouring 16-byte words instead of one per lane.
 layout(constant_id = RESAMPLE_SPEC_X_CLASSES) const bool X_CLASSES = false;
 
+// EXACT: plain sums are exact (resample_abi.h; lib/resample.c says which plans), with the values
+// outside the tensor zeroed at the window positions in EXACT_EDGES, where a careful pass took
+// 5-13% of 16-bit rows' time even where it never ran (BENCHMARKS.md notes 145 and 146).
+layout(constant_id = RESAMPLE_SPEC_EXACT) const bool EXACT = false;
+layout(constant_id = RESAMPLE_SPEC_EXACT_EDGES) const uint EXACT_EDGES = 0u;
+
 // Elements per load of a window row: 4, 2 or 1 (lib/resample.c picks 4 or 2).
 layout(constant_id = RESAMPLE_SPEC_CHUNK) const uint CHUNK = 4;
 // The window entries that any block taps (bit t * BLOCK_X + bx, r * BLOCK_Y + by), in two words
@@ -138,18 +144,22 @@ void add_rows(bool vector, bool careful, uint plane, int x0, int y0, uint jy, ui
             if (vector && CHUNK > 1u) {
                 // Rows, x0 and the row length are whole chunks here.
                 uint q = (row + uint(clamp(x, 0, last_col + 1 - int(CHUNK)))) / CHUNK;
+                bool outside = EXACT && (EXACT_EDGES >> c & 1u) != 0u && (x < 0 || x > last_col);
                 if (CHUNK == 4u) {
                     vec4 l = load4(pc.src, q);
                     [[unroll]] for (uint k = 0u; k < 4u; k++)
-                        v[4u * c + k] = l[k];
+                        v[4u * c + k] = outside ? 0.0 : l[k];
                 } else {
                     vec2 l = load2(pc.src, q);
-                    v[2u * c] = l.x;
-                    v[2u * c + 1u] = l.y;
+                    v[2u * c] = outside ? 0.0 : l.x;
+                    v[2u * c + 1u] = outside ? 0.0 : l.y;
                 }
             } else {
-                [[unroll]] for (uint k = 0u; k < CHUNK; k++)
-                    v[CHUNK * c + k] = load(pc.src, row + uint(clamp(x + int(k), 0, last_col)) * pc.p.in_strides[3]);
+                [[unroll]] for (uint k = 0u; k < CHUNK; k++) {
+                    float l = load(pc.src, row + uint(clamp(x + int(k), 0, last_col)) * pc.p.in_strides[3]);
+                    bool outside = EXACT && (EXACT_EDGES >> c & 1u) != 0u && (x + int(k) < 0 || x + int(k) > last_col);
+                    v[CHUNK * c + k] = outside ? 0.0 : l;
+                }
             }
         }
         float sums[MAX_BLOCK_X];
@@ -161,6 +171,10 @@ void add_rows(bool vector, bool careful, uint plane, int x0, int y0, uint jy, ui
                     s += wx[t * BLOCK_X + bx] * v[t];
             sums[bx] = s;
             finite = finite && (!careful || (!isinf(s) && !isnan(s)));
+        }
+        if (EXACT && (EXACT_EDGES >> (16u + r) & 1u) != 0u && (y0 + int(r) < 0 || y0 + int(r) > last_row)) {
+            [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++)
+                sums[bx] = 0.0;
         }
         if (!finite) {
             [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++) {
@@ -285,11 +299,15 @@ void block_gather(uint e)
         add_rows(true, false, plane, x0, y0, jy, y_blocks, yw, wx, acc);
     else
         add_rows(false, false, plane, x0, y0, jy, y_blocks, yw, wx, acc);
-    // A window value that is Inf or NaN makes every sum it enters non-finite, weight 0 or not.
+    // A window value that is Inf or NaN makes every sum it enters non-finite, weight 0 or not
+    // (but for EXACT's, where the stores alone ask).
     bool finite = true;
+#if !DMLVK_BF16
+    if (!EXACT)
+#endif
     [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
         finite = finite && finite_sum(acc[k]);
-    if (!finite) {
+    if (!EXACT && !finite) {
         [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
             acc[k] = 0.0;
         add_rows(false, true, plane, x0, y0, jy, y_blocks, yw, wx, acc);

@@ -210,6 +210,8 @@ struct block_shape {
     uint32_t x_phase;   /* column blocks start this many outputs early (X_PHASE) */
     bool regular_y, regular_x;
     bool vector_loads, vector_stores;
+    bool exact;              /* RESAMPLE_SPEC_EXACT, with exact_edges (RESAMPLE_SPEC_EXACT_EDGES) */
+    uint32_t exact_edges;
     struct block_layout y, x;
 };
 
@@ -450,6 +452,45 @@ static uint32_t fill_block_table(struct dmlvk_op_plan *plan, uint32_t map_at, ui
         put_weight_groups(weights, blocks, j, w, groups);
     }
     return at;
+}
+
+/* 16-bit block gathers over planes whose window rows vectors cannot load (rows of odd length,
+ * packed), where the blocks' rows leave as vectors: each row's window from whole words
+ * (RESAMPLE_SPEC_WORD_LOADS; BENCHMARKS.md note 144, H200: 97x131 -> 200x260 forward float16
+ * 4.6-5.4% faster, bfloat16 0-2.3%, backward 200x260 <- 97x131 float16 0.6-3.7%; where rows leave
+ * element by element (odd output widths) 2.5-3.7% slower). */
+static bool word_loads(const struct block_shape *shape, const struct resample_params *hdr, dmlvk_tensor_data_type type)
+{
+    return shape->rows && !shape->channel_lanes && DMLVK_IS_16BIT_FLOAT(type) && !shape->vector_loads &&
+           shape->vector_stores && hdr->in_strides[AXES - 1] == 1;
+}
+
+/* Whether every block of an axis gives each member it stores a weight above 0 at every window
+ * entry the blocks sum (`taps`) inside the read axis's `n` elements (RESAMPLE_SPEC_EXACT); the
+ * window positions that some block places outside them in *outside (a bit each). */
+static bool exact_sums(const struct block_axis *ba, uint64_t taps, uint32_t window, int64_t n, uint32_t *outside)
+{
+    struct reference ref = reference_block(ba);
+    uint32_t groups = (window * ba->block + 3) / 4;
+    float w[4 * MAX_WEIGHT_GROUPS];
+    *outside = 0;
+    for (int64_t j = 0; j < block_count(ba); j++) {
+        int64_t first = block_first(ba, j, ref);
+        weights_of(ba, j, first, groups, w);
+        for (uint32_t t = 0; t < window; t++) {
+            if (first + t < 0 || first + t >= n) {
+                *outside |= UINT32_C(1) << t;
+                continue;
+            }
+            for (uint32_t m = 0; m < ba->block; m++) {
+                int64_t i = j * ba->block + m - ba->phase;
+                uint32_t e = t * ba->block + m;
+                if (i >= 0 && i < ba->members && (taps >> e & 1) && w[e] == 0)
+                    return false;
+            }
+        }
+    }
+    return true;
 }
 
 /* Whether column layout a is better than b (BENCHMARKS.md note 30, H100): block rows that leave
@@ -762,6 +803,28 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
             return DMLVK_ERROR_OUT_OF_MEMORY;
         hdr->block_table[a] = at;
     }
+    /* Exact plain sums for 16-bit gathers that write at least as many rows and columns as they
+     * read (BENCHMARKS.md note 146, H200: bilinear 2x forward float16 7% faster, bfloat16 5%,
+     * backward of a 2x downscale 1.5-4.7%; gathers that write fewer, with their taller windows,
+     * ran up to 16% slower, float32 ones up to 24%). */
+    if (DMLVK_IS_16BIT_FLOAT(type) && !channels && !word_loads(shape, hdr, type) &&
+        hdr->out_sizes[2] >= hdr->in_sizes[2] && hdr->out_sizes[3] >= hdr->in_sizes[3]) {
+        uint32_t outside[2];
+        bool exact = true;
+        for (uint32_t a = 0; a < 2 && exact; a++) {
+            ba[a].map = table(plan, table_at, hdr->map_offset[2 + a]); /* the tables may have moved the block */
+            ba[a].ranges = backward ? table(plan, table_at, hdr->range_offset[2 + a]) : NULL;
+            exact = exact_sums(&ba[a], a == 0 ? shape->y.taps : shape->x.taps,
+                               a == 0 ? shape->rows : shape->chunk * shape->chunks, hdr->in_sizes[2 + a], &outside[a]);
+        }
+        if (exact) {
+            shape->exact = true;
+            shape->exact_edges = outside[0] << 16;
+            for (uint32_t c = 0; c < shape->chunks; c++)
+                if (outside[1] >> (c * shape->chunk) & ((UINT32_C(1) << shape->chunk) - 1))
+                    shape->exact_edges |= UINT32_C(1) << c;
+        }
+    }
     uint32_t divisors[3] = { (uint32_t)block_count(&ba[1]), (uint32_t)block_count(&ba[0]), hdr->out_sizes[1] };
     if (channels) {
         divisors[2] = divisors[1];
@@ -956,12 +1019,7 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
     DMLVK_BIND(dp, resample_push, p, DMLVK_SLOT_PARAMS);
     DMLVK_BIND(dp, resample_push, src, 0); /* binding 0: the input (or InputGradientTensor) */
     DMLVK_BIND(dp, resample_push, dst, 1);
-    /* 16-bit block gathers over planes whose window rows vectors cannot load, where the blocks'
-     * rows leave as vectors (BENCHMARKS.md note 144, H200: 97x131 -> 200x260 forward float16
-     * 4.6-5.4% faster, bfloat16 0-2.3%, backward 200x260 <- 97x131 float16 0.6-3.7%; where rows
-     * leave element by element (odd output widths) 2.5-3.7% slower). */
-    const bool word_loads = shape.rows && !shape.channel_lanes && storage16 && !shape.vector_loads &&
-                            shape.vector_stores && hdr.in_strides[AXES - 1] == 1;
+    const bool words = word_loads(&shape, &hdr, in.type);
     const struct {
         uint32_t id, value;
     } spec[] = {
@@ -983,8 +1041,10 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         { RESAMPLE_SPEC_LANES, shape.channel_lanes ? shape.channel_lanes : lanes.lanes },
         { RESAMPLE_SPEC_CHANNEL_BLOCKS, shape.channel_lanes != 0 },
         { RESAMPLE_SPEC_IDENTITY, identity },
-        { RESAMPLE_SPEC_WORD_LOADS, word_loads },
+        { RESAMPLE_SPEC_WORD_LOADS, words },
         { RESAMPLE_SPEC_X_CLASSES, hdr.x_classes != 0 },
+        { RESAMPLE_SPEC_EXACT, shape.exact },
+        { RESAMPLE_SPEC_EXACT_EDGES, shape.exact_edges },
     };
     for (size_t i = 0; i < DMLVK_ARRAY_SIZE(spec); i++)
         dmlvk_dispatch_spec(plan, dp, spec[i].id, spec[i].value);

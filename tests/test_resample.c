@@ -14,6 +14,8 @@ static dmlvk_device *dev;
  * and the stores of devices whose subgroups cannot shuffle. */
 static const struct test_params software_rounding = { .force_software_rounding = 1 };
 static const struct test_params no_subgroup_shuffle = { .force_no_subgroup_shuffle = 1 };
+static const dmlvk_tensor_data_type types[] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
+                                                DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
 
 static uint64_t rng_state = 12345;
 
@@ -173,8 +175,6 @@ static void test_adjoint(void **state)
 static void test_deterministic(void **state)
 {
     (void)state;
-    static const dmlvk_tensor_data_type types[] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
-                                                    DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
     for (int type = 0; type < 3; type++) {
         struct resample_case c;
         random_case(&c, 4);
@@ -364,8 +364,6 @@ static void test_block_gather(void **state)
     (void)state;
     const float scales[] = { 2.0f, 1.5f, 0.75f, 3.0f };
     const uint32_t widths[] = { 301, 128 };
-    static const dmlvk_tensor_data_type types[] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
-                                                    DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
     for (int k = 0; k < 192; k++) {
         bool backward = k < 96;
         int j = k % 96;
@@ -410,8 +408,6 @@ static void test_small_sizes(void **state)
     static const float scales[] = { 0.5f, 0.75f, 1.0f, 1.5f, 2.0f, 3.0f, 0.3f };
     /* Input and output pixel offsets: half-pixel, asymmetric, and the two mixes (MAPPINGS.md). */
     static const float conventions[4][2] = { { 0.5f, -0.5f }, { 0.0f, 0.0f }, { 0.0f, -0.5f }, { 0.5f, 0.0f } };
-    static const dmlvk_tensor_data_type types[] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
-                                                    DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
     int k = 0;
     for (uint32_t small = 1; small <= 5; small++)
         for (uint32_t big = 1; big <= 5; big++, k++) {
@@ -620,8 +616,6 @@ static void check_layout(const struct resample_case *c, bool backward, dmlvk_ten
 static void test_layouts(void **state)
 {
     (void)state;
-    static const dmlvk_tensor_data_type types[] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
-                                                    DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
     static const uint32_t lane_sizes[] = { 4, 8, 12, 16, 17, 19, 33, 3 };
     /* 1/3 (as float): samples about 1e-7 below an index, weights near 0 in the general loops too. */
     static const float scales[] = { 2, 1.5f, 0.5f, 3, 0.75f, 1.0f / 3 };
@@ -683,8 +677,6 @@ static void test_layouts(void **state)
 static void test_channel_blocks(void **state)
 {
     (void)state;
-    static const dmlvk_tensor_data_type types[] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
-                                                    DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
     static const uint32_t channels[] = { 8, 16, 24, 19, 40, 64 };
     static const float scales[][2] = { { 2, 2 }, { 1.5f, 1.5f }, { 0.5f, 0.75f }, { 3, 1.25f }, { 2.06f, 0.6f } };
     for (int k = 0; k < 72; k++) {
@@ -726,8 +718,6 @@ static void test_channel_blocks(void **state)
 static void test_shuffled_stores(void **state)
 {
     (void)state;
-    static const dmlvk_tensor_data_type types[] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
-                                                    DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
     static const uint32_t widths[] = { 131, 97, 61, 33, 7, 5 };
     static const float scales[] = { 2, 1.5f, 3, 0.5f, 0.75f, 1.25f };
     for (int k = 0; k < 72; k++) {
@@ -982,8 +972,6 @@ static void test_block_shapes(void **state)
 static void test_aligned_forms(void **state)
 {
     (void)state;
-    const dmlvk_tensor_data_type types[] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
-                                             DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
     const char *const names[] = { "float32", "float16", "bfloat16" };
     /* The plans lib/resample.c gives an aligned form (BENCHMARKS.md notes 140, 141), and plans of
      * the same kinds of access that keep one pipeline. `forms`: bit t where types[t] has the form;
@@ -1103,6 +1091,25 @@ static uint32_t plan_spec(const struct resample_case *c, bool backward, dmlvk_te
     return value;
 }
 
+/* Row k of a plan rule's table in type t: its half-pixel case, with the label that names it. */
+static struct resample_case table_case(const uint32_t small[4], float scale, bool nearest, bool backward, size_t k,
+                                       size_t t, char label[96])
+{
+    snprintf(label, 96, "case %zu (%s, type %zu)", k, backward ? "backward" : "forward", t);
+    return half_pixel_case(small, scale,
+                           nearest ? DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR : DMLVK_INTERPOLATION_MODE_LINEAR);
+}
+
+/* Specialization constant `id` (`name`) of case c's plan, which must be a block gather's and `due`. */
+static uint32_t expect_spec(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type, uint32_t id,
+                            const char *name, uint32_t due, const char *label)
+{
+    uint32_t rows, value = plan_spec(c, backward, type, id, &rows, label);
+    if (!rows || value != due)
+        fail_msg("%s: block rows %u, %s %u, where %u was due", label, rows, name, value, due);
+    return value;
+}
+
 /* Whether some element of case c's result taps element `at` of the read tensor with a weight
  * above 0. */
 static bool is_tapped(const struct resample_case *c, bool backward, uint32_t at)
@@ -1120,6 +1127,19 @@ static bool is_tapped(const struct resample_case *c, bool backward, uint32_t at)
     return tapped;
 }
 
+/* Case c's result on finite values (0.25, 0.5, 0.75 in turn), for expect_inf_reach; *src: those
+ * values. Both are the caller's to free. */
+static float *clean_result(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type, float **src)
+{
+    uint32_t ns = count(c->dims, backward ? c->big : c->small), nd = count(c->dims, backward ? c->small : c->big);
+    float *clean = malloc(nd * 4);
+    *src = malloc(ns * 4);
+    for (uint32_t i = 0; i < ns; i++)
+        (*src)[i] = (float)(0.25 * (1 + i % 3));
+    run_resample(c, backward, type, *src, clean);
+    return clean;
+}
+
 /* An Inf at the first and at the last element of rows 0, 1 and 4 of the read tensor's first plane
  * and of the last row of its last reaches exactly the elements that tap it (expect_inf_reach):
  * the blocks at a row's ends, whose windows reach past it. Where no output taps that element (a
@@ -1129,11 +1149,8 @@ static void expect_row_end_infs(const struct resample_case *c, bool backward, dm
                                 const char *label)
 {
     const uint32_t *read = backward ? c->big : c->small;
-    uint32_t ns = count(4, read), nd = count(4, backward ? c->small : c->big), width = read[3];
-    float *src = malloc(ns * 4), *clean = malloc(nd * 4);
-    for (uint32_t i = 0; i < ns; i++)
-        src[i] = (float)(0.25 * (1 + i % 3));
-    run_resample(c, backward, type, src, clean);
+    uint32_t ns = count(4, read), width = read[3];
+    float *src, *clean = clean_result(c, backward, type, &src);
     const uint32_t row_starts[] = { 0, width, 4 * width, ns - width };
     for (size_t r = 0; r < sizeof(row_starts) / sizeof(row_starts[0]); r++)
         for (uint32_t end = 0; end < 2; end++) {
@@ -1175,20 +1192,12 @@ static void test_word_loads(void **state)
         { { 2, 2, 7, 33 }, 2.0f, false, false, { false, false, false } }, /* 33 -> 66: element stores */
         { { 2, 2, 7, 32 }, 2.06f, false, false, { false, false, false } }, /* 32 -> 66: vector loads */
     };
-    static const dmlvk_tensor_data_type types[] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
-                                                    DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
     for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
         for (size_t t = 0; t < 3; t++) {
             const bool backward = cases[k].backward;
-            struct resample_case c = half_pixel_case(cases[k].small, cases[k].scale,
-                                                     cases[k].nearest ? DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR
-                                                                      : DMLVK_INTERPOLATION_MODE_LINEAR);
             char label[96];
-            snprintf(label, sizeof(label), "case %zu (%s, type %zu)", k, backward ? "backward" : "forward", t);
-            uint32_t rows, words = plan_spec(&c, backward, types[t], RESAMPLE_SPEC_WORD_LOADS, &rows, label);
-            if (!rows || words != cases[k].words[t])
-                fail_msg("%s: block rows %u, word loads %u, where %d was due", label, rows, words, cases[k].words[t]);
-            if (!words)
+            struct resample_case c = table_case(cases[k].small, cases[k].scale, cases[k].nearest, backward, k, t, label);
+            if (!expect_spec(&c, backward, types[t], RESAMPLE_SPEC_WORD_LOADS, "word loads", cases[k].words[t], label))
                 continue;
             for (uint64_t offset = 0; offset <= 4; offset += 4)
                 expect_reference(&c, backward, types[t], offset, label);
@@ -1262,8 +1271,6 @@ static void test_weight_classes(void **state)
         { 4, 128, 0.26f, false, true, { false, false, false } }, /* 128 -> 34: no short period */
         { 4, 8, 0.25f, false, true, { false, false, false } },  /* 8 -> 2: one block */
     };
-    static const dmlvk_tensor_data_type types[] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
-                                                    DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
     for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
         for (size_t t = 0; t < 3; t++) {
             const bool backward = cases[k].backward;
@@ -1338,6 +1345,108 @@ static void test_weight_classes(void **state)
         fail_msg("%u of 16 random cases loaded weights by class", taken);
 }
 
+/* An Inf at the second and the last but one column and at a random one of the first and the last
+ * row of the read tensor's first and last planes, and at a random element, reaches exactly the
+ * elements that tap it (expect_inf_reach): the rows that windows past the top and bottom edges
+ * read in their stead, and the columns that a chunk past a row's end reads. */
+static void expect_edge_row_infs(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type,
+                                 const char *label)
+{
+    const uint32_t *read = backward ? c->big : c->small;
+    uint32_t ns = count(4, read), width = read[3];
+    float *src, *clean = clean_result(c, backward, type, &src);
+    const uint32_t rows[] = { 0, read[2] - 1, ns / width - read[2], ns / width - 1 };
+    const uint32_t columns[] = { 1, width - 2, (uint32_t)(splitmix64_next(&rng_state) % width) };
+    for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++)
+        for (size_t k = 0; k < sizeof(columns) / sizeof(columns[0]); k++) {
+            uint32_t at = rows[r] * width + columns[k] % width;
+            if (is_tapped(c, backward, at))
+                expect_inf_reach(c, backward, type, src, clean, at, r % 2 ? -INFINITY : INFINITY, label);
+        }
+    uint32_t at = (uint32_t)(splitmix64_next(&rng_state) % ns);
+    if (is_tapped(c, backward, at))
+        expect_inf_reach(c, backward, type, src, clean, at, INFINITY, label);
+    free(src);
+    free(clean);
+}
+
+/* 16-bit block gathers that write at least as many rows and columns as they read, whose blocks
+ * give every member a weight above 0 at each window entry they sum inside the tensor, have no
+ * careful pass: the values outside the tensor are zeroed instead (RESAMPLE_SPEC_EXACT, BENCHMARKS.md
+ * note 146). Integer upscales forward and downscales backward, against the float64 reference at
+ * offsets 0 and 4, with Infs at the rows' ends, in the first and last rows, and at random; float32,
+ * gathers that write less, and windows that some block taps only in part keep the careful pass.
+ * Then random integer scales, sizes and pixel offsets, both directions. */
+static void test_exact_sums(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t small[4];
+        float scale;
+        bool backward, nearest;
+        bool exact[3]; /* float32, float16, bfloat16 */
+    } cases[] = {
+        { { 2, 2, 20, 64 }, 2.0f, false, false, { false, true, true } },   /* 20x64 -> 40x128 */
+        { { 1, 3, 12, 40 }, 2.0f, false, false, { false, true, true } },   /* 12x40 -> 24x80 */
+        { { 1, 1, 4, 8 }, 2.0f, false, false, { false, true, true } },     /* most elements at an edge */
+        { { 2, 2, 40, 128 }, 0.5f, true, false, { false, true, true } },   /* 40x128 <- 20x64 */
+        { { 2, 2, 20, 64 }, 4.0f, false, false, { false, false, false } }, /* windows tapped in part */
+        { { 2, 2, 20, 64 }, 2.0f, false, true, { false, false, false } },
+        { { 2, 2, 20, 64 }, 1.5f, false, false, { false, false, false } },
+        { { 2, 2, 20, 64 }, 2.0f, true, false, { false, false, false } },  /* writes fewer */
+        { { 2, 2, 40, 128 }, 0.5f, false, false, { false, false, false } },
+    };
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        for (size_t t = 0; t < 3; t++) {
+            const bool backward = cases[k].backward;
+            char label[96];
+            struct resample_case c = table_case(cases[k].small, cases[k].scale, cases[k].nearest, backward, k, t, label);
+            if (!expect_spec(&c, backward, types[t], RESAMPLE_SPEC_EXACT, "exact sums", cases[k].exact[t], label))
+                continue;
+            for (uint64_t offset = 0; offset <= 4; offset += 4)
+                expect_reference(&c, backward, types[t], offset, label);
+            if ((backward ? c.big : c.small)[2] > 4) /* its rows 0, 1, 4 and the last */
+                expect_row_end_infs(&c, backward, types[t], label);
+            expect_edge_row_infs(&c, backward, types[t], label);
+            /* Both tensors' rows padded by one element: element loads and stores, each load clamped
+             * on its own (an Inf at random elements, most of them at an edge in the small case). */
+            static const uint32_t nchw[2][4] = { { 0, 1, 2, 3 }, { 0, 1, 2, 3 } };
+            for (int r = 0; r < 12; r++)
+                check_layout(&c, backward, types[t], nchw, (const uint32_t[2]){ 1, 1 }, 0, NULL, true, label);
+        }
+    }
+    static const float conventions[3][2] = { { 0.5f, -0.5f }, { 0.0f, 0.0f }, { 0.0f, -0.5f } };
+    uint32_t taken = 0;
+    for (int k = 0; k < 12; k++) {
+        const bool backward = k % 2;
+        const dmlvk_tensor_data_type type = types[1 + (k / 2) % 2];
+        const float factor = (float)(2 + splitmix64_next(&rng_state) % 3), scale = backward ? 1 / factor : factor;
+        const float *offsets = conventions[splitmix64_next(&rng_state) % 3];
+        struct resample_case c = { .dims = 4,
+                                   .mode = (k / 4) % 2 ? DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR
+                                                       : DMLVK_INTERPOLATION_MODE_LINEAR,
+                                   .rounding = (dmlvk_axis_direction)((k / 8) % 2) };
+        for (uint32_t d = 0; d < 4; d++) {
+            c.small[d] = 1 + (uint32_t)(splitmix64_next(&rng_state) % (d < 2 ? 3 : 40));
+            c.scales[d] = d < 2 ? 1.0f : scale;
+            c.in_off[d] = d < 2 ? 0.0f : offsets[0];
+            c.out_off[d] = d < 2 ? 0.0f : offsets[1];
+            c.big[d] = d < 2 ? c.small[d] : (uint32_t)fmax(1, floor(c.small[d] * scale));
+        }
+        char label[96];
+        snprintf(label, sizeof(label), "random case %d (%s, scale %g, %ux%u -> %ux%u)", k,
+                 backward ? "backward" : "forward", scale, c.small[2], c.small[3], c.big[2], c.big[3]);
+        uint32_t rows, exact = plan_spec(&c, backward, type, RESAMPLE_SPEC_EXACT, &rows, label);
+        taken += exact;
+        for (uint64_t offset = 0; offset <= 4; offset += 4)
+            expect_reference(&c, backward, type, offset, label);
+        if (exact)
+            expect_edge_row_infs(&c, backward, type, label);
+    }
+    if (taken < 2) /* 3 did when this test was written */
+        fail_msg("%u of 12 random cases took exact sums", taken);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -1372,6 +1481,7 @@ int main(void)
         cmocka_unit_test(test_aligned_forms),
         cmocka_unit_test(test_word_loads),
         cmocka_unit_test(test_weight_classes),
+        cmocka_unit_test(test_exact_sums),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
