@@ -512,15 +512,20 @@ static uint32_t element_offset(uint32_t dims, const uint32_t *sizes, const uint3
     return off;
 }
 
+/* check_layout's Inf: none, at a random element, or at element INF_AT + i (in the packed order). */
+#define INF_NONE UINT32_MAX
+#define INF_RANDOM (UINT32_MAX - 1)
+
 /*
  * Runs case c with each tensor's axes in memory in `order` (slowest first; row padding `pad`)
- * against the float64 reference, with the test knobs `params` (may be NULL); `inf`: one
- * random element is Inf, which must reach exactly the elements that tap it with a weight above 0.
- * Elements between rows must stay untouched. `what` names the case in failures.
+ * against the float64 reference, with the test knobs `params` (may be NULL); `inf` (INF_NONE,
+ * INF_RANDOM or an element's index): an element that is Inf, which must reach exactly the
+ * elements that tap it with a weight above 0. Elements between rows must stay untouched. `what`
+ * names the case in failures.
  */
 static void check_layout(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type,
                          const uint32_t order[2][4], const uint32_t pad[2], uint64_t offset,
-                         const struct test_params *params, bool inf,
+                         const struct test_params *params, uint32_t inf,
                          const char *what)
 {
     uint32_t strides[2][4], span[2];
@@ -550,8 +555,10 @@ static void check_layout(const struct resample_case *c, bool backward, dmlvk_ten
         x[i] = v;
     }
     uint32_t hot_at = (uint32_t)(splitmix64_next(&rng_state) % ns);
+    if (inf != INF_RANDOM)
+        hot_at = inf;
     double *reached = calloc(nd, 8);
-    if (inf) {
+    if (inf != INF_NONE) {
         uint32_t at = element_offset(c->dims, sizes[0], strides[0], hot_at);
         float v = splitmix64_next(&rng_state) % 2 ? INFINITY : -INFINITY;
         if (wide)
@@ -656,14 +663,14 @@ static void test_layouts(void **state)
         snprintf(what, sizeof(what), "case %d (fast axis %u, sizes %u/%u)", k, fast, c.small[fast], c.big[fast]);
         /* float16 through the device's conversion and, every other case, the shaders' own. */
         check_layout(&c, backward, type, order, pad, offset,
-                     type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 && k % 2 ? &software_rounding : NULL, false, what);
+                     type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 && k % 2 ? &software_rounding : NULL, INF_NONE, what);
     }
     /* Columns fastest in memory (the general loops) at 1/3 on both axes, both directions. */
     const uint32_t small[4] = { 1, 1, 9, 301 }, order[2][4] = { { 0, 1, 3, 2 }, { 0, 1, 3, 2 } }, pad[2] = { 0, 0 };
     struct resample_case third = half_pixel_case(small, 1.0f / 3, DMLVK_INTERPOLATION_MODE_LINEAR);
     third.big[2] = 3;
     for (int backward = 0; backward < 2; backward++)
-        check_layout(&third, backward, DMLVK_TENSOR_DATA_TYPE_FLOAT32, order, pad, 0, NULL, false,
+        check_layout(&third, backward, DMLVK_TENSOR_DATA_TYPE_FLOAT32, order, pad, 0, NULL, INF_NONE,
                      backward ? "1/3, transposed, backward" : "1/3, transposed, forward");
 }
 
@@ -702,7 +709,8 @@ static void test_channel_blocks(void **state)
         snprintf(what, sizeof(what), "case %d (channels %u, %ux%u from %ux%u)", k, c.small[1], c.big[2], c.big[3],
                  c.small[2], c.small[3]);
         check_layout(&c, backward, type, order, pad, offset,
-                     type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 && (k / 5) % 2 ? &software_rounding : NULL, (k / 2) % 4 == 1,
+                     type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 && (k / 5) % 2 ? &software_rounding : NULL,
+                     (k / 2) % 4 == 1 ? INF_RANDOM : INF_NONE,
                      what);
     }
 }
@@ -748,9 +756,11 @@ static void test_shuffled_stores(void **state)
                  backward ? c.small[3] : c.big[3], backward ? c.big[2] : c.small[2], backward ? c.big[3] : c.small[3],
                  pad[1]);
         check_layout(&c, backward, type, order, pad, offset,
-                     type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 && (k / 6) % 2 ? &software_rounding : NULL, k % 4 == 1, what);
+                     type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 && (k / 6) % 2 ? &software_rounding : NULL,
+                     k % 4 == 1 ? INF_RANDOM : INF_NONE, what);
         if (!backward && type == DMLVK_TENSOR_DATA_TYPE_FLOAT32)
-            check_layout(&c, backward, type, order, pad, offset, &no_subgroup_shuffle, k % 4 == 1, what);
+            check_layout(&c, backward, type, order, pad, offset, &no_subgroup_shuffle, k % 4 == 1 ? INF_RANDOM : INF_NONE,
+                         what);
     }
 }
 
@@ -1205,7 +1215,7 @@ static void test_word_loads(void **state)
              * kinds in another pattern. */
             static const uint32_t nchw[2][4] = { { 0, 1, 2, 3 }, { 0, 1, 2, 3 } };
             for (uint32_t pad = 1; pad <= 2; pad++)
-                check_layout(&c, backward, types[t], nchw, (const uint32_t[2]){ pad, 0 }, 0, NULL, true, label);
+                check_layout(&c, backward, types[t], nchw, (const uint32_t[2]){ pad, 0 }, 0, NULL, INF_RANDOM, label);
 
             expect_row_end_infs(&c, backward, types[t], label);
         }
@@ -1409,10 +1419,14 @@ static void test_exact_sums(void **state)
                 expect_row_end_infs(&c, backward, types[t], label);
             expect_edge_row_infs(&c, backward, types[t], label);
             /* Both tensors' rows padded by one element: element loads and stores, each load clamped
-             * on its own (an Inf at random elements, most of them at an edge in the small case). */
+             * on its own; an Inf at the first two and last two elements of the first and the last
+             * row, and at random ones. */
             static const uint32_t nchw[2][4] = { { 0, 1, 2, 3 }, { 0, 1, 2, 3 } };
-            for (int r = 0; r < 12; r++)
-                check_layout(&c, backward, types[t], nchw, (const uint32_t[2]){ 1, 1 }, 0, NULL, true, label);
+            const uint32_t *read = backward ? c.big : c.small, width = read[3], ns = count(4, read);
+            const uint32_t infs[] = { 0, 1, width - 2, width - 1, ns - width, ns - width + 1, ns - 2, ns - 1,
+                                      INF_RANDOM, INF_RANDOM, INF_RANDOM, INF_RANDOM };
+            for (size_t r = 0; r < sizeof(infs) / sizeof(infs[0]); r++)
+                check_layout(&c, backward, types[t], nchw, (const uint32_t[2]){ 1, 1 }, 0, NULL, infs[r], label);
         }
     }
     static const float conventions[3][2] = { { 0.5f, -0.5f }, { 0.0f, 0.0f }, { 0.0f, -0.5f } };
