@@ -512,7 +512,7 @@ static uint32_t element_offset(uint32_t dims, const uint32_t *sizes, const uint3
     return off;
 }
 
-/* check_layout's Inf: none, at a random element, or (any other value) at that element, in the packed order. */
+/* check_layout's Inf: none, at a random element, or at element INF_AT + i (in the packed order). */
 #define INF_NONE UINT32_MAX
 #define INF_RANDOM (UINT32_MAX - 1)
 
@@ -1396,10 +1396,10 @@ static void test_exact_sums(void **state)
         bool backward, nearest;
         bool exact[3]; /* float32, float16, bfloat16 */
     } cases[] = {
-        { { 1, 2, 20, 64 }, 2.0f, false, false, { false, true, true } },   /* 20x64 -> 40x128 */
+        { { 2, 2, 20, 64 }, 2.0f, false, false, { false, true, true } },   /* 20x64 -> 40x128 */
         { { 1, 3, 12, 40 }, 2.0f, false, false, { false, true, true } },   /* 12x40 -> 24x80 */
         { { 1, 1, 4, 8 }, 2.0f, false, false, { false, true, true } },     /* most elements at an edge */
-        { { 1, 2, 40, 128 }, 0.5f, true, false, { false, true, true } },   /* 40x128 <- 20x64 */
+        { { 2, 2, 40, 128 }, 0.5f, true, false, { false, true, true } },   /* 40x128 <- 20x64 */
         { { 2, 2, 20, 64 }, 4.0f, false, false, { false, false, false } }, /* windows tapped in part */
         { { 2, 2, 20, 64 }, 2.0f, false, true, { false, false, false } },
         { { 2, 2, 20, 64 }, 1.5f, false, false, { false, false, false } },
@@ -1420,11 +1420,11 @@ static void test_exact_sums(void **state)
             expect_edge_row_infs(&c, backward, types[t], label);
             /* Both tensors' rows padded by one element: element loads and stores, each load clamped
              * on its own; an Inf at the first two and last two elements of the first and the last
-             * row, and at a random one. */
+             * row, and at random ones. */
             static const uint32_t nchw[2][4] = { { 0, 1, 2, 3 }, { 0, 1, 2, 3 } };
             const uint32_t *read = backward ? c.big : c.small, width = read[3], ns = count(4, read);
             const uint32_t infs[] = { 0, 1, width - 2, width - 1, ns - width, ns - width + 1, ns - 2, ns - 1,
-                                      INF_RANDOM };
+                                      INF_RANDOM, INF_RANDOM, INF_RANDOM, INF_RANDOM };
             for (size_t r = 0; r < sizeof(infs) / sizeof(infs[0]); r++)
                 check_layout(&c, backward, types[t], nchw, (const uint32_t[2]){ 1, 1 }, 0, NULL, infs[r], label);
         }
