@@ -512,7 +512,8 @@ static uint32_t element_offset(uint32_t dims, const uint32_t *sizes, const uint3
     return off;
 }
 
-/* check_layout's Inf: none, at a random element, or (any other value) at that element, in the packed order. */
+/* check_layout's Inf: none (INF_NONE), at a random element (INF_RANDOM), or at the element whose
+ * index in the packed order is the value. */
 #define INF_NONE UINT32_MAX
 #define INF_RANDOM (UINT32_MAX - 1)
 
