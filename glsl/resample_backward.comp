@@ -2,11 +2,9 @@
 #extension GL_GOOGLE_include_directive : require
 // RESAMPLE_GRAD and RESAMPLE_GRAD1 (lib/resample_grad.c, lib/resample_grad1.c) as a gather: each
 // OutputGradient element walks, per axis, the contiguous range of InputGradient indices whose
-// taps reach it, and sums in a fixed order.
+// taps reach it, and sums in a fixed order. Planes of rows run resample_backward_blocks.comp.
 #include "common.glsl"
 #include "resample_common.glsl"
-#define RESAMPLE_BACKWARD 1
-#include "resample_block.glsl"
 
 // The weight with which larger-side index o reaches smaller-side index i on axis d.
 float tap_weight(uint d, uint o, uint i)
@@ -23,10 +21,6 @@ void main()
     uint e = invocation_index();
     if (e >= pc.p.count)
         return;
-    if (ROWS > 0u) {
-        gather_blocks(e);
-        return;
-    }
     uint i[4];
     uint out_off = written_index(e, i);
     // Lanes run along an identity axis (lib/resample.c): one tap there, the same for every lane,

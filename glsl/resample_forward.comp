@@ -1,16 +1,10 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
-#if DMLVK_SHUFFLE
-#extension GL_KHR_shader_subgroup_ballot : require
-#extension GL_KHR_shader_subgroup_shuffle : require
-#endif
 // RESAMPLE1 and RESAMPLE2 (lib/resample1.c, lib/resample2.c): each output element sums its taps,
-// 1 or 2 per axis. Planes of rows run the block gather (resample_block.glsl); otherwise an
-// invocation writes LANES neighbouring elements along the written tensor's fastest axis, sharing
-// the other axes' taps.
+// 1 or 2 per axis. Planes of rows run resample_forward_blocks.comp; here an invocation writes
+// LANES neighbouring elements along the written tensor's fastest axis, sharing the other axes' taps.
 #include "common.glsl"
 #include "resample_common.glsl"
-#include "resample_block.glsl"
 
 // The input indices that larger-side index o of axis d taps, and their weights.
 void axis_taps(uint d, uint o, out uint i0, out uint i1, out float w0, out float w)
@@ -34,10 +28,6 @@ void main()
     uint e = invocation_index();
     if (e >= pc.p.count)
         return;
-    if (ROWS > 0u) {
-        gather_blocks(e);
-        return;
-    }
     uint o[4];
     uint out_off = written_index(e, o);
     uint la = lane_axis(), inside = lanes_inside(o);

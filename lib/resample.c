@@ -999,7 +999,8 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
     }
     memcpy(plan->params + header_at, &hdr, sizeof(hdr));
 
-    enum dmlvk_shader shader = f->backward ? DMLVK_SHADER_RESAMPLE_BACKWARD : DMLVK_SHADER_RESAMPLE_FORWARD;
+    enum dmlvk_shader shader = f->backward ? (shape.rows ? DMLVK_SHADER_RESAMPLE_BACKWARD_BLOCKS : DMLVK_SHADER_RESAMPLE_BACKWARD)
+                                           : (shape.rows ? DMLVK_SHADER_RESAMPLE_FORWARD_BLOCKS : DMLVK_SHADER_RESAMPLE_FORWARD);
     /* Workgroups of 128 where they ran faster: backward block gathers over planes (BENCHMARKS.md
      * note 78, on an H100 and an H200); channels-last LINEAR backward ones whose blocks tap
      * different entries of their column windows (odd scales; note 81: 5-9% faster in float32 and
