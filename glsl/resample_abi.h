@@ -24,7 +24,7 @@ DMLVK_PARAMS_BEGIN(resample_params)
     DMLVK_U32 map_offset[RESAMPLE_AXES];    /* in words from table[0] */
     DMLVK_U32 range_offset[RESAMPLE_AXES];
     DMLVK_U32 block_table[2];               /* block gather, axes 2 and 3: from the block's start */
-    /* div_by's m for the blocks per row, per column, out_sizes[1]; with RESAMPLE_SPEC_CHANNEL_BLOCKS
+    /* div_by's m for the blocks per row, per column, out_sizes[1]; in the channels-last block gather
      * for the channel groups, the blocks per row, per column */
     DMLVK_U32 block_magic[3];
     /* div_by's m for the sizes that written_index divides by, in RESAMPLE_SPEC_WALK's order
@@ -62,8 +62,6 @@ DMLVK_PARAMS_END(resample_params)
 /* Axes that map every index to itself with one tap, a bit per axis: no table reads there. */
 #define RESAMPLE_SPEC_IDENTITY 18
 #define RESAMPLE_MAX_LANES 8u
-/* The block gather on channels-last planes: LANES channels of each block member per invocation. */
-#define RESAMPLE_SPEC_CHANNEL_BLOCKS 19
 /* The block gather's aligned form (dmlvk_dispatch_aligned): every tensor it accesses by vectors
  * (VECTOR_LOADS, VECTOR_STORES) sits on DMLVK_ALIGNED_BYTES, so no address needs a test. */
 #define RESAMPLE_SPEC_ALIGNED 20

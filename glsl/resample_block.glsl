@@ -48,6 +48,9 @@ const uint MAX_CHANNEL_BLOCK_Y = RESAMPLE_MAX_CHANNEL_BLOCK_Y;
 #ifndef RESAMPLE_BACKWARD
 #define RESAMPLE_BACKWARD 0
 #endif
+#ifndef RESAMPLE_CHANNEL_BLOCKS
+#define RESAMPLE_CHANNEL_BLOCKS 0
+#endif
 // Whether add_rows loads its y weights by groups of four: the backward gathers over planes
 // (BENCHMARKS.md note 99), and 16-bit forward blocks of 2 columns whose windows have at most two
 // rows per block row (upsampling, downsampling by up to 2), where each y weight serves only two
@@ -351,12 +354,11 @@ void block_gather(uint e)
     }
 }
 
-// Channels-last planes (CHANNEL_BLOCKS, lib/resample.c): where the channel axis (1) moves fastest
-// in memory, each invocation writes LANES neighbouring channels of a BLOCK_Y x BLOCK_X block of
-// pixels, and neighbouring invocations take neighbouring channel groups of the same block, so that
-// a warp's window loads are contiguous runs of memory. The window is CHUNKS columns (CHUNK 1),
-// each a group of LANES channels, summed as each arrives.
-layout(constant_id = RESAMPLE_SPEC_CHANNEL_BLOCKS) const bool CHANNEL_BLOCKS = false;
+// Channels-last planes (RESAMPLE_CHANNEL_BLOCKS, lib/resample.c): where the channel axis (1) moves
+// fastest in memory, each invocation writes LANES neighbouring channels of a BLOCK_Y x BLOCK_X
+// block of pixels, and neighbouring invocations take neighbouring channel groups of the same block,
+// so that a warp's window loads are contiguous runs of memory. The window is CHUNKS columns
+// (CHUNK 1), each a group of LANES channels, summed as each arrives.
 
 // As add_rows, for channel groups: `careful` leaves out every tap of weight 0.
 void add_channel_rows(bool vector, bool careful, uint base, uint c0, int x0, int y0, uint jy, uint y_blocks, uint yw,
@@ -462,10 +464,17 @@ void block_gather_channels(uint e)
     }
 }
 
-void gather_blocks(uint e)
+// The entry point of the block gathers' modules: planes of rows (resample_*_blocks.comp), or with
+// RESAMPLE_CHANNEL_BLOCKS channels-last planes (resample_channel_blocks.comp). Each path is a module of its own, apart from the
+// general loops too, so that a driver parses and specializes only the code it runs.
+void main()
 {
-    if (CHANNEL_BLOCKS)
-        block_gather_channels(e);
-    else
-        block_gather(e);
+    uint e = invocation_index();
+    if (e >= pc.p.count)
+        return;
+#if RESAMPLE_CHANNEL_BLOCKS
+    block_gather_channels(e);
+#else
+    block_gather(e);
+#endif
 }

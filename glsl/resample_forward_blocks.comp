@@ -4,16 +4,7 @@
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #endif
-// RESAMPLE1 and RESAMPLE2 over planes of rows: the block gather (resample_block.glsl). A module of
-// its own, apart from resample_forward.comp's general loop, so that a driver parses and specializes
-// only the path it runs.
+// RESAMPLE1 and RESAMPLE2 over planes of rows: the block gather (resample_block.glsl).
 #include "common.glsl"
 #include "resample_common.glsl"
 #include "resample_block.glsl"
-
-void main()
-{
-    uint e = invocation_index();
-    if (e < pc.p.count)
-        gather_blocks(e);
-}

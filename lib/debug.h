@@ -24,6 +24,9 @@ dmlvk_status dmlvk_operator_create_debug(dmlvk_device *dev, const dmlvk_operator
  * test_block_shapes). An error where the dispatch or the constant is not there. */
 dmlvk_status dmlvk_debug_operator_spec(const dmlvk_operator *op, uint32_t dispatch, uint32_t id, uint32_t *value);
 
+/* The shader that the operator's dispatch `dispatch` runs: the path its planner chose. */
+dmlvk_status dmlvk_debug_operator_shader(const dmlvk_operator *op, uint32_t dispatch, enum dmlvk_shader *shader);
+
 /* Makes the n-th allocation from now on fail (host or device memory, Vulkan object creation,
  * submission); n < 0 turns injection off. */
 void dmlvk_debug_fail_nth_allocation(dmlvk_device *dev, int64_t n);

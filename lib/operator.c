@@ -299,6 +299,17 @@ dmlvk_status dmlvk_debug_operator_spec(const dmlvk_operator *op, uint32_t dispat
     *value = op->plan.dispatches[dispatch].spec[id];
     return DMLVK_OK;
 }
+
+dmlvk_status dmlvk_debug_operator_shader(const dmlvk_operator *op, uint32_t dispatch, enum dmlvk_shader *shader)
+{
+    if (!op || !shader)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_debug_operator_shader: op or shader is NULL");
+    if (dispatch >= op->plan.dispatch_count)
+        return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "dmlvk_debug_operator_shader: %s has %u dispatches, not %u",
+                           op->cls->info.name, op->plan.dispatch_count, dispatch + 1);
+    *shader = op->plan.dispatches[dispatch].shader;
+    return DMLVK_OK;
+}
 #endif
 
 dmlvk_status dmlvk_operator_destroy(dmlvk_operator *op)

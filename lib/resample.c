@@ -205,7 +205,7 @@ static uint32_t layout_taps(const struct block_layout *l)
 
 struct block_shape {
     uint32_t block_y, block_x, rows, chunks, chunk;
-    uint32_t channel_lanes;   /* channels-last blocks: channels per invocation (CHANNEL_BLOCKS); else 0 */
+    uint32_t channel_lanes;   /* channels-last blocks: channels per invocation (resample_channel_blocks.comp); else 0 */
     uint64_t blocks;          /* invocations */
     uint32_t x_phase;   /* column blocks start this many outputs early (X_PHASE) */
     bool regular_y, regular_x;
@@ -999,8 +999,11 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
     }
     memcpy(plan->params + header_at, &hdr, sizeof(hdr));
 
-    enum dmlvk_shader shader = f->backward ? (shape.rows ? DMLVK_SHADER_RESAMPLE_BACKWARD_BLOCKS : DMLVK_SHADER_RESAMPLE_BACKWARD)
-                                           : (shape.rows ? DMLVK_SHADER_RESAMPLE_FORWARD_BLOCKS : DMLVK_SHADER_RESAMPLE_FORWARD);
+    enum dmlvk_shader shader = f->backward ? DMLVK_SHADER_RESAMPLE_BACKWARD : DMLVK_SHADER_RESAMPLE_FORWARD;
+    if (shape.channel_lanes)
+        shader = DMLVK_SHADER_RESAMPLE_CHANNEL_BLOCKS;
+    else if (shape.rows)
+        shader = f->backward ? DMLVK_SHADER_RESAMPLE_BACKWARD_BLOCKS : DMLVK_SHADER_RESAMPLE_FORWARD_BLOCKS;
     /* Workgroups of 128 where they ran faster: backward block gathers over planes (BENCHMARKS.md
      * note 78, on an H100 and an H200); channels-last LINEAR backward ones whose blocks tap
      * different entries of their column windows (odd scales; note 81: 5-9% faster in float32 and
@@ -1040,7 +1043,6 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         { RESAMPLE_SPEC_Y_TAPS_HI, shape.rows ? (uint32_t)(shape.y.taps >> 32) : UINT32_MAX },
         { RESAMPLE_SPEC_WALK, walk_bits },
         { RESAMPLE_SPEC_LANES, shape.channel_lanes ? shape.channel_lanes : lanes.lanes },
-        { RESAMPLE_SPEC_CHANNEL_BLOCKS, shape.channel_lanes != 0 },
         { RESAMPLE_SPEC_IDENTITY, identity },
         { RESAMPLE_SPEC_WORD_LOADS, words },
         { RESAMPLE_SPEC_X_CLASSES, hdr.x_classes != 0 },

@@ -919,11 +919,13 @@ static void check_block_shape(const struct shape_case *k)
     dmlvk_operator *op = NULL;
     if (test_operator_create(dev, &od, NULL, &op) != DMLVK_OK)
         fail_msg("%s: %s", k->row, dmlvk_last_error());
-    uint32_t rows, by, bx, channels;
+    uint32_t rows, by, bx;
+    enum dmlvk_shader shader;
     assert_int_equal(dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_ROWS, &rows), DMLVK_OK);
     assert_int_equal(dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_BLOCK_Y, &by), DMLVK_OK);
     assert_int_equal(dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_BLOCK_X, &bx), DMLVK_OK);
-    assert_int_equal(dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_CHANNEL_BLOCKS, &channels), DMLVK_OK);
+    assert_int_equal(dmlvk_debug_operator_shader(op, 0, &shader), DMLVK_OK);
+    bool channels = shader == DMLVK_SHADER_RESAMPLE_CHANNEL_BLOCKS;
     dmlvk_operator_destroy(op);
     if (rows == 0 || by != k->block_y || bx != k->block_x || channels != k->channels_last)
         fail_msg("%s: block %ux%u%s (window rows %u), where %ux%u%s was measured", k->row, by, bx,
