@@ -7,6 +7,23 @@ usage: embed_spirv.py SPIRV_VAL OUTPUT.c OUTPUT.h --variant=NAME:BIT... SHADER:B
 import subprocess
 import sys
 
+OP_DECORATE, DECORATION_SPEC_ID = 71, 1
+
+
+def spec_ids(words, path):
+    """The bit mask of the SpecIds that the module declares."""
+    mask, i = 0, 5
+    while i < len(words):
+        count, op = words[i] >> 16, words[i] & 0xffff
+        if count == 0:
+            sys.exit(f'{path}: an instruction of no words at word {i}')
+        if op == OP_DECORATE and count >= 4 and words[i + 2] == DECORATION_SPEC_ID:
+            if words[i + 3] >= 32:
+                sys.exit(f'{path}: SpecId {words[i + 3]} does not fit a 32-bit mask (DMLVK_MAX_SPEC_CONSTANTS)')
+            mask |= 1 << words[i + 3]
+        i += count
+    return mask
+
 
 def main():
     spirv_val, out_c, out_h = sys.argv[1:4]
@@ -40,7 +57,8 @@ def main():
         for j in range(0, len(words), 8):
             c.append('    ' + ', '.join(f'0x{w:08x}' for w in words[j:j + 8]) + ',')
         c.append('};')
-        table.append(f'    {{ DMLVK_SHADER_{name.upper()}, {bits}u, "{name}", module_{i}, sizeof(module_{i}) }},')
+        table.append(f'    {{ DMLVK_SHADER_{name.upper()}, {bits}u, "{name}", module_{i}, sizeof(module_{i}), '
+                     f'0x{spec_ids(words, path):08x}u }},')
     c += ['', 'const struct dmlvk_shader_blob dmlvk_shader_blobs[] = {'] + table + ['};']
     c.append(f'const size_t dmlvk_shader_blob_count = {len(table)};')
     with open(out_c, 'w') as f:

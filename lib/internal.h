@@ -313,6 +313,7 @@ struct dmlvk_shader_blob {
     const char *name;
     const uint32_t *code;
     size_t size;                        /* bytes */
+    uint32_t spec_ids;                  /* bit i: the module declares SpecId i */
 };
 extern const struct dmlvk_shader_blob dmlvk_shader_blobs[];
 extern const size_t dmlvk_shader_blob_count;

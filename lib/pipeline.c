@@ -149,6 +149,14 @@ dmlvk_status dmlvk_pipeline_get(struct dmlvk_pipeline_cache *cache, enum dmlvk_s
     if (!blob)
         return dmlvk_error(DMLVK_ERROR_UNSUPPORTED, "no variant 0x%x of a shader (enum dmlvk_shader %d) was built",
                            variant, (int)shader);
+    /* A constant that the module does not declare changes nothing: out of the key, so that plans
+     * that differ only there share one pipeline (and one compile). */
+    uint32_t declared[DMLVK_MAX_SPEC_CONSTANTS] = { 0 };
+    spec_set &= blob->spec_ids;
+    for (uint32_t id = 0; id < DMLVK_MAX_SPEC_CONSTANTS; id++)
+        if (spec_set >> id & 1)
+            declared[id] = spec[id];
+    spec = declared;
     /* Compiling under the lock keeps "one compile per key" true when threads race on one key. */
     pthread_mutex_lock(&cache->lock);
     for (struct pipeline_entry *e = cache->entries; e; e = e->next)
