@@ -64,6 +64,47 @@ static void test_memory_cache(void **state)
     test_device_done(dev);
 }
 
+/* A specialization constant that the module does not declare is left out of the key: pipelines
+ * asked for with and without it are one, compiled once; one that it declares makes another. */
+static void test_undeclared_constants(void **state)
+{
+    (void)state;
+    const struct dmlvk_shader_blob *relu = NULL;
+    for (size_t i = 0; i < dmlvk_shader_blob_count; i++)
+        if (dmlvk_shader_blobs[i].shader == DMLVK_SHADER_ACTIVATION_RELU && dmlvk_shader_blobs[i].variant == 0)
+            relu = &dmlvk_shader_blobs[i];
+    assert_non_null(relu);
+    assert_true(relu->spec_ids >> DMLVK_SPEC_WORKGROUP_SIZE & 1);
+    uint32_t undeclared = 0;
+    while (undeclared < DMLVK_MAX_SPEC_CONSTANTS && relu->spec_ids >> undeclared & 1)
+        undeclared++;
+    assert_true(undeclared < DMLVK_MAX_SPEC_CONSTANTS);
+
+    dmlvk_device *dev = test_device(NULL);
+    dmlvk_device_stats s0, s1, s2;
+    uint32_t spec[DMLVK_MAX_SPEC_CONSTANTS] = { [DMLVK_SPEC_WORKGROUP_SIZE] = 64 };
+    const uint32_t size_only = 1u << DMLVK_SPEC_WORKGROUP_SIZE;
+    VkPipeline plain, with_undeclared, smaller;
+    dmlvk_device_get_stats(dev, &s0);
+    assert_int_equal(dmlvk_pipeline_get(dev->pipelines, DMLVK_SHADER_ACTIVATION_RELU, 0, spec, size_only, &plain), DMLVK_OK);
+    spec[undeclared] = 7;
+    assert_int_equal(dmlvk_pipeline_get(dev->pipelines, DMLVK_SHADER_ACTIVATION_RELU, 0, spec,
+                                        size_only | 1u << undeclared, &with_undeclared),
+                     DMLVK_OK);
+    dmlvk_device_get_stats(dev, &s1);
+    assert_true(with_undeclared == plain);
+    assert_int_equal(s1.pipelines_compiled, s0.pipelines_compiled + 1);
+    assert_int_equal(s1.pipeline_memory_hits, s0.pipeline_memory_hits + 1);
+    spec[DMLVK_SPEC_WORKGROUP_SIZE] = 32;
+    assert_int_equal(dmlvk_pipeline_get(dev->pipelines, DMLVK_SHADER_ACTIVATION_RELU, 0, spec,
+                                        size_only | 1u << undeclared, &smaller),
+                     DMLVK_OK);
+    dmlvk_device_get_stats(dev, &s2);
+    assert_true(smaller != plain);
+    assert_int_equal(s2.pipelines_compiled, s1.pipelines_compiled + 1);
+    test_device_done(dev);
+}
+
 static const char *cache_file(dmlvk_device *dev)
 {
     const char *path;
@@ -161,6 +202,7 @@ int main(void)
         cmocka_unit_test(test_disk_cache),
         cmocka_unit_test(test_corrupt_cache),
         cmocka_unit_test(test_unwritable_dir),
+        cmocka_unit_test(test_undeclared_constants),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[300];
