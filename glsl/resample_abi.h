@@ -38,7 +38,7 @@ DMLVK_PARAMS_END(resample_params)
 
 #define RESAMPLE_SPEC_LINEAR 1
 #define RESAMPLE_SPEC_DIMS 2            /* the real axes are the last DIMS of RESAMPLE_AXES */
-/* The block gather (glsl/resample_block.glsl), both directions; ROWS 0 runs the general loops. */
+/* The block gathers (glsl/resample_block.glsl, the resample_*blocks shaders), both directions. */
 #define RESAMPLE_SPEC_ROWS 3
 #define RESAMPLE_SPEC_CHUNKS 4
 #define RESAMPLE_SPEC_BLOCK_Y 5

@@ -465,8 +465,9 @@ void block_gather_channels(uint e)
 }
 
 // The entry point of the block gathers' modules: planes of rows (resample_*_blocks.comp), or with
-// RESAMPLE_CHANNEL_BLOCKS channels-last planes (resample_channel_blocks.comp). Each path is a module of its own, apart from the
-// general loops too, so that a driver parses and specializes only the code it runs.
+// RESAMPLE_CHANNEL_BLOCKS channels-last planes (resample_channel_blocks.comp). Each path is a
+// module of its own, apart from the general loops too, so that a driver parses and specializes
+// only the code it runs.
 void main()
 {
     uint e = invocation_index();

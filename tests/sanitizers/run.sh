@@ -3,8 +3,8 @@
 # validation layer on as in any test build. The driver is preloaded so that it is never unloaded:
 # leaks inside it (suppressed in lsan.supp) then keep a module name, and dmlvk's own allocations
 # stay checked. Optimized (-O2) as the sanitizers' authors advise: the tests' float64 references
-# took a sixth of the time at -O0. Sanitized tests run about three times slower than plain ones
-# (lavapipe's allocations go through the sanitizer's allocator), so the limits are doubled.
+# took a sixth of test_resample's time at -O0. Sanitized tests run two to three times slower than
+# plain ones (lavapipe's allocations go through the sanitizer's allocator): the limits are doubled.
 # usage: run.sh SOURCE_DIR BUILD_DIR
 set -eu
 src=$(cd "$1" && pwd)
