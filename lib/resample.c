@@ -514,7 +514,7 @@ static bool place_windows(struct block_axis *ba, uint32_t phases, uint32_t chunk
     if (max_window * ba->block > RESAMPLE_TAP_BITS)
         max_window = RESAMPLE_TAP_BITS / ba->block;
     struct block_axis try = *ba;
-    best->window = UINT32_MAX;
+    *best = (struct block_layout){ .window = UINT32_MAX };
     *best_stores = false;
     for (uint32_t p = 0; p < phases; p++) {
         try.phase = p;
