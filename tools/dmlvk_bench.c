@@ -426,6 +426,9 @@ static double mix_rate(struct vk *v, dmlvk_device *dev, const struct copy_kernel
 
 /* ---- workloads ------------------------------------------------------------------------------ */
 
+/* The most workloads a preset holds (add_sweep checks its list against it at compile time). */
+#define MAX_WORKLOADS 192
+
 enum kind { RELU_GRAD, NEAREST_GRAD, BILINEAR_GRAD, ROI_ALIGN_GRAD, RELU, NEAREST, BILINEAR, ROI_ALIGN1 };
 static const char *const kind_names[] = { "relu_grad", "nearest_grad", "bilinear_grad", "roi_align_grad",
                                           "relu",      "nearest",      "bilinear",      "roi_align1" };
@@ -937,6 +940,35 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
         { "roi_align1_7x7_nhwc", ROI_ALIGN1, F16, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f, .channels_last = 1 },
         { "roi_align1_14x14_4096_regions_nhwc", ROI_ALIGN1, F32, .n = 8, .c = 256, .h = 64, .w = 64, .oh = 14, .ow = 14, .rois = 4096, .samples = 2, .spatial_scale = 0.125f, .channels_last = 1 },
         { "roi_align1_max_7x7", ROI_ALIGN1, F32, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f, .maximum = 1 },
+        /* Layers of other models, added untimed and untuned (session 57): RGB images channels-last
+         * (3 channels: no 16-byte channel groups), a mobile net's 32 channels, an FPN's top level,
+         * non-integer scales, a large batch of small maps, short 1-D rows, a mask head's 14x14
+         * bins, many adaptive regions on a small map, ROI_ALIGN1 in float16 on the same */
+        { "bilinear_grad_nhwc_c3_2x", BILINEAR_GRAD, F32, .n = 8, .c = 3, .h = 256, .w = 256, .oh = 512, .ow = 512, .channels_last = 1 },
+        { "bilinear_grad_nhwc_c3_2x", BILINEAR_GRAD, F16, .n = 8, .c = 3, .h = 256, .w = 256, .oh = 512, .ow = 512, .channels_last = 1 },
+        { "nearest_grad_nhwc_c3_2x", NEAREST_GRAD, F32, .n = 8, .c = 3, .h = 256, .w = 256, .oh = 512, .ow = 512, .channels_last = 1 },
+        { "bilinear_grad_nhwc_c32_2x", BILINEAR_GRAD, F16, .n = 16, .c = 32, .h = 64, .w = 64, .oh = 128, .ow = 128, .channels_last = 1 },
+        { "bilinear_grad_fpn_top_2x", BILINEAR_GRAD, F16, .n = 8, .c = 256, .h = 13, .w = 20, .oh = 26, .ow = 40 },
+        { "bilinear_grad_fpn_top_2x", BILINEAR_GRAD, F32, .n = 8, .c = 256, .h = 13, .w = 20, .oh = 26, .ow = 40 },
+        { "bilinear_grad_1.3x", BILINEAR_GRAD, F32, .n = 8, .c = 64, .h = 100, .w = 100, .oh = 130, .ow = 130 },
+        { "bilinear_grad_1.3x", BILINEAR_GRAD, BF16, .n = 8, .c = 64, .h = 100, .w = 100, .oh = 130, .ow = 130 },
+        { "bilinear_grad_down0.7x", BILINEAR_GRAD, F32, .n = 8, .c = 64, .h = 130, .w = 130, .oh = 91, .ow = 91 },
+        { "bilinear_grad_batch256_8x8", BILINEAR_GRAD, F32, .n = 256, .c = 64, .h = 8, .w = 8, .oh = 16, .ow = 16 },
+        { "nearest_grad_batch256_8x8", NEAREST_GRAD, F16, .n = 256, .c = 64, .h = 8, .w = 8, .oh = 16, .ow = 16 },
+        { "linear1d_grad_short_rows", BILINEAR_GRAD, F32, .n = 64, .c = 256, .h = 1, .w = 50, .oh = 1, .ow = 100, .dims = 3 },
+        { "bilinear_nhwc_c3_2x", BILINEAR, F32, .n = 8, .c = 3, .h = 256, .w = 256, .oh = 512, .ow = 512, .channels_last = 1 },
+        { "bilinear_nhwc_c3_2x", BILINEAR, F16, .n = 8, .c = 3, .h = 256, .w = 256, .oh = 512, .ow = 512, .channels_last = 1 },
+        { "nearest_nhwc_c32_2x", NEAREST, F16, .n = 16, .c = 32, .h = 64, .w = 64, .oh = 128, .ow = 128, .channels_last = 1 },
+        { "bilinear_fpn_top_2x", BILINEAR, F16, .n = 8, .c = 256, .h = 13, .w = 20, .oh = 26, .ow = 40 },
+        { "bilinear_1.3x", BILINEAR, F32, .n = 8, .c = 64, .h = 100, .w = 100, .oh = 130, .ow = 130 },
+        { "bilinear_batch256_8x8", BILINEAR, F16, .n = 256, .c = 64, .h = 8, .w = 8, .oh = 16, .ow = 16 },
+        { "linear1d_short_rows", BILINEAR, F32, .n = 64, .c = 256, .h = 1, .w = 50, .oh = 1, .ow = 100, .dims = 3 },
+        { "roi_align_grad_14x14_mask_head", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 14, .ow = 14, .rois = 200, .samples = 2, .spatial_scale = 0.125f },
+        { "roi_align_grad_14x14_mask_head", ROI_ALIGN_GRAD, F16, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 14, .ow = 14, .rois = 200, .samples = 2, .spatial_scale = 0.125f },
+        { "roi_align_grad_7x7_1000_adaptive_small_map", ROI_ALIGN_GRAD, F16, .n = 2, .c = 256, .h = 50, .w = 76, .oh = 7, .ow = 7, .rois = 1000, .samples = 0, .spatial_scale = 0.0625f },
+        { "roi_align_grad_7x7_1000_adaptive_small_map", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 50, .w = 76, .oh = 7, .ow = 7, .rois = 1000, .samples = 0, .spatial_scale = 0.0625f },
+        { "roi_align1_7x7_1000_adaptive_small_map", ROI_ALIGN1, F16, .n = 2, .c = 256, .h = 50, .w = 76, .oh = 7, .ow = 7, .rois = 1000, .samples = 0, .spatial_scale = 0.0625f },
+        { "roi_align1_14x14_mask_head", ROI_ALIGN1, F32, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 14, .ow = 14, .rois = 200, .samples = 2, .spatial_scale = 0.125f },
         /* ReLU forward */
         { "relu", RELU, F32, .n = 1u << 28 },
         { "relu", RELU, F16, .n = 1u << 28 },
@@ -946,6 +978,7 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
         { "relu_grad_nhwc", RELU_GRAD, F32, .n = 64, .c = 256, .h = 128, .w = 128, .channels_last = 1 },
         { "relu_grad_nhwc", RELU_GRAD, F16, .n = 64, .c = 256, .h = 128, .w = 128, .channels_last = 1 },
     };
+    _Static_assert(sizeof(list) / sizeof(list[0]) <= MAX_WORKLOADS, "the sweep outgrew MAX_WORKLOADS");
     for (size_t i = 0; i < sizeof(list) / sizeof(list[0]); i++) {
         struct workload x = list[i];
         if (x.type != F32 && !f16_ok)
@@ -1168,13 +1201,13 @@ int main(int argc, char **argv)
     dmlvk_device_info info;
     CHECK(dmlvk_device_get_info(dev, &info));
 
-    struct workload w[128];
+    struct workload w[MAX_WORKLOADS];
     int all = add_preset(w, 0, o.preset, v.req.vulkan11.storageBuffer16BitAccess), n = 0;
     /* --only keeps the workloads whose name contains one of its substrings; --repeat runs each
      * several times. */
-    struct workload picked[128 * 8];
+    struct workload picked[MAX_WORKLOADS * 8];
     for (int i = 0; i < all; i++)
-        for (int r = 0; r < o.repeat && (!o.only || name_picked(w[i].name, o.only)) && n < 128 * 8; r++)
+        for (int r = 0; r < o.repeat && (!o.only || name_picked(w[i].name, o.only)) && n < MAX_WORKLOADS * 8; r++)
             picked[n++] = w[i];
     if (o.list) {
         for (int i = 0; i < n; i++)
