@@ -708,12 +708,17 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
     return first_fit.rows != 0;
 }
 
+/* Channels per invocation of channels-last blocks where the channels neither fill the type's
+ * 16-byte groups nor are many enough (4 groups) that a last partial group wastes little: an RGB
+ * image's 3 channels, say, where the general loops, an element per invocation, ran at 6-12% of
+ * copy and half PyTorch's speed (BENCHMARKS.md note 148). */
+#define CHANNEL_FEW_LANES 4
+
 /* The block shape of channels-last planes: each window column is one load of the lanes'
  * channels, so windows need no alignment, and the column loads stream through the sums. The
  * first shape that fits in an order measured on an H100 (BENCHMARKS.md note 37: 2x2 blocks but
  * for the 16-bit forward pass, 1x2 there; note 136: backward 2x1, 1-7% faster than 2x2 on every
- * such row, where it made the forward pass 12-14% slower). Where the channels are too few to fill
- * 16-byte groups, false. */
+ * such row, where it made the forward pass 12-14% slower). */
 static bool choose_channel_shape(struct block_axis y, struct block_axis x, bool f16, const struct resample_params *hdr,
                                  struct block_shape *shape)
 {
@@ -726,7 +731,7 @@ static bool choose_channel_shape(struct block_axis y, struct block_axis x, bool 
     const uint32_t(*order)[2] = y.ranges ? column_first : f16 ? pair_first : square_first;
     uint32_t lanes = f16 ? 8 : 4, channels = hdr->out_sizes[1];
     if (channels % lanes != 0 && channels < 4 * lanes)
-        return false;
+        lanes = CHANNEL_FEW_LANES;
     for (size_t k = 0; k < DMLVK_ARRAY_SIZE(square_first); k++) {
         uint32_t by = order[k][0], bx = order[k][1];
         if ((by > 1 && y.members < by) || (bx > 1 && x.members < bx) || by > RESAMPLE_MAX_CHANNEL_BLOCK_Y)

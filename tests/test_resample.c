@@ -685,16 +685,17 @@ static void test_layouts(void **state)
 static void test_channel_blocks(void **state)
 {
     (void)state;
-    static const uint32_t channels[] = { 8, 16, 24, 19, 40, 64 };
+    /* 3, 6, 12 and 2: fewer than four groups that do not fill 16 bytes, in groups of 4 */
+    static const uint32_t channels[] = { 8, 16, 24, 19, 40, 64, 3, 6, 12, 2 };
     static const float scales[][2] = { { 2, 2 }, { 1.5f, 1.5f }, { 0.5f, 0.75f }, { 3, 1.25f }, { 2.06f, 0.6f } };
-    for (int k = 0; k < 72; k++) {
+    for (int k = 0; k < 120; k++) {
         struct resample_case c = { .dims = 4 };
         bool backward = k % 2;
         dmlvk_tensor_data_type type = types[(k / 2) % 3];
         c.mode = (dmlvk_interpolation_mode)((k / 6) % 2);
         c.rounding = (dmlvk_axis_direction)(splitmix64_next(&rng_state) % 2);
         c.small[0] = c.big[0] = 1 + (uint32_t)(k % 3 == 0);
-        c.small[1] = c.big[1] = channels[(k / 12) % 6];
+        c.small[1] = c.big[1] = channels[(k / 12) % 10];
         c.scales[0] = c.scales[1] = 1;
         for (uint32_t d = 2; d < 4; d++) {
             c.small[d] = 3 + (uint32_t)(splitmix64_next(&rng_state) % 13);
@@ -971,6 +972,12 @@ static void test_block_shapes(void **state)
         /* Forward over channels-last planes: 2x2, 1x2 for 16-bit types (notes 37, 133, 136). */
         { "bilinear_nhwc_2x_f32", false, false, true, f32, 256, 64, 64, 128, 128, 2, 2 },
         { "bilinear_nhwc_2x_f16", false, false, true, f16, 256, 64, 64, 128, 128, 1, 2 },
+        /* Channels-last planes of few channels: groups of 4, the same orders (note 148). */
+        { "bilinear_nhwc_c3_2x_f32", false, false, true, f32, 3, 256, 256, 512, 512, 2, 2 },
+        { "bilinear_nhwc_c3_2x_f16", false, false, true, f16, 3, 256, 256, 512, 512, 1, 2 },
+        { "bilinear_grad_nhwc_c3_2x_f32", true, false, true, f32, 3, 256, 256, 512, 512, 2, 1 },
+        { "bilinear_grad_nhwc_c12_2x_f16", true, false, true, f16, 12, 256, 256, 512, 512, 2, 1 },
+        { "nearest_nhwc_c6_2x_f32", false, true, true, f32, 6, 256, 256, 512, 512, 2, 2 },
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
         check_block_shape(&cases[i]);
