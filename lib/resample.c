@@ -891,6 +891,89 @@ static dmlvk_status check_array(const char *op, const char *name, const float *v
     return DMLVK_OK;
 }
 
+/*
+ * An order of the axes for the block gathers where the tensors' own order leaves a plan to the
+ * general loops (a transposed or batch-fastest layout, a 1-D channels-last one): the scaled axes
+ * (at most two) at 2 and 3, and the axis whose written elements lie closest either at 3 (it is
+ * scaled: planes of rows) or at 1 (an identity: channels-last planes); the other axes by their
+ * written strides, the closer nearer the end. Every axis maps on its own, so the values are the
+ * same in any order. perm[p] is the tensors' axis at position p; false where there is none.
+ */
+static bool block_order(const struct resample_params *hdr, uint32_t identity, uint32_t perm[AXES])
+{
+    /* The axes by written stride, those of size 1 last (they may take any position). */
+    uint32_t by_stride[AXES], scaled = 0;
+    for (uint32_t d = 0; d < AXES; d++) {
+        by_stride[d] = d;
+        scaled += !(identity >> d & 1);
+    }
+    for (uint32_t k = 1; k < AXES; k++)
+        for (uint32_t j = k; j > 0; j--) {
+            uint32_t a = by_stride[j], b = by_stride[j - 1];
+            bool a_first = hdr->out_sizes[a] > 1 && (hdr->out_sizes[b] == 1 || hdr->out_strides[a] < hdr->out_strides[b]);
+            if (!a_first)
+                break;
+            by_stride[j] = b;
+            by_stride[j - 1] = a;
+        }
+    uint32_t fastest = by_stride[0];
+    if (scaled == 0 || scaled > 2 || hdr->out_sizes[fastest] == 1)
+        return false;
+    bool used[AXES] = { false };
+    bool planes = !(identity >> fastest & 1);
+    uint32_t order[2], n = 0; /* the axes at 3 and 2 */
+    if (!planes) {
+        perm[1] = fastest;
+        used[fastest] = true;
+    }
+    for (int pass = 0; pass < 2 && n < 2; pass++) { /* the scaled axes first, then identities */
+        for (uint32_t k = 0; k < AXES && n < 2; k++) {
+            uint32_t d = by_stride[k];
+            if (!used[d] && ((identity >> d & 1) == 0) == (pass == 0)) {
+                order[n++] = d;
+                used[d] = true;
+            }
+        }
+    }
+    perm[3] = order[0];
+    perm[2] = order[1];
+    for (uint32_t k = 0, p = planes ? 1 : 0; k < AXES; k++) {
+        uint32_t d = by_stride[k];
+        if (used[d])
+            continue;
+        perm[p] = d;
+        used[d] = true;
+        p = 0;
+    }
+    for (uint32_t p = 0; p < AXES; p++)
+        if (perm[p] != p)
+            return true;
+    return false;
+}
+
+/* Puts axis perm[p] of the axes, the header's per-axis fields and the identity bits at p. */
+static void permute_axes(const uint32_t perm[AXES], struct axis axes[AXES], struct resample_params *hdr,
+                         uint32_t *identity)
+{
+    struct axis a[AXES];
+    struct resample_params h = *hdr;
+    uint32_t id = 0;
+    for (uint32_t p = 0; p < AXES; p++) {
+        uint32_t d = perm[p];
+        a[p] = axes[d];
+        h.out_sizes[p] = hdr->out_sizes[d];
+        h.in_sizes[p] = hdr->in_sizes[d];
+        h.out_strides[p] = hdr->out_strides[d];
+        h.in_strides[p] = hdr->in_strides[d];
+        h.map_offset[p] = hdr->map_offset[d];
+        h.range_offset[p] = hdr->range_offset[d];
+        id |= (*identity >> d & 1) << p;
+    }
+    memcpy(axes, a, sizeof(a));
+    *hdr = h;
+    *identity = id;
+}
+
 dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struct resample_fields *f,
                                  struct dmlvk_op_plan *plan)
 {
@@ -979,15 +1062,29 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         }
     }
 
+    uint32_t identity = 0;
+    for (uint32_t d = 0; d < AXES; d++)
+        if (identity_axis(&axes[d], table(plan, table_at, hdr.map_offset[d])))
+            identity |= UINT32_C(1) << d;
     struct block_shape shape = { 0 };
     bool storage16 = DMLVK_IS_16BIT_FLOAT(in.type);
     const bool linear = f->mode == DMLVK_INTERPOLATION_MODE_LINEAR;
     if (plan_block_gather(plan, axes, f->backward, linear, table_at, &hdr, in.type, &shape) != DMLVK_OK)
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the coordinate tables", op);
-    uint32_t identity = 0;
-    for (uint32_t d = 0; d < AXES; d++)
-        if (identity_axis(&axes[d], table(plan, table_at, hdr.map_offset[d])))
-            identity |= UINT32_C(1) << d;
+    /* Where the axes' own order takes no block gather, another may (BENCHMARKS.md note 149); the
+     * general loops keep the tensors' order, which their walk assumes. */
+    uint32_t perm[AXES];
+    if (!shape.rows && block_order(&hdr, identity, perm)) {
+        permute_axes(perm, axes, &hdr, &identity);
+        if (plan_block_gather(plan, axes, f->backward, linear, table_at, &hdr, in.type, &shape) != DMLVK_OK)
+            return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the coordinate tables", op);
+        if (!shape.rows) {
+            uint32_t inverse[AXES];
+            for (uint32_t p = 0; p < AXES; p++)
+                inverse[perm[p]] = p;
+            permute_axes(inverse, axes, &hdr, &identity);
+        }
+    }
     struct lanes lanes = { 1, false, false };
     if (!shape.rows)
         lanes = plan_lanes(&hdr, walk[0], (identity >> walk[0] & 1) != 0, f->backward, storage16);

@@ -718,6 +718,83 @@ static void test_channel_blocks(void **state)
 }
 
 /*
+ * Layouts whose own axis order takes no block gather, which lib/resample.c reorders (block_order):
+ * height fastest (NCWH), batch fastest (CHWN), the scaled axes first (HWNC with Scales on H and W
+ * at axes 0 and 1), and controls that need no reordering (NHWC, a 1-D channels-last NLC) or take
+ * the general loops in any order (three scaled axes). Each plan's shader, then the float64
+ * reference in both directions, every type, with an Inf every other case.
+ */
+static void test_axis_orders(void **state)
+{
+    (void)state;
+    enum { LOOPS, PLANES, CHANNELS };
+    static const struct {
+        const char *name;
+        uint32_t dims, small[4], scaled, order[4], shader;
+    } layouts[] = {
+        { "NCWH", 4, { 2, 3, 9, 7 }, 0xc, { 0, 1, 3, 2 }, PLANES },
+        { "CHWN", 4, { 8, 3, 7, 5 }, 0xc, { 1, 2, 3, 0 }, CHANNELS },
+        { "CHWN, 3 batches", 4, { 3, 2, 6, 9 }, 0xc, { 1, 2, 3, 0 }, CHANNELS },
+        { "HWNC scaled at 0 and 1", 4, { 7, 6, 2, 5 }, 0x3, { 0, 1, 2, 3 }, CHANNELS },
+        { "WHCN scaled at 0 and 1", 4, { 5, 6, 3, 4 }, 0x3, { 1, 0, 2, 3 }, CHANNELS },
+        { "NHWC", 4, { 2, 6, 5, 4 }, 0x6, { 0, 1, 2, 3 }, CHANNELS },
+        { "NLC", 3, { 2, 9, 6 }, 0x2, { 0, 1, 2 }, PLANES },
+        { "LNC, L scaled", 3, { 9, 2, 6 }, 0x1, { 0, 1, 2 }, CHANNELS },
+        { "NDHW, three scaled", 4, { 2, 5, 6, 7 }, 0xe, { 0, 1, 2, 3 }, LOOPS },
+    };
+    static const float scales[] = { 2, 0.75f, 1.5f };
+    for (int k = 0; k < (int)(3 * 2 * sizeof(layouts) / sizeof(layouts[0])); k++) {
+        const int li = k / 6;
+        bool backward = k % 2;
+        dmlvk_tensor_data_type type = types[(k / 2) % 3];
+        struct resample_case c = { .dims = layouts[li].dims, .mode = (dmlvk_interpolation_mode)(k % 4 < 2) };
+        c.rounding = DMLVK_AXIS_DIRECTION_INCREASING;
+        for (uint32_t d = 0; d < c.dims; d++) {
+            bool scaled = layouts[li].scaled >> d & 1;
+            c.small[d] = layouts[li].small[d];
+            c.scales[d] = scaled ? scales[(k + d) % 3] : 1;
+            c.big[d] = scaled ? (uint32_t)floor(c.small[d] * c.scales[d]) : c.small[d];
+            c.scales[d] = scaled ? (float)c.big[d] / (float)c.small[d] : 1;
+            c.in_off[d] = scaled ? 0.5f : 0;
+            c.out_off[d] = scaled ? -0.5f : 0;
+        }
+        const uint32_t *sizes[2] = { backward ? c.big : c.small, backward ? c.small : c.big };
+        uint32_t strides[2][4];
+        dmlvk_tensor_desc desc[2];
+        for (int t = 0; t < 2; t++) {
+            layout_strides(c.dims, sizes[t], layouts[li].order, 0, strides[t]);
+            desc[t] = (dmlvk_tensor_desc){ .DataType = type, .DimensionCount = c.dims, .Sizes = sizes[t],
+                                           .Strides = strides[t] };
+            assert_int_equal(dmlvk_tensor_min_size(&desc[t], &desc[t].TotalTensorSizeInBytes), DMLVK_OK);
+        }
+        dmlvk_resample2_operator_desc fwd = { &desc[0], &desc[1], c.mode, c.rounding, c.dims, c.scales, c.in_off, c.out_off };
+        dmlvk_resample_grad1_operator_desc bwd = { &desc[0], &desc[1], c.mode, c.rounding, c.dims, c.scales, c.in_off, c.out_off };
+        dmlvk_operator_desc od = backward ? (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE_GRAD1, &bwd }
+                                          : (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE2, &fwd };
+        dmlvk_operator *op = NULL;
+        if (test_operator_create(dev, &od, NULL, &op) != DMLVK_OK)
+            fail_msg("%s: %s", layouts[li].name, dmlvk_last_error());
+        enum dmlvk_shader shader;
+        assert_int_equal(dmlvk_debug_operator_shader(op, 0, &shader), DMLVK_OK);
+        dmlvk_operator_destroy(op);
+        uint32_t got = shader == DMLVK_SHADER_RESAMPLE_CHANNEL_BLOCKS ? CHANNELS
+                       : shader == DMLVK_SHADER_RESAMPLE_FORWARD_BLOCKS || shader == DMLVK_SHADER_RESAMPLE_BACKWARD_BLOCKS
+                           ? PLANES
+                           : LOOPS;
+        static const char *const paths[] = { "the general loops", "planes of rows", "channels-last planes" };
+        if (got != layouts[li].shader)
+            fail_msg("%s (%s): %s, where %s was expected", layouts[li].name, backward ? "backward" : "forward",
+                     paths[got], paths[layouts[li].shader]);
+        char what[96];
+        snprintf(what, sizeof(what), "%s, case %d", layouts[li].name, k);
+        const uint32_t order[2][4] = { { layouts[li].order[0], layouts[li].order[1], layouts[li].order[2], layouts[li].order[3] },
+                                       { layouts[li].order[0], layouts[li].order[1], layouts[li].order[2], layouts[li].order[3] } };
+        const uint32_t pad[2] = { 0, 0 };
+        check_layout(&c, backward, type, order, pad, 0, NULL, k % 4 == 1 ? INF_RANDOM : INF_NONE, what);
+    }
+}
+
+/*
  * Rows that cannot leave as vectors (odd widths, padded rows), which the float32 forward pass
  * stores through the subgroup where the device can shuffle (glsl/resample_block.glsl): planes whose
  * rows of blocks end partway through a subgroup, dispatches whose last subgroup is cut short,
@@ -1509,6 +1586,7 @@ int main(void)
         cmocka_unit_test(test_word_loads),
         cmocka_unit_test(test_weight_classes),
         cmocka_unit_test(test_exact_sums),
+        cmocka_unit_test(test_axis_orders),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
