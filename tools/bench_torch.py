@@ -88,16 +88,39 @@ def torch_workload(p, iterations):
         return time_cuda(lambda: torch.ops.aten.threshold_backward(g, x, 0), iterations)
     if kind in ("nearest", "bilinear", "nearest_grad", "bilinear_grad"):
         one_d = p["dims"] == 3
+        oc = p.get("oc", c)
+        nearest = kind.startswith("nearest")
+        if oc != c:
+            # The channel axis scales too: a volume {N, D, H, W}, PyTorch's 5-D trilinear.
+            small, big = [n, 1, c, h, w], [n, 1, oc, oh, ow]
+            if kind == "bilinear":
+                x = rand(*small)
+                return time_cuda(lambda: torch.nn.functional.interpolate(
+                    x, size=big[2:], mode="trilinear", align_corners=False), iterations)
+            if kind == "bilinear_grad":
+                g = rand(*big)
+                return time_cuda(lambda: torch.ops.aten.upsample_trilinear3d_backward(
+                    g, big[2:], small, False, None, None, None), iterations)
+            return None
         small, big = ([n, c, w], [n, c, ow]) if one_d else ([n, c, h, w], [n, c, oh, ow])
         fmt = torch.channels_last if p["channels_last"] else torch.contiguous_format
-        nearest = kind.startswith("nearest")
+        # Other memory orders: a view of a tensor stored in that order (PyTorch's kernels take it
+        # as it comes, copying where they need to).
+        order = {"ncwh": (0, 1, 3, 2), "chwn": (1, 2, 3, 0)}.get(p.get("layout", "default"))
+
+        def tensor(shape):
+            if order is None:
+                return rand(*shape).contiguous(memory_format=fmt)
+            stored = rand(*[shape[d] for d in order])
+            return stored.permute(*[order.index(d) for d in range(4)])
+
         if kind in ("nearest", "bilinear"):
-            x = rand(*small).contiguous(memory_format=fmt)
+            x = tensor(small)
             mode = "nearest" if nearest else ("linear" if one_d else "bilinear")
             corners = None if nearest else False
             return time_cuda(lambda: torch.nn.functional.interpolate(
                 x, size=big[2:], mode=mode, align_corners=corners), iterations)
-        g = rand(*big).contiguous(memory_format=fmt)
+        g = tensor(big)
         if one_d and nearest:
             return time_cuda(lambda: torch.ops.aten.upsample_nearest1d_backward(g, big[2:], small, None), iterations)
         if one_d:

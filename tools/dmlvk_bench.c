@@ -429,6 +429,10 @@ static double mix_rate(struct vk *v, dmlvk_device *dev, const struct copy_kernel
 /* The most workloads a preset holds (add_sweep checks its list against it at compile time). */
 #define MAX_WORKLOADS 192
 
+/* Resample tensors' memory orders other than NCHW and NHWC (channels_last). */
+enum layout { LAYOUT_DEFAULT, LAYOUT_NCWH, LAYOUT_CHWN };
+static const char *const layout_names[] = { "default", "ncwh", "chwn" };
+
 enum kind { RELU_GRAD, NEAREST_GRAD, BILINEAR_GRAD, ROI_ALIGN_GRAD, RELU, NEAREST, BILINEAR, ROI_ALIGN1 };
 static const char *const kind_names[] = { "relu_grad", "nearest_grad", "bilinear_grad", "roi_align_grad",
                                           "relu",      "nearest",      "bilinear",      "roi_align1" };
@@ -444,6 +448,8 @@ struct workload {
     float spatial_scale;
     bool huge;                  /* regions of +-1e30 instead of the preset's boxes */
     bool channels_last;         /* NHWC strides (resample, relu; ROI align: input, bins, input gradient) */
+    enum layout layout;         /* resample: height (NCWH) or batch (CHWN) fastest in memory */
+    uint32_t oc;                /* resample: the forward's output channels where that axis scales too (0: c) */
     uint32_t dims;              /* resample: 4 (N, C, H, W) or 3 (N, C, W; h must be 1) */
     bool maximum, roi_grad;     /* ROI align: MAX; ROI_ALIGN_GRAD also computes the ROI gradient */
     bool aligned_false;         /* ROI align: torchvision's aligned=False */
@@ -543,6 +549,16 @@ static double resample_read_bytes(const struct workload *w, uint32_t dims, bool 
     return (double)w->n * nrows * per_row;
 }
 
+/* Packed strides of sizes whose axes lie in memory in `order`, the slowest first. */
+static void ordered_strides(const uint32_t *sizes, const uint32_t *order, uint32_t *strides)
+{
+    uint32_t s = 1;
+    for (int k = 3; k >= 0; k--) {
+        strides[order[k]] = s;
+        s *= sizes[order[k]];
+    }
+}
+
 /* NHWC strides of {N, C, H, W} sizes. */
 static void nhwc_strides(const uint32_t *sizes, uint32_t *strides)
 {
@@ -612,7 +628,8 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
     dmlvk_resample2_operator_desc rs2;
     dmlvk_roi_align_fields roif;
     dmlvk_operator_params params = { .deterministic = w->deterministic };
-    uint64_t e_small = (uint64_t)w->n * w->c * w->h * w->w, e_big = (uint64_t)w->n * w->c * w->oh * w->ow;
+    const uint32_t oc = w->oc ? w->oc : w->c;
+    uint64_t e_small = (uint64_t)w->n * w->c * w->h * w->w, e_big = (uint64_t)w->n * oc * w->oh * w->ow;
     uint64_t e_bins = (uint64_t)w->rois * w->c * w->oh * w->ow;
 #define TENSOR(i, dims, sizes, dt)                                                                                     \
     do {                                                                                                               \
@@ -621,7 +638,7 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
     } while (0)
     /* Resample tensors: {N, C, H, W} (or {N, C, W}), NHWC strides where channels_last. */
     uint32_t dims = w->dims ? w->dims : 4;
-    uint32_t r_small[4] = { w->n, w->c, w->h, w->w }, r_big[4] = { w->n, w->c, w->oh, w->ow };
+    uint32_t r_small[4] = { w->n, w->c, w->h, w->w }, r_big[4] = { w->n, oc, w->oh, w->ow };
     uint32_t st_small[4], st_big[4], st_x[4], st_bins[4]; /* st_x, st_bins: ROI align's, channels-last */
     if (dims == 3) {
         r_small[2] = w->w;
@@ -631,10 +648,15 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
         nhwc_strides(r_small, st_small);
         nhwc_strides(r_big, st_big);
     }
+    if (w->layout != LAYOUT_DEFAULT) {
+        static const uint32_t orders[][4] = { [LAYOUT_NCWH] = { 0, 1, 3, 2 }, [LAYOUT_CHWN] = { 1, 2, 3, 0 } };
+        ordered_strides(r_small, orders[w->layout], st_small);
+        ordered_strides(r_big, orders[w->layout], st_big);
+    }
 #define RESAMPLE_TENSOR(i, sizes, strides)                                                                             \
     do {                                                                                                               \
         t[i] = (dmlvk_tensor_desc){ .DataType = type, .DimensionCount = dims, .Sizes = (sizes),                        \
-                                    .Strides = w->channels_last ? (strides) : NULL };                                  \
+                                    .Strides = w->channels_last || w->layout ? (strides) : NULL };                     \
         CHECK(dmlvk_tensor_min_size(&t[i], &t[i].TotalTensorSizeInBytes));                                             \
     } while (0)
     switch (w->kind) {
@@ -687,7 +709,7 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
         bufs[0] = tensor_buffer(dev, e_read, w->type, o->offset);
         bufs[1] = tensor_buffer(dev, backward ? e_small : e_big, w->type, o->offset);
         fill_random(bufs[0], o->offset, e_read, w->type, -1, 1, 3);
-        res->bytes = (backward ? (double)e_small * es : resample_read_bytes(w, dims, nearest, es)) + (double)e_big * es;
+        res->bytes = (backward || w->oc ? (double)e_small * es : resample_read_bytes(w, dims, nearest, es)) + (double)e_big * es;
         res->written = (double)(backward ? e_small : e_big) * es;
         break;
     }
@@ -969,6 +991,15 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
         { "roi_align_grad_7x7_1000_adaptive_small_map", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 50, .w = 76, .oh = 7, .ow = 7, .rois = 1000, .samples = 0, .spatial_scale = 0.0625f },
         { "roi_align1_7x7_1000_adaptive_small_map", ROI_ALIGN1, F16, .n = 2, .c = 256, .h = 50, .w = 76, .oh = 7, .ow = 7, .rois = 1000, .samples = 0, .spatial_scale = 0.0625f },
         { "roi_align1_14x14_mask_head", ROI_ALIGN1, F32, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 14, .ow = 14, .rois = 200, .samples = 2, .spatial_scale = 0.125f },
+        /* Other memory orders (issue 15's "any layout"): height fastest (a transposed view), batch
+         * fastest; and a volume's three scaled axes (3-D U-Nets: {N, D, H, W}, PyTorch's trilinear) */
+        { "bilinear_grad_ncwh_2x", BILINEAR_GRAD, F32, .n = 8, .c = 64, .h = 128, .w = 128, .oh = 256, .ow = 256, .layout = LAYOUT_NCWH },
+        { "bilinear_grad_ncwh_2x", BILINEAR_GRAD, F16, .n = 8, .c = 64, .h = 128, .w = 128, .oh = 256, .ow = 256, .layout = LAYOUT_NCWH },
+        { "bilinear_ncwh_2x", BILINEAR, F16, .n = 8, .c = 64, .h = 128, .w = 128, .oh = 256, .ow = 256, .layout = LAYOUT_NCWH },
+        { "bilinear_grad_chwn_2x", BILINEAR_GRAD, F32, .n = 16, .c = 32, .h = 128, .w = 128, .oh = 256, .ow = 256, .layout = LAYOUT_CHWN },
+        { "trilinear_grad_2x", BILINEAR_GRAD, F32, .n = 8, .c = 32, .h = 64, .w = 64, .oc = 64, .oh = 128, .ow = 128 },
+        { "trilinear_grad_2x", BILINEAR_GRAD, F16, .n = 8, .c = 32, .h = 64, .w = 64, .oc = 64, .oh = 128, .ow = 128 },
+        { "trilinear_2x", BILINEAR, F32, .n = 8, .c = 32, .h = 64, .w = 64, .oc = 64, .oh = 128, .ow = 128 },
         /* ReLU forward */
         { "relu", RELU, F32, .n = 1u << 28 },
         { "relu", RELU, F16, .n = 1u << 28 },
@@ -1000,13 +1031,14 @@ static void print_json_result(const struct workload *w, const struct result *r, 
            "\"create_cached_ms\": %.2f,\n   \"params\": {\"kind\": \"%s\", \"type\": \"%s\", "
            "\"n\": %u, \"c\": %u, \"h\": %u, \"w\": %u, \"oh\": %u, \"ow\": %u, \"dims\": %u, \"channels_last\": %d, "
            "\"rois\": %u, \"samples\": %u, \"spatial_scale\": %.9g, \"huge\": %d, \"maximum\": %d, \"roi_grad\": %d, "
-           "\"aligned\": %d, \"deterministic\": %d}}%s\n",
+           "\"aligned\": %d, \"deterministic\": %d, \"layout\": \"%s\", \"oc\": %u}}%s\n",
            w->name, r->ms, r->bytes, gbps, gbps / ceiling, r->same_size_gbps,
            r->same_size_gbps > 0 ? gbps / r->same_size_gbps : 0.0, r->written,
            r->same_mix_gbps, r->same_mix_gbps > 0 ? gbps / r->same_mix_gbps : 0.0, r->create_cold_ms,
            r->create_cached_ms, kind_names[w->kind], type, w->n, w->c, w->h, w->w, w->oh, w->ow,
            w->dims ? w->dims : 4, w->channels_last, w->rois, w->samples, w->spatial_scale, w->huge, w->maximum,
-           w->roi_grad, !w->aligned_false, w->deterministic, more ? "," : "");
+           w->roi_grad, !w->aligned_false, w->deterministic, layout_names[w->layout], w->oc ? w->oc : w->c,
+           more ? "," : "");
 }
 
 static int add_preset(struct workload *w, int n, const char *preset, bool f16_ok)
