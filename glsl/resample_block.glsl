@@ -51,6 +51,11 @@ const uint MAX_CHANNEL_BLOCK_Y = RESAMPLE_MAX_CHANNEL_BLOCK_Y;
 #ifndef RESAMPLE_CHANNEL_BLOCKS
 #define RESAMPLE_CHANNEL_BLOCKS 0
 #endif
+// RESAMPLE_DEPTH (resample_*_volume.comp): axis 1 scales too (volumes {N, D, H, W}); each block
+// adds the block sums of the planes that axis taps, times its weights.
+#ifndef RESAMPLE_DEPTH
+#define RESAMPLE_DEPTH 0
+#endif
 // Whether add_rows loads its y weights by groups of four: the backward gathers over planes
 // (BENCHMARKS.md note 99), and 16-bit forward blocks of 2 columns whose windows have at most two
 // rows per block row (upsampling, downsampling by up to 2), where each y weight serves only two
@@ -258,6 +263,45 @@ bool stores_shuffled()
 }
 #endif
 
+#if RESAMPLE_DEPTH
+// The block sums of the planes that axis 1 taps for written index i1, each times its weight
+// (above 0: taps of weight 0 are not read), added into acc in the planes' order. Forward, the 1
+// or 2 planes of i1's map entry; backward, the range of planes that tap i1.
+void add_depth_planes(bool vector, bool careful, uint i0, uint i1, int x0, int y0, uint jy, uint y_blocks, uint yw,
+                      float wx[MAX_WINDOW * MAX_BLOCK_X], inout float acc[MAX_BLOCK_Y * MAX_BLOCK_X])
+{
+    uint first, end;
+#if RESAMPLE_BACKWARD
+    uint r = pc.p.range_offset[1] + 2u * i1;
+    first = pc.p.table[r];
+    end = pc.p.table[r + 1u];
+#else
+    uint m = pc.p.map_offset[1] + RESAMPLE_MAP_WORDS * i1;
+    first = pc.p.table[m];
+    end = first + (uintBitsToFloat(pc.p.table[m + 1u]) > 0.0 ? 2u : 1u);
+#endif
+    for (uint d = first; d < end; d++) {
+#if RESAMPLE_BACKWARD
+        // The range holds only d with k == i1, or k + 1 == i1 and a weight above 0 on k + 1.
+        uint k = pc.p.map_offset[1] + RESAMPLE_MAP_WORDS * d;
+        float w = uintBitsToFloat(pc.p.table[pc.p.table[k] == i1 ? k + 2u : k + 1u]);
+#else
+        float w = uintBitsToFloat(pc.p.table[d == first ? m + 2u : m + 1u]);
+#endif
+        float part[MAX_BLOCK_Y * MAX_BLOCK_X];
+        [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
+            part[k] = 0.0;
+        uint plane = i0 * pc.p.in_strides[0] + d * pc.p.in_strides[1];
+        if (vector)
+            add_rows(true, careful, plane, x0, y0, jy, y_blocks, yw, wx, part);
+        else
+            add_rows(false, careful, plane, x0, y0, jy, y_blocks, yw, wx, part);
+        [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
+            acc[k] += w * part[k];
+    }
+}
+#endif
+
 void block_gather(uint e)
 {
     uint sy = pc.p.out_sizes[2], sx = pc.p.out_sizes[3];
@@ -296,12 +340,17 @@ void block_gather(uint e)
     float acc[MAX_BLOCK_Y * MAX_BLOCK_X];
     [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
         acc[k] = 0.0;
+    bool vector_loads = VECTOR_LOADS && (ALIGNED || chunk_aligned(pc.src, CHUNK));
+#if RESAMPLE_DEPTH
+    add_depth_planes(vector_loads, false, i0, i1, x0, y0, jy, y_blocks, yw, wx, acc);
+#else
     uint plane = i0 * pc.p.in_strides[0] + i1 * pc.p.in_strides[1];
     // Copies of the row loop, so that none branches on the alignment per load.
-    if (VECTOR_LOADS && (ALIGNED || chunk_aligned(pc.src, CHUNK)))
+    if (vector_loads)
         add_rows(true, false, plane, x0, y0, jy, y_blocks, yw, wx, acc);
     else
         add_rows(false, false, plane, x0, y0, jy, y_blocks, yw, wx, acc);
+#endif
     // A window value that is Inf or NaN makes every sum it enters non-finite, weight 0 or not
     // (but for EXACT's, where the stores alone ask).
     bool finite = true;
@@ -313,7 +362,11 @@ void block_gather(uint e)
     if (!EXACT && !finite) {
         [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
             acc[k] = 0.0;
+#if RESAMPLE_DEPTH
+        add_depth_planes(false, true, i0, i1, x0, y0, jy, y_blocks, yw, wx, acc);
+#else
         add_rows(false, true, plane, x0, y0, jy, y_blocks, yw, wx, acc);
+#endif
     }
 
     // ox wraps below 0 in the first block with X_PHASE: ox + bx >= sx there skips those members.

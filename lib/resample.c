@@ -211,6 +211,7 @@ struct block_shape {
     bool regular_y, regular_x;
     bool vector_loads, vector_stores;
     bool exact;              /* RESAMPLE_SPEC_EXACT, with exact_edges (RESAMPLE_SPEC_EXACT_EDGES) */
+    bool depth;              /* axis 1 scales too: planes of rows summed over it (resample_*_volume.comp) */
     uint32_t exact_edges;
     struct block_layout y, x;
 };
@@ -756,16 +757,20 @@ static bool choose_channel_shape(struct block_axis y, struct block_axis x, bool 
     return false;
 }
 
-/* Plans the block gather where axes 0 and 1 are identities and some block shape fits; otherwise
- * shape->rows stays 0 and the general loops run. */
+/* Plans the block gather where axis 0 is an identity, axis 1 too or (volumes, over planes of rows)
+ * scaled, and some block shape fits; otherwise shape->rows stays 0 and the general loops run. */
 static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct axis *axes, bool backward, bool linear,
                                       uint32_t table_at, struct resample_params *hdr, dmlvk_tensor_data_type type,
                                       struct block_shape *shape)
 {
     *shape = (struct block_shape){ 0 };
-    for (uint32_t d = 0; d < 2; d++)
-        if (!identity_axis(&axes[d], table(plan, table_at, hdr->map_offset[d])))
-            return DMLVK_OK;
+    if (!identity_axis(&axes[0], table(plan, table_at, hdr->map_offset[0])))
+        return DMLVK_OK;
+    /* A scaled axis 1 only where 2 and 3 scale too: otherwise block_order moves it to 2 or 3. */
+    const bool depth = !identity_axis(&axes[1], table(plan, table_at, hdr->map_offset[1]));
+    if (depth && (identity_axis(&axes[2], table(plan, table_at, hdr->map_offset[2])) ||
+                  identity_axis(&axes[3], table(plan, table_at, hdr->map_offset[3]))))
+        return DMLVK_OK;
     if (axes[2].big > INT32_MAX || axes[3].big > INT32_MAX) /* the shader's window indices are signed */
         return DMLVK_OK;
     /* Planes of rows, or channels-last planes; where axis 0 moves fastest in the written tensor,
@@ -775,7 +780,7 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
         if (hdr->out_sizes[d] > 1 && hdr->out_strides[d] < hdr->out_strides[fastest])
             fastest = d;
     bool channels = fastest == 1 && hdr->out_sizes[1] > 1;
-    if (!channels && fastest != AXES - 1)
+    if ((!channels && fastest != AXES - 1) || (channels && depth))
         return DMLVK_OK;
     struct block_axis ba[2];
     for (uint32_t a = 0; a < 2; a++)
@@ -786,6 +791,7 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
     if (channels ? !choose_channel_shape(ba[0], ba[1], DMLVK_IS_16BIT_FLOAT(type), hdr, shape)
                  : !choose_block_shape(ba[0], ba[1], linear, type, hdr, shape))
         return DMLVK_OK;
+    shape->depth = depth;
     ba[0].block = shape->block_y;
     ba[0].align = 1;
     ba[0].regular = shape->regular_y;
@@ -812,7 +818,7 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
      * read (BENCHMARKS.md note 146, H200: bilinear 2x forward float16 7% faster, bfloat16 5%,
      * backward of a 2x downscale 1.5-4.7%; gathers that write fewer, with their taller windows,
      * ran up to 16% slower, float32 ones up to 24%). */
-    if (DMLVK_IS_16BIT_FLOAT(type) && !channels && !word_loads(shape, hdr, type) &&
+    if (DMLVK_IS_16BIT_FLOAT(type) && !channels && !depth && !word_loads(shape, hdr, type) &&
         hdr->out_sizes[2] >= hdr->in_sizes[2] && hdr->out_sizes[3] >= hdr->in_sizes[3]) {
         uint32_t outside[2];
         bool exact = true;
@@ -850,7 +856,7 @@ static bool stores_shuffled(const struct dmlvk_op_context *ctx, const struct blo
                             const struct resample_params *hdr, bool backward, dmlvk_tensor_data_type type)
 {
     return ctx->subgroup_shuffle && !backward && type == DMLVK_TENSOR_DATA_TYPE_FLOAT32 && shape->rows &&
-           !shape->channel_lanes && shape->block_x == 4 && !shape->vector_stores && hdr->out_strides[AXES - 1] == 1 &&
+           !shape->channel_lanes && !shape->depth && shape->block_x == 4 && !shape->vector_stores && hdr->out_strides[AXES - 1] == 1 &&
            ctx->subgroup_size % shape->block_x == 0;
 }
 
@@ -896,7 +902,8 @@ static dmlvk_status check_array(const char *op, const char *name, const float *v
  * general loops (a transposed or batch-fastest layout, a 1-D channels-last one): the scaled axes
  * (at most two) at 2 and 3, and the axis whose written elements lie closest either at 3 (it is
  * scaled: planes of rows) or at 1 (an identity: channels-last planes); the other axes by their
- * written strides, the closer nearer the end. Every axis maps on its own, so the values are the
+ * written strides, the closer nearer the end. A third scaled axis goes to 1 (a volume's planes of
+ * rows), where the closest-packed axis is scaled. Every axis maps on its own, so the values are the
  * same in any order. perm[p] is the tensors' axis at position p; false where there is none.
  */
 static bool block_order(const struct resample_params *hdr, uint32_t identity, uint32_t perm[AXES])
@@ -917,10 +924,10 @@ static bool block_order(const struct resample_params *hdr, uint32_t identity, ui
             by_stride[j - 1] = a;
         }
     uint32_t fastest = by_stride[0];
-    if (scaled == 0 || scaled > 2 || hdr->out_sizes[fastest] == 1)
+    bool planes = !(identity >> fastest & 1);
+    if (scaled == 0 || scaled > 3 || (scaled == 3 && !planes) || hdr->out_sizes[fastest] == 1)
         return false;
     bool used[AXES] = { false };
-    bool planes = !(identity >> fastest & 1);
     uint32_t order[2], n = 0; /* the axes at 3 and 2 */
     if (!planes) {
         perm[1] = fastest;
@@ -937,6 +944,13 @@ static bool block_order(const struct resample_params *hdr, uint32_t identity, ui
     }
     perm[3] = order[0];
     perm[2] = order[1];
+    /* A third scaled axis at 1 (volumes), else the closer packed of the rest there. */
+    for (uint32_t k = 0; k < AXES && planes && scaled == 3; k++)
+        if (!used[by_stride[k]] && !(identity >> by_stride[k] & 1)) {
+            perm[1] = by_stride[k];
+            used[by_stride[k]] = true;
+            planes = false; /* position 1 is taken */
+        }
     for (uint32_t k = 0, p = planes ? 1 : 0; k < AXES; k++) {
         uint32_t d = by_stride[k];
         if (used[d])
@@ -1104,6 +1118,8 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
     enum dmlvk_shader shader = f->backward ? DMLVK_SHADER_RESAMPLE_BACKWARD : DMLVK_SHADER_RESAMPLE_FORWARD;
     if (shape.channel_lanes)
         shader = DMLVK_SHADER_RESAMPLE_CHANNEL_BLOCKS;
+    else if (shape.depth)
+        shader = f->backward ? DMLVK_SHADER_RESAMPLE_BACKWARD_VOLUME : DMLVK_SHADER_RESAMPLE_FORWARD_VOLUME;
     else if (shape.rows)
         shader = f->backward ? DMLVK_SHADER_RESAMPLE_BACKWARD_BLOCKS : DMLVK_SHADER_RESAMPLE_FORWARD_BLOCKS;
     /* Workgroups of 128 where they ran faster: backward block gathers over planes (BENCHMARKS.md

@@ -720,14 +720,15 @@ static void test_channel_blocks(void **state)
 /*
  * Layouts whose own axis order takes no block gather, which lib/resample.c reorders (block_order):
  * height fastest (NCWH), batch fastest (CHWN), the scaled axes first (HWNC with Scales on H and W
- * at axes 0 and 1), and controls that need no reordering (NHWC, a 1-D channels-last NLC) or take
- * the general loops in any order (three scaled axes). Each plan's shader, then the float64
- * reference in both directions, every type, with an Inf every other case.
+ * at axes 0 and 1), volumes (three scaled axes: planes summed over the third) in three orders,
+ * and controls that need no reordering (NHWC, a 1-D channels-last NLC) or take the general loops
+ * in any order (four scaled axes; a volume whose channels move fastest). Each plan's shader, then
+ * the float64 reference in both directions, every type, with an Inf every other case.
  */
 static void test_axis_orders(void **state)
 {
     (void)state;
-    enum { LOOPS, PLANES, CHANNELS };
+    enum { LOOPS, PLANES, CHANNELS, VOLUME };
     static const struct {
         const char *name;
         uint32_t dims, small[4], scaled, order[4], shader;
@@ -740,7 +741,11 @@ static void test_axis_orders(void **state)
         { "NHWC", 4, { 2, 6, 5, 4 }, 0x6, { 0, 1, 2, 3 }, CHANNELS },
         { "NLC", 3, { 2, 9, 6 }, 0x2, { 0, 1, 2 }, PLANES },
         { "LNC, L scaled", 3, { 9, 2, 6 }, 0x1, { 0, 1, 2 }, CHANNELS },
-        { "NDHW, three scaled", 4, { 2, 5, 6, 7 }, 0xe, { 0, 1, 2, 3 }, LOOPS },
+        { "NDHW, three scaled", 4, { 2, 5, 6, 7 }, 0xe, { 0, 1, 2, 3 }, VOLUME },
+        { "DNHW, three scaled", 4, { 5, 2, 6, 7 }, 0xd, { 0, 1, 2, 3 }, VOLUME },
+        { "NHWD, three scaled", 4, { 2, 5, 6, 7 }, 0xe, { 0, 2, 3, 1 }, VOLUME },
+        { "DHWC, three scaled", 4, { 5, 6, 7, 3 }, 0x7, { 0, 1, 2, 3 }, LOOPS },
+        { "four scaled", 4, { 3, 5, 6, 7 }, 0xf, { 0, 1, 2, 3 }, LOOPS },
     };
     static const float scales[] = { 2, 0.75f, 1.5f };
     for (int k = 0; k < (int)(3 * 2 * sizeof(layouts) / sizeof(layouts[0])); k++) {
@@ -780,8 +785,11 @@ static void test_axis_orders(void **state)
         uint32_t got = shader == DMLVK_SHADER_RESAMPLE_CHANNEL_BLOCKS ? CHANNELS
                        : shader == DMLVK_SHADER_RESAMPLE_FORWARD_BLOCKS || shader == DMLVK_SHADER_RESAMPLE_BACKWARD_BLOCKS
                            ? PLANES
+                       : shader == DMLVK_SHADER_RESAMPLE_FORWARD_VOLUME || shader == DMLVK_SHADER_RESAMPLE_BACKWARD_VOLUME
+                           ? VOLUME
                            : LOOPS;
-        static const char *const paths[] = { "the general loops", "planes of rows", "channels-last planes" };
+        static const char *const paths[] = { "the general loops", "planes of rows", "channels-last planes",
+                                             "a volume's planes" };
         if (got != layouts[li].shader)
             fail_msg("%s (%s): %s, where %s was expected", layouts[li].name, backward ? "backward" : "forward",
                      paths[got], paths[layouts[li].shader]);
