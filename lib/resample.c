@@ -712,7 +712,9 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
 /* Channels per invocation of channels-last blocks where the channels neither fill the type's
  * 16-byte groups nor are many enough (4 groups) that a last partial group wastes little: an RGB
  * image's 3 channels, say, where the general loops, an element per invocation, ran at 6-12% of
- * copy and half PyTorch's speed (BENCHMARKS.md note 148). */
+ * copy and half PyTorch's speed (BENCHMARKS.md note 148). Fewer channels than that take one
+ * invocation each, but for the float32 forward pass (note 152: 3 channels backward 9-17% faster,
+ * 16-bit forward 7%, float32 forward 7% slower). */
 #define CHANNEL_FEW_LANES 4
 
 /* The block shape of channels-last planes: each window column is one load of the lanes'
@@ -732,7 +734,7 @@ static bool choose_channel_shape(struct block_axis y, struct block_axis x, bool 
     const uint32_t(*order)[2] = y.ranges ? column_first : f16 ? pair_first : square_first;
     uint32_t lanes = f16 ? 8 : 4, channels = hdr->out_sizes[1];
     if (channels % lanes != 0 && channels < 4 * lanes)
-        lanes = CHANNEL_FEW_LANES;
+        lanes = channels < CHANNEL_FEW_LANES && (f16 || y.ranges) ? channels : CHANNEL_FEW_LANES;
     for (size_t k = 0; k < DMLVK_ARRAY_SIZE(square_first); k++) {
         uint32_t by = order[k][0], bx = order[k][1];
         if ((by > 1 && y.members < by) || (bx > 1 && x.members < bx) || by > RESAMPLE_MAX_CHANNEL_BLOCK_Y)
@@ -749,8 +751,8 @@ static bool choose_channel_shape(struct block_axis y, struct block_axis x, bool 
         *shape = (struct block_shape){ .block_y = by, .block_x = bx, .rows = rows.window ? rows.window : 1,
                                        .chunks = cols.window ? cols.window : 1, .chunk = 1, .channel_lanes = lanes,
                                        .x_phase = x.phase, .regular_y = y.regular, .regular_x = x.regular,
-                                       .vector_loads = rows_of(hdr->in_sizes, hdr->in_strides, 1, lanes),
-                                       .vector_stores = rows_of(hdr->out_sizes, hdr->out_strides, 1, lanes),
+                                       .vector_loads = lanes % 4 == 0 && rows_of(hdr->in_sizes, hdr->in_strides, 1, lanes),
+                                       .vector_stores = lanes % 4 == 0 && rows_of(hdr->out_sizes, hdr->out_strides, 1, lanes),
                                        .y = rows, .x = cols };
         return true;
     }
