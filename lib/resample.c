@@ -760,18 +760,18 @@ static bool choose_channel_shape(struct block_axis y, struct block_axis x, bool 
 }
 
 /* Plans the block gather where axis 0 is an identity, axis 1 too or (volumes, over planes of rows)
- * scaled, and some block shape fits; otherwise shape->rows stays 0 and the general loops run. */
-static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct axis *axes, bool backward, bool linear,
-                                      uint32_t table_at, struct resample_params *hdr, dmlvk_tensor_data_type type,
-                                      struct block_shape *shape)
+ * scaled, and some block shape fits; otherwise shape->rows stays 0 and the general loops run.
+ * identity: bit d where axis d is one (identity_axis). */
+static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct axis *axes, uint32_t identity,
+                                      bool backward, bool linear, uint32_t table_at, struct resample_params *hdr,
+                                      dmlvk_tensor_data_type type, struct block_shape *shape)
 {
     *shape = (struct block_shape){ 0 };
-    if (!identity_axis(&axes[0], table(plan, table_at, hdr->map_offset[0])))
+    if (!(identity & 1))
         return DMLVK_OK;
     /* A scaled axis 1 only where 2 and 3 scale too: otherwise block_order moves it to 2 or 3. */
-    const bool depth = !identity_axis(&axes[1], table(plan, table_at, hdr->map_offset[1]));
-    if (depth && (identity_axis(&axes[2], table(plan, table_at, hdr->map_offset[2])) ||
-                  identity_axis(&axes[3], table(plan, table_at, hdr->map_offset[3]))))
+    const bool depth = !(identity >> 1 & 1);
+    if (depth && (identity & 0xc) != 0)
         return DMLVK_OK;
     if (axes[2].big > INT32_MAX || axes[3].big > INT32_MAX) /* the shader's window indices are signed */
         return DMLVK_OK;
@@ -1085,14 +1085,14 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
     struct block_shape shape = { 0 };
     bool storage16 = DMLVK_IS_16BIT_FLOAT(in.type);
     const bool linear = f->mode == DMLVK_INTERPOLATION_MODE_LINEAR;
-    if (plan_block_gather(plan, axes, f->backward, linear, table_at, &hdr, in.type, &shape) != DMLVK_OK)
+    if (plan_block_gather(plan, axes, identity, f->backward, linear, table_at, &hdr, in.type, &shape) != DMLVK_OK)
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the coordinate tables", op);
     /* Where the axes' own order takes no block gather, another may (BENCHMARKS.md note 149); the
      * general loops keep the tensors' order, which their walk assumes. */
     uint32_t perm[AXES];
     if (!shape.rows && block_order(&hdr, identity, perm)) {
         permute_axes(perm, axes, &hdr, &identity);
-        if (plan_block_gather(plan, axes, f->backward, linear, table_at, &hdr, in.type, &shape) != DMLVK_OK)
+        if (plan_block_gather(plan, axes, identity, f->backward, linear, table_at, &hdr, in.type, &shape) != DMLVK_OK)
             return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the coordinate tables", op);
         if (!shape.rows) {
             uint32_t inverse[AXES];

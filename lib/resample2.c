@@ -1,6 +1,6 @@
 /* RESAMPLE2 (OPERATORS.md section 3): forward; nearest rounds by RoundingDirection. Validation and planning are shared with
- * the other resample operators in resample.c; shaders: glsl/resample_forward.comp, its block gather
- * resample_forward_blocks.comp, and resample_channel_blocks.comp. */
+ * the other resample operators in resample.c; shaders: glsl/resample_forward.comp, its block gathers
+ * resample_forward_blocks.comp and resample_forward_volume.comp, and resample_channel_blocks.comp. */
 #include <stddef.h>
 
 #include "resample.h"

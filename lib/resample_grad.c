@@ -1,6 +1,6 @@
 /* RESAMPLE_GRAD (OPERATORS.md section 3): backward of RESAMPLE1, 4 dimensions. Validation and planning are shared with
- * the other resample operators in resample.c; shaders: glsl/resample_backward.comp, its block gather
- * resample_backward_blocks.comp, and resample_channel_blocks.comp. */
+ * the other resample operators in resample.c; shaders: glsl/resample_backward.comp, its block gathers
+ * resample_backward_blocks.comp and resample_backward_volume.comp, and resample_channel_blocks.comp. */
 #include <stddef.h>
 
 #include "resample.h"
