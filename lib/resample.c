@@ -184,6 +184,7 @@ struct block_axis {
     int64_t members;
     double advance;
     uint32_t block, phase, align;
+    uint32_t fold; /* channels folded into this axis (fold_channels), 0 or 1 where none */
     bool regular;
 };
 
@@ -233,9 +234,9 @@ static int64_t block_count(const struct block_axis *ba)
     return (ba->members + ba->phase + ba->block - 1) / ba->block;
 }
 
-/* The window positions [*lo, *hi) that member i taps with a weight above 0 (the forward's first
- * tap is never 0: the map's weights are below 1). */
-static void member_taps(const struct block_axis *ba, int64_t i, int64_t *lo, int64_t *hi)
+/* The indices [*lo, *hi) of the axis's own tables that index i taps with a weight above 0 (the
+ * forward's first tap is never 0: the map's weights are below 1). */
+static void index_taps(const struct block_axis *ba, int64_t i, int64_t *lo, int64_t *hi)
 {
     if (ba->ranges) {
         *lo = ba->ranges[2 * i];
@@ -246,6 +247,24 @@ static void member_taps(const struct block_axis *ba, int64_t i, int64_t *lo, int
     memcpy(&w, &ba->map[MAP_WORDS * i + 1], 4);
     *lo = ba->map[MAP_WORDS * i];
     *hi = *lo + 1 + (w > 0);
+}
+
+static uint32_t fold_of(const struct block_axis *ba)
+{
+    return ba->fold > 1 ? ba->fold : 1;
+}
+
+/* The window positions [*lo, *hi) that member i spans with its taps: with channels folded in,
+ * member i is channel i % fold of index i / fold, and its taps lie fold positions apart. */
+static void member_taps(const struct block_axis *ba, int64_t i, int64_t *lo, int64_t *hi)
+{
+    const int64_t f = fold_of(ba), c = i % f;
+    index_taps(ba, i / f, lo, hi);
+    if (*lo < *hi)
+        *hi = (*hi - 1) * f + c + 1;
+    else
+        *hi = *lo * f + c;
+    *lo = *lo * f + c;
 }
 
 static int64_t floor_div(int64_t a, int64_t b)
@@ -303,8 +322,8 @@ static int64_t block_first(const struct block_axis *ba, int64_t j, struct refere
     return first == INT64_MAX ? 0 : floor_div(first, ba->align) * ba->align;
 }
 
-/* The weight of member i's tap at window position o: the map's weight of the larger-side index's
- * tap on the smaller-side one, as the general loops take it. */
+/* The weight of index i's tap on index o of the other side: the map's weight of the larger-side
+ * index's tap on the smaller-side one, as the general loops take it. */
 static float tap_weight(const struct block_axis *ba, int64_t i, int64_t o)
 {
     int64_t big = ba->ranges ? o : i, small = ba->ranges ? i : o;
@@ -316,13 +335,13 @@ static float tap_weight(const struct block_axis *ba, int64_t i, int64_t o)
 /* Runs body for each tap of block j: window position t (from `first`), member m, weight. */
 #define FOR_EACH_TAP(ba, j, first, body)                                                                               \
     for (uint32_t m = 0; m < (ba)->block; m++) {                                                                       \
-        int64_t i_ = (j) * (ba)->block + m - (ba)->phase, lo_, hi_;                                                    \
+        int64_t i_ = (j) * (ba)->block + m - (ba)->phase, lo_, hi_, f_ = fold_of(ba);                                  \
         if (i_ < 0 || i_ >= (ba)->members)                                                                             \
             continue;                                                                                                  \
-        member_taps((ba), i_, &lo_, &hi_);                                                                             \
+        index_taps((ba), i_ / f_, &lo_, &hi_);                                                                         \
         for (int64_t o_ = lo_; o_ < hi_; o_++) {                                                                       \
-            uint32_t t = (uint32_t)(o_ - (first));                                                                     \
-            float weight = tap_weight((ba), i_, o_);                                                                   \
+            uint32_t t = (uint32_t)(o_ * f_ + i_ % f_ - (first));                                                      \
+            float weight = tap_weight((ba), i_ / f_, o_);                                                              \
             body                                                                                                       \
         }                                                                                                              \
     }
@@ -759,6 +778,42 @@ static bool choose_channel_shape(struct block_axis y, struct block_axis x, bool 
     return false;
 }
 
+/* The most taps per output that a folded forward block sums: its windows hold every channel's elements,
+ * and where blocks start at different channels the tap masks fill with other channels' entries
+ * (note 153: 5 channels at 1.5x, 19 taps per output, ran 31% slower in float32 than the channel
+ * groups; no other forward shape measured passed 14). */
+#define FOLD_MOST_TAPS 16
+
+/* Channels-last planes of few channels (those that take CHANNEL_FEW_LANES) as planes of rows
+ * whose columns are the pixels' channels in turn, where both tensors keep each pixel's channels
+ * together: each block's window then holds the neighbouring pixels' channels, and its rows leave
+ * as vectors where a channel group's scalar stores each wrote a part of every line they touched
+ * (BENCHMARKS.md note 153, H200: forward 7-49% faster on every shape measured but one, below).
+ * Backward, the channel groups read dY no worse where they load 3 or more float32 channels one by
+ * one, or 16-bit channels as whole vectors (2x backward float32 RGB 30% and nearest 38% slower
+ * folded, float16 RGBA 3-6%); elsewhere the fold ran 19-58% faster. The header of that view in
+ * *folded. */
+static bool fold_channels(const struct resample_params *hdr, bool backward, dmlvk_tensor_data_type type,
+                          struct resample_params *folded)
+{
+    const bool storage16 = DMLVK_IS_16BIT_FLOAT(type);
+    const uint32_t c = hdr->out_sizes[1], lanes = storage16 ? 8 : 4;
+    if (backward && !(storage16 ? c % 4 != 0 : c == 2))
+        return false;
+    if (c % lanes == 0 || c >= 4 * lanes || hdr->out_strides[3] != c * hdr->out_strides[1] ||
+        hdr->in_strides[3] != c * hdr->in_strides[1] || (uint64_t)hdr->out_sizes[3] * c > INT32_MAX ||
+        (uint64_t)hdr->in_sizes[3] * c > INT32_MAX)
+        return false;
+    *folded = *hdr;
+    folded->out_sizes[3] *= c;
+    folded->in_sizes[3] *= c;
+    folded->out_strides[3] = hdr->out_strides[1];
+    folded->in_strides[3] = hdr->in_strides[1];
+    folded->out_sizes[1] = folded->in_sizes[1] = 1;
+    folded->out_strides[1] = folded->in_strides[1] = 0;
+    return true;
+}
+
 /* Plans the block gather where axis 0 is an identity, axis 1 too or (volumes, over planes of rows)
  * scaled, and some block shape fits; otherwise shape->rows stays 0 and the general loops run.
  * identity: bit d where axis d is one (identity_axis). */
@@ -790,9 +845,27 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
                                      .ranges = backward ? table(plan, table_at, hdr->range_offset[2 + a]) : NULL,
                                      .members = hdr->out_sizes[2 + a],
                                      .advance = backward ? axes[2 + a].scale : 1 / axes[2 + a].scale };
-    if (channels ? !choose_channel_shape(ba[0], ba[1], DMLVK_IS_16BIT_FLOAT(type), hdr, shape)
-                 : !choose_block_shape(ba[0], ba[1], linear, type, hdr, shape))
+    const struct resample_params unfolded = *hdr;
+    struct resample_params folded;
+    bool fold = false;
+    if (channels && fold_channels(hdr, backward, type, &folded)) {
+        struct block_axis x = ba[1];
+        x.fold = hdr->out_sizes[1];
+        x.members = folded.out_sizes[3];
+        if (choose_block_shape(ba[0], x, linear, type, &folded, shape) &&
+            (backward || shape->rows * layout_taps(&shape->x) + layout_taps(&shape->y) * shape->block_x <=
+                             FOLD_MOST_TAPS * shape->block_y * shape->block_x)) {
+            ba[1] = x;
+            *hdr = folded;
+            channels = false;
+            fold = true;
+        }
+    }
+    if (!fold && (channels ? !choose_channel_shape(ba[0], ba[1], DMLVK_IS_16BIT_FLOAT(type), hdr, shape)
+                           : !choose_block_shape(ba[0], ba[1], linear, type, hdr, shape))) {
+        *shape = (struct block_shape){ 0 };
         return DMLVK_OK;
+    }
     shape->depth = depth;
     ba[0].block = shape->block_y;
     ba[0].align = 1;
@@ -805,6 +878,7 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
     shape->blocks = (uint64_t)hdr->out_sizes[0] * groups * block_count(&ba[0]) * block_count(&ba[1]);
     if (shape->blocks >= UINT64_C(1) << 31) { /* div_by's range */
         *shape = (struct block_shape){ 0 };
+        *hdr = unfolded;
         return DMLVK_OK;
     }
     for (uint32_t a = 0; a < 2; a++) {

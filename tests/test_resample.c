@@ -685,17 +685,19 @@ static void test_layouts(void **state)
 static void test_channel_blocks(void **state)
 {
     (void)state;
-    /* 3, 6, 12 and 2: fewer than four groups that do not fill 16 bytes, in groups of 4 */
-    static const uint32_t channels[] = { 8, 16, 24, 19, 40, 64, 3, 6, 12, 2 };
+    /* 3, 6, 12, 2 and 5: fewer than four groups that do not fill 16 bytes, in groups of 4 or
+     * folded into the columns where both tensors keep each pixel's channels together (not with
+     * the padding of every third case) */
+    static const uint32_t channels[] = { 8, 16, 24, 19, 40, 64, 3, 6, 12, 2, 5 };
     static const float scales[][2] = { { 2, 2 }, { 1.5f, 1.5f }, { 0.5f, 0.75f }, { 3, 1.25f }, { 2.06f, 0.6f } };
-    for (int k = 0; k < 120; k++) {
+    for (int k = 0; k < 132; k++) {
         struct resample_case c = { .dims = 4 };
         bool backward = k % 2;
         dmlvk_tensor_data_type type = types[(k / 2) % 3];
         c.mode = (dmlvk_interpolation_mode)((k / 6) % 2);
         c.rounding = (dmlvk_axis_direction)(splitmix64_next(&rng_state) % 2);
         c.small[0] = c.big[0] = 1 + (uint32_t)(k % 3 == 0);
-        c.small[1] = c.big[1] = channels[(k / 12) % 10];
+        c.small[1] = c.big[1] = channels[(k / 12) % 11];
         c.scales[0] = c.scales[1] = 1;
         for (uint32_t d = 2; d < 4; d++) {
             c.small[d] = 3 + (uint32_t)(splitmix64_next(&rng_state) % 13);
@@ -728,19 +730,21 @@ static void test_channel_blocks(void **state)
 static void test_axis_orders(void **state)
 {
     (void)state;
-    enum { LOOPS, PLANES, CHANNELS, VOLUME };
+    /* FEW: channels-last planes of few channels, in channel groups or folded into the columns
+     * (planes of rows; test_block_shapes has which) */
+    enum { LOOPS, PLANES, CHANNELS, VOLUME, FEW };
     static const struct {
         const char *name;
         uint32_t dims, small[4], scaled, order[4], shader;
     } layouts[] = {
         { "NCWH", 4, { 2, 3, 9, 7 }, 0xc, { 0, 1, 3, 2 }, PLANES },
         { "CHWN", 4, { 8, 3, 7, 5 }, 0xc, { 1, 2, 3, 0 }, CHANNELS },
-        { "CHWN, 3 batches", 4, { 3, 2, 6, 9 }, 0xc, { 1, 2, 3, 0 }, CHANNELS },
-        { "HWNC scaled at 0 and 1", 4, { 7, 6, 2, 5 }, 0x3, { 0, 1, 2, 3 }, CHANNELS },
-        { "WHCN scaled at 0 and 1", 4, { 5, 6, 3, 4 }, 0x3, { 1, 0, 2, 3 }, CHANNELS },
-        { "NHWC", 4, { 2, 6, 5, 4 }, 0x6, { 0, 1, 2, 3 }, CHANNELS },
+        { "CHWN, 3 batches", 4, { 3, 2, 6, 9 }, 0xc, { 1, 2, 3, 0 }, FEW },
+        { "HWNC scaled at 0 and 1", 4, { 7, 6, 2, 5 }, 0x3, { 0, 1, 2, 3 }, FEW },
+        { "WHCN scaled at 0 and 1", 4, { 5, 6, 3, 4 }, 0x3, { 1, 0, 2, 3 }, FEW },
+        { "NHWC", 4, { 2, 6, 5, 4 }, 0x6, { 0, 1, 2, 3 }, FEW },
         { "NLC", 3, { 2, 9, 6 }, 0x2, { 0, 1, 2 }, PLANES },
-        { "LNC, L scaled", 3, { 9, 2, 6 }, 0x1, { 0, 1, 2 }, CHANNELS },
+        { "LNC, L scaled", 3, { 9, 2, 6 }, 0x1, { 0, 1, 2 }, FEW },
         { "NDHW, three scaled", 4, { 2, 5, 6, 7 }, 0xe, { 0, 1, 2, 3 }, VOLUME },
         { "DNHW, three scaled", 4, { 5, 2, 6, 7 }, 0xd, { 0, 1, 2, 3 }, VOLUME },
         { "NHWD, three scaled", 4, { 2, 5, 6, 7 }, 0xe, { 0, 2, 3, 1 }, VOLUME },
@@ -789,8 +793,8 @@ static void test_axis_orders(void **state)
                            ? VOLUME
                            : LOOPS;
         static const char *const paths[] = { "the general loops", "planes of rows", "channels-last planes",
-                                             "a volume's planes" };
-        if (got != layouts[li].shader)
+                                             "a volume's planes", "channels-last planes or folded ones" };
+        if (got != layouts[li].shader && !(layouts[li].shader == FEW && (got == CHANNELS || got == PLANES)))
             fail_msg("%s (%s): %s, where %s was expected", layouts[li].name, backward ? "backward" : "forward",
                      paths[got], paths[layouts[li].shader]);
         char what[96];
@@ -972,6 +976,7 @@ struct shape_case {
     dmlvk_tensor_data_type type;
     uint32_t c, h, w, oh, ow; /* dmlvk-bench's: forward h x w -> oh x ow, backward the reverse */
     uint32_t block_y, block_x;
+    bool folded; /* channels-last planes folded into planes of rows (lib/resample.c, fold_channels) */
 };
 
 static void check_block_shape(const struct shape_case *k)
@@ -1013,9 +1018,11 @@ static void check_block_shape(const struct shape_case *k)
     assert_int_equal(dmlvk_debug_operator_shader(op, 0, &shader), DMLVK_OK);
     bool channels = shader == DMLVK_SHADER_RESAMPLE_CHANNEL_BLOCKS;
     dmlvk_operator_destroy(op);
-    if (rows == 0 || by != k->block_y || bx != k->block_x || channels != k->channels_last)
+    const bool want_channels = k->channels_last && !k->folded;
+    if (rows == 0 || by != k->block_y || bx != k->block_x || channels != want_channels)
         fail_msg("%s: block %ux%u%s (window rows %u), where %ux%u%s was measured", k->row, by, bx,
-                 channels ? " of channels" : "", rows, k->block_y, k->block_x, k->channels_last ? " of channels" : "");
+                 channels ? " of channels" : "", rows, k->block_y, k->block_x,
+                 want_channels ? " of channels" : k->folded ? " of folded channels" : "");
 }
 
 static void test_block_shapes(void **state)
@@ -1057,12 +1064,20 @@ static void test_block_shapes(void **state)
         /* Forward over channels-last planes: 2x2, 1x2 for 16-bit types (notes 37, 133, 136). */
         { "bilinear_nhwc_2x_f32", false, false, true, f32, 256, 64, 64, 128, 128, 2, 2 },
         { "bilinear_nhwc_2x_f16", false, false, true, f16, 256, 64, 64, 128, 128, 1, 2 },
-        /* Channels-last planes of few channels: groups of 4, the same orders (note 148). */
-        { "bilinear_nhwc_c3_2x_f32", false, false, true, f32, 3, 256, 256, 512, 512, 2, 2 },
-        { "bilinear_nhwc_c3_2x_f16", false, false, true, f16, 3, 256, 256, 512, 512, 1, 2 },
+        /* Channels-last planes of few channels folded into the columns (note 153): forward but
+         * where a block would sum more than 16 taps per output (5 channels at 1.5x); backward 2
+         * float32 channels, 16-bit ones not a multiple of 4; the others in groups of 4, the same
+         * orders (note 148). */
+        { "bilinear_nhwc_c3_2x_f32", false, false, true, f32, 3, 256, 256, 512, 512, 4, 4, true },
+        { "bilinear_nhwc_c3_2x_f16", false, false, true, f16, 3, 256, 256, 512, 512, 8, 4, true },
+        { "nearest_nhwc_c6_2x_f32", false, true, true, f32, 6, 256, 256, 512, 512, 4, 4, true },
+        { "bilinear_nhwc_c2_flow_4x_f32", false, false, true, f32, 2, 96, 128, 384, 512, 4, 4, true },
+        { "bilinear_nhwc_c5_1.5x_f32", false, false, true, f32, 5, 256, 256, 384, 384, 2, 2 },
+        { "bilinear_grad_nhwc_c2_flow_4x_f32", true, false, true, f32, 2, 96, 128, 384, 512, 2, 1, true },
+        { "bilinear_grad_nhwc_c3_2x_f16", true, false, true, f16, 3, 256, 256, 512, 512, 2, 2, true },
         { "bilinear_grad_nhwc_c3_2x_f32", true, false, true, f32, 3, 256, 256, 512, 512, 2, 1 },
+        { "bilinear_grad_nhwc_c4_2x_f16", true, false, true, f16, 4, 256, 256, 512, 512, 2, 1 },
         { "bilinear_grad_nhwc_c12_2x_f16", true, false, true, f16, 12, 256, 256, 512, 512, 2, 1 },
-        { "nearest_nhwc_c6_2x_f32", false, true, true, f32, 6, 256, 256, 512, 512, 2, 2 },
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
         check_block_shape(&cases[i]);
@@ -1362,6 +1377,9 @@ static void test_word_loads(void **state)
 static void test_weight_classes(void **state)
 {
     (void)state;
+    /* A stream of its own: how many random cases load by class depends on the draws, which the
+     * case counts of the tests before it would otherwise move. */
+    rng_state = 20261129;
     static const struct {
         uint32_t dims, width;
         float scale;
@@ -1446,7 +1464,7 @@ static void test_weight_classes(void **state)
         for (uint64_t offset = 0; offset <= 4; offset += 4)
             expect_reference(&c, backward, type, offset, label);
     }
-    if (taken < 4) /* 6 did when this test was written */
+    if (taken < 4) /* 5 do in this stream */
         fail_msg("%u of 16 random cases loaded weights by class", taken);
 }
 
@@ -1596,5 +1614,6 @@ int main(void)
         cmocka_unit_test(test_exact_sums),
         cmocka_unit_test(test_axis_orders),
     };
+    if (getenv("F")) cmocka_set_test_filter(getenv("F"));
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1000,6 +1000,15 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
         { "trilinear_grad_2x", BILINEAR_GRAD, F32, .n = 8, .c = 32, .h = 64, .w = 64, .oc = 64, .oh = 128, .ow = 128 },
         { "trilinear_grad_2x", BILINEAR_GRAD, F16, .n = 8, .c = 32, .h = 64, .w = 64, .oc = 64, .oh = 128, .ow = 128 },
         { "trilinear_2x", BILINEAR, F32, .n = 8, .c = 32, .h = 64, .w = 64, .oc = 64, .oh = 128, .ow = 128 },
+        /* Few channels-last channels beyond RGB (session 58): an optical-flow network's 2-channel
+         * flow upsampled 4x (PWC-Net, its training pass too), an image pyramid's RGB level halved,
+         * RGBA in float16 (4 channels: no 16-byte group of a 16-bit type) */
+        { "bilinear_nhwc_c2_flow_4x", BILINEAR, F32, .n = 8, .c = 2, .h = 96, .w = 128, .oh = 384, .ow = 512, .channels_last = 1 },
+        { "bilinear_grad_nhwc_c2_flow_4x", BILINEAR_GRAD, F32, .n = 8, .c = 2, .h = 96, .w = 128, .oh = 384, .ow = 512, .channels_last = 1 },
+        { "bilinear_nhwc_c3_down2x", BILINEAR, F32, .n = 8, .c = 3, .h = 512, .w = 512, .oh = 256, .ow = 256, .channels_last = 1 },
+        { "bilinear_nhwc_c3_down2x", BILINEAR, F16, .n = 8, .c = 3, .h = 512, .w = 512, .oh = 256, .ow = 256, .channels_last = 1 },
+        { "bilinear_nhwc_c4_2x", BILINEAR, F16, .n = 8, .c = 4, .h = 256, .w = 256, .oh = 512, .ow = 512, .channels_last = 1 },
+        { "bilinear_grad_nhwc_c4_2x", BILINEAR_GRAD, F16, .n = 8, .c = 4, .h = 256, .w = 256, .oh = 512, .ow = 512, .channels_last = 1 },
         /* ReLU forward */
         { "relu", RELU, F32, .n = 1u << 28 },
         { "relu", RELU, F16, .n = 1u << 28 },
