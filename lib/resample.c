@@ -778,21 +778,21 @@ static bool choose_channel_shape(struct block_axis y, struct block_axis x, bool 
     return false;
 }
 
-/* The most taps per output that a folded forward block sums: its windows hold every channel's elements,
- * and where blocks start at different channels the tap masks fill with other channels' entries
- * (note 153: 5 channels at 1.5x, 19 taps per output, ran 31% slower in float32 than the channel
- * groups; no other forward shape measured passed 14). */
+/* The most taps per output that a folded forward block sums: its windows hold every channel's
+ * elements, and where blocks start at different channels the tap masks fill with other channels'
+ * entries (BENCHMARKS.md note 153: 5 channels at 1.5x, 19 taps per output, ran 31% slower in
+ * float32 than the channel groups; no other forward shape measured passed 14). */
 #define FOLD_MOST_TAPS 16
 
 /* Channels-last planes of few channels (those that take CHANNEL_FEW_LANES) as planes of rows
  * whose columns are the pixels' channels in turn, where both tensors keep each pixel's channels
  * together: each block's window then holds the neighbouring pixels' channels, and its rows leave
  * as vectors where a channel group's scalar stores each wrote a part of every line they touched
- * (BENCHMARKS.md note 153, H200: forward 7-49% faster on every shape measured but one, below).
- * Backward, the channel groups read dY no worse where they load 3 or more float32 channels one by
- * one, or 16-bit channels as whole vectors (2x backward float32 RGB 30% and nearest 38% slower
- * folded, float16 RGBA 3-6%); elsewhere the fold ran 19-58% faster. The header of that view in
- * *folded. */
+ * (BENCHMARKS.md note 153, H200: forward 7-49% faster on every shape measured but one: see
+ * FOLD_MOST_TAPS). Backward, the channel groups read dY no worse where they load 3 or more
+ * float32 channels one by one, or 16-bit channels as whole vectors (2x backward float32 RGB 30%
+ * and nearest 38% slower folded, float16 RGBA 3-6%); elsewhere the fold ran 19-58% faster. The
+ * header of that view in *folded. */
 static bool fold_channels(const struct resample_params *hdr, bool backward, dmlvk_tensor_data_type type,
                           struct resample_params *folded)
 {
