@@ -1614,6 +1614,5 @@ int main(void)
         cmocka_unit_test(test_exact_sums),
         cmocka_unit_test(test_axis_orders),
     };
-    if (getenv("F")) cmocka_set_test_filter(getenv("F"));
     return cmocka_run_group_tests(tests, setup, teardown);
 }
