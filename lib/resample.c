@@ -800,8 +800,8 @@ static bool fold_channels(const struct resample_params *hdr, bool backward, dmlv
     const uint32_t c = hdr->out_sizes[1], lanes = storage16 ? 8 : 4;
     if (backward && !(storage16 ? c % 4 != 0 : c == 2))
         return false;
-    if (c % lanes == 0 || c >= 4 * lanes || hdr->out_strides[3] != c * hdr->out_strides[1] ||
-        hdr->in_strides[3] != c * hdr->in_strides[1] || (uint64_t)hdr->out_sizes[3] * c > INT32_MAX ||
+    if (c % lanes == 0 || c >= 4 * lanes || hdr->out_strides[3] != (uint64_t)c * hdr->out_strides[1] ||
+        hdr->in_strides[3] != (uint64_t)c * hdr->in_strides[1] || (uint64_t)hdr->out_sizes[3] * c > INT32_MAX ||
         (uint64_t)hdr->in_sizes[3] * c > INT32_MAX)
         return false;
     *folded = *hdr;
