@@ -686,8 +686,8 @@ static void test_channel_blocks(void **state)
 {
     (void)state;
     /* 3, 6, 12, 2 and 5: fewer than four groups that do not fill 16 bytes, in groups of 4 or
-     * folded into the columns where both tensors keep each pixel's channels together (not with
-     * the padding of every third case) */
+     * folded into the columns where both tensors keep each pixel's channels together (not in the
+     * half of the cases that pad one tensor's pixels) */
     static const uint32_t channels[] = { 8, 16, 24, 19, 40, 64, 3, 6, 12, 2, 5 };
     static const float scales[][2] = { { 2, 2 }, { 1.5f, 1.5f }, { 0.5f, 0.75f }, { 3, 1.25f }, { 2.06f, 0.6f } };
     for (int k = 0; k < 132; k++) {
