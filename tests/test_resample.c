@@ -524,6 +524,10 @@ static uint32_t element_offset(uint32_t dims, const uint32_t *sizes, const uint3
  * elements that tap it with a weight above 0. Elements between rows must stay untouched. `what`
  * names the case in failures.
  */
+static void check_strides(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type,
+                          const uint32_t strides[2][4], const uint32_t span[2], uint64_t offset,
+                          const struct test_params *params, uint32_t inf, const char *what);
+
 static void check_layout(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type,
                          const uint32_t order[2][4], const uint32_t pad[2], uint64_t offset,
                          const struct test_params *params, uint32_t inf,
@@ -533,6 +537,16 @@ static void check_layout(const struct resample_case *c, bool backward, dmlvk_ten
     const uint32_t *sizes[2] = { backward ? c->big : c->small, backward ? c->small : c->big };
     for (int t = 0; t < 2; t++)
         span[t] = layout_strides(c->dims, sizes[t], order[t], pad[t], strides[t]);
+    check_strides(c, backward, type, strides, span, offset, params, inf, what);
+}
+
+/* check_layout's run with the tensors' strides given (`span` elements each): the read tensor's
+ * elements may share memory (strides of 0), each reading the value last written there. */
+static void check_strides(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type,
+                          const uint32_t strides[2][4], const uint32_t span[2], uint64_t offset,
+                          const struct test_params *params, uint32_t inf, const char *what)
+{
+    const uint32_t *sizes[2] = { backward ? c->big : c->small, backward ? c->small : c->big };
     uint32_t ns = count(c->dims, sizes[0]), nd = count(c->dims, sizes[1]);
     double *x = malloc(ns * 8), *want = malloc(nd * 8), *mag = malloc(nd * 8);
     void *mem[2] = { calloc(span[0], 4), calloc(span[1], 4) };
@@ -547,13 +561,14 @@ static void check_layout(const struct resample_case *c, bool backward, dmlvk_ten
     for (uint32_t i = 0; i < ns; i++) {
         float v = (float)uniform(-1, 1);
         uint32_t at = element_offset(c->dims, sizes[0], strides[0], i);
-        if (wide) {
+        if (wide)
             ((float *)mem[0])[at] = v;
-        } else {
+        else
             ((uint16_t *)mem[0])[at] = to_bits16(type, v);
-            v = from_bits16(type, ((uint16_t *)mem[0])[at]);
-        }
-        x[i] = v;
+    }
+    for (uint32_t i = 0; i < ns; i++) {
+        uint32_t at = element_offset(c->dims, sizes[0], strides[0], i);
+        x[i] = wide ? ((float *)mem[0])[at] : from_bits16(type, ((uint16_t *)mem[0])[at]);
     }
     uint32_t hot_at = (uint32_t)(splitmix64_next(&rng_state) % ns);
     if (inf != INF_RANDOM)
@@ -1591,6 +1606,89 @@ static int teardown(void **state)
     return 0;
 }
 
+/* Whether the plan of case c with the tensors' `strides` runs the block gather over planes of
+ * rows (for channels-last tensors: their channels folded into the columns). */
+static bool plans_planes(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type,
+                         const uint32_t strides[2][4], const uint32_t span[2])
+{
+    const uint32_t *sizes[2] = { backward ? c->big : c->small, backward ? c->small : c->big };
+    const uint32_t bytes = type == DMLVK_TENSOR_DATA_TYPE_FLOAT32 ? 4 : 2;
+    dmlvk_tensor_desc desc[2];
+    for (int t = 0; t < 2; t++)
+        desc[t] = (dmlvk_tensor_desc){ .DataType = type, .DimensionCount = c->dims, .Sizes = sizes[t],
+                                       .Strides = strides[t], .TotalTensorSizeInBytes = ((uint64_t)span[t] * bytes + 3) & ~UINT64_C(3) };
+    dmlvk_resample2_operator_desc fwd = { &desc[0], &desc[1], c->mode, c->rounding, c->dims, c->scales, c->in_off, c->out_off };
+    dmlvk_resample_grad1_operator_desc bwd = { &desc[0], &desc[1], c->mode, c->rounding, c->dims, c->scales, c->in_off, c->out_off };
+    dmlvk_operator_desc od = backward ? (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE_GRAD1, &bwd }
+                                      : (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE2, &fwd };
+    dmlvk_operator *op = NULL;
+    if (test_operator_create(dev, &od, NULL, &op) != DMLVK_OK)
+        fail_msg("%s", dmlvk_last_error());
+    enum dmlvk_shader shader;
+    assert_int_equal(dmlvk_debug_operator_shader(op, 0, &shader), DMLVK_OK);
+    dmlvk_operator_destroy(op);
+    return shader == DMLVK_SHADER_RESAMPLE_FORWARD_BLOCKS || shader == DMLVK_SHADER_RESAMPLE_BACKWARD_BLOCKS;
+}
+
+/*
+ * Channels-last planes of 2 and 3 channels whose channels fold into the columns (fold_channels in
+ * lib/resample.c) in views other than packed ones: a read tensor broadcast over its channels and
+ * columns (strides of 0, the folded view's column stride 0 too), both tensors interleaved with
+ * another (every other element: a folded stride of 2, no vector accesses, the elements between
+ * untouched), and a planar read tensor with a channels-last written one, which cannot fold. Each
+ * plan's path (the fold: forward, backward for 2 float32 channels and 16-bit ones), then the
+ * float64 reference, both modes, up and down, every type, an Inf in a third of the unbroadcast
+ * cases.
+ */
+static void test_folded_views(void **state)
+{
+    (void)state;
+    enum { BROADCAST, INTERLEAVED, PLANAR_READ, VIEWS };
+    static const char *const names[VIEWS] = { "read tensor broadcast over channels and columns",
+                                              "both interleaved", "planar read tensor" };
+    static const float scales[] = { 2, 1.5f, 0.5f };
+    for (int k = 0; k < 2 * 3 * 2 * VIEWS * 2; k++) {
+        const bool backward = k % 2;
+        const dmlvk_tensor_data_type type = types[(k / 2) % 3];
+        const int view = (k / 6) % VIEWS;
+        const uint32_t channels = (k / (6 * VIEWS)) % 2 ? 2 : 3;
+        struct resample_case c = { .dims = 4, .mode = (dmlvk_interpolation_mode)((k / 3) % 2),
+                                   .rounding = DMLVK_AXIS_DIRECTION_INCREASING };
+        const float scale = scales[(k / 4) % 3];
+        c.small[0] = c.big[0] = 2;
+        c.small[1] = c.big[1] = channels;
+        c.scales[0] = c.scales[1] = 1;
+        for (uint32_t d = 2; d < 4; d++) {
+            c.small[d] = 8 + 2 * (d - 2);
+            c.big[d] = (uint32_t)(c.small[d] * scale);
+            c.scales[d] = (float)c.big[d] / (float)c.small[d];
+            c.in_off[d] = 0.5f;
+            c.out_off[d] = -0.5f;
+        }
+        const uint32_t *sizes[2] = { backward ? c.big : c.small, backward ? c.small : c.big };
+        uint32_t strides[2][4], span[2];
+        for (int t = 0; t < 2; t++) {
+            const uint32_t n = sizes[t][0], ch = sizes[t][1], h = sizes[t][2], w = sizes[t][3];
+            const uint32_t every = view == INTERLEAVED ? 2 : 1;
+            const uint32_t nhwc[4] = { every * h * w * ch, every, every * w * ch, every * ch };
+            const uint32_t nchw[4] = { ch * h * w, h * w, w, 1 };
+            const uint32_t broadcast[4] = { h, 0, 1, 0 };
+            const uint32_t *chosen = t == 1 ? nhwc : view == BROADCAST ? broadcast : view == PLANAR_READ ? nchw : nhwc;
+            memcpy(strides[t], chosen, sizeof(strides[t]));
+            span[t] = t == 0 && view == BROADCAST ? n * h : every * n * ch * h * w;
+        }
+        const bool storage16 = type != DMLVK_TENSOR_DATA_TYPE_FLOAT32;
+        const bool fold = view != PLANAR_READ && (!backward || (storage16 ? channels % 4 != 0 : channels == 2));
+        char what[160];
+        snprintf(what, sizeof(what), "%s, %u channels, %s %s, case %d", names[view], channels,
+                 backward ? "backward" : "forward", type == DMLVK_TENSOR_DATA_TYPE_FLOAT32 ? "float32" : "16-bit", k);
+        if (plans_planes(&c, backward, type, strides, span) != fold)
+            fail_msg("%s: %s, where %s was expected", what, fold ? "not folded" : "folded", fold ? "the fold" : "none");
+        check_strides(&c, backward, type, strides, span, 0, NULL,
+                      view != BROADCAST && k % 3 == 0 ? INF_RANDOM : INF_NONE, what);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1613,6 +1711,7 @@ int main(void)
         cmocka_unit_test(test_weight_classes),
         cmocka_unit_test(test_exact_sums),
         cmocka_unit_test(test_axis_orders),
+        cmocka_unit_test(test_folded_views),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
