@@ -184,7 +184,7 @@ struct block_axis {
     int64_t members;
     double advance;
     uint32_t block, phase, align;
-    uint32_t fold; /* channels folded into this axis (fold_channels), 0 or 1 where none */
+    uint32_t fold; /* channels folded into this axis (fold_channels); 1 where none */
     bool regular;
 };
 
@@ -249,16 +249,11 @@ static void index_taps(const struct block_axis *ba, int64_t i, int64_t *lo, int6
     *hi = *lo + 1 + (w > 0);
 }
 
-static uint32_t fold_of(const struct block_axis *ba)
-{
-    return ba->fold > 1 ? ba->fold : 1;
-}
-
 /* The window positions [*lo, *hi) that member i spans with its taps: with channels folded in,
  * member i is channel i % fold of index i / fold, and its taps lie fold positions apart. */
 static void member_taps(const struct block_axis *ba, int64_t i, int64_t *lo, int64_t *hi)
 {
-    const int64_t f = fold_of(ba), c = i % f;
+    const int64_t f = ba->fold, c = i % f;
     index_taps(ba, i / f, lo, hi);
     if (*lo < *hi)
         *hi = (*hi - 1) * f + c + 1;
@@ -335,7 +330,7 @@ static float tap_weight(const struct block_axis *ba, int64_t i, int64_t o)
 /* Runs body for each tap of block j: window position t (from `first`), member m, weight. */
 #define FOR_EACH_TAP(ba, j, first, body)                                                                               \
     for (uint32_t m = 0; m < (ba)->block; m++) {                                                                       \
-        int64_t i_ = (j) * (ba)->block + m - (ba)->phase, lo_, hi_, f_ = fold_of(ba);                                  \
+        int64_t i_ = (j) * (ba)->block + m - (ba)->phase, lo_, hi_, f_ = (ba)->fold;                                   \
         if (i_ < 0 || i_ >= (ba)->members)                                                                             \
             continue;                                                                                                  \
         index_taps((ba), i_ / f_, &lo_, &hi_);                                                                         \
@@ -736,6 +731,14 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
  * 16-bit forward 7%, float32 forward 7% slower). */
 #define CHANNEL_FEW_LANES 4
 
+/* Whether channels-last planes of c channels are too few for the type's 16-byte groups: they
+ * neither fill them nor make 4 of them, so that a last partial group would waste much. */
+static bool few_channels(uint32_t c, bool storage16)
+{
+    const uint32_t lanes = storage16 ? 8 : 4;
+    return c % lanes != 0 && c < 4 * lanes;
+}
+
 /* The block shape of channels-last planes: each window column is one load of the lanes'
  * channels, so windows need no alignment, and the column loads stream through the sums. The
  * first shape that fits in an order measured on an H100 (BENCHMARKS.md note 37: 2x2 blocks but
@@ -752,7 +755,7 @@ static bool choose_channel_shape(struct block_axis y, struct block_axis x, bool 
                    "the loop below runs over any of the orders");
     const uint32_t(*order)[2] = y.ranges ? column_first : f16 ? pair_first : square_first;
     uint32_t lanes = f16 ? 8 : 4, channels = hdr->out_sizes[1];
-    if (channels % lanes != 0 && channels < 4 * lanes)
+    if (few_channels(channels, f16))
         lanes = channels < CHANNEL_FEW_LANES && (f16 || y.ranges) ? channels : CHANNEL_FEW_LANES;
     for (size_t k = 0; k < DMLVK_ARRAY_SIZE(square_first); k++) {
         uint32_t by = order[k][0], bx = order[k][1];
@@ -784,6 +787,13 @@ static bool choose_channel_shape(struct block_axis y, struct block_axis x, bool 
  * float32 than the channel groups; no other forward shape measured passed 14). */
 #define FOLD_MOST_TAPS 16
 
+/* Taps summed per output: each window row's column taps, then each tapped row entry per column. */
+static bool sums_few_taps(const struct block_shape *shape)
+{
+    return shape->rows * layout_taps(&shape->x) + layout_taps(&shape->y) * shape->block_x <=
+           FOLD_MOST_TAPS * shape->block_y * shape->block_x;
+}
+
 /* Channels-last planes of few channels (those that take CHANNEL_FEW_LANES) as planes of rows
  * whose columns are the pixels' channels in turn, where both tensors keep each pixel's channels
  * together: each block's window then holds the neighbouring pixels' channels, and its rows leave
@@ -797,10 +807,10 @@ static bool fold_channels(const struct resample_params *hdr, bool backward, dmlv
                           struct resample_params *folded)
 {
     const bool storage16 = DMLVK_IS_16BIT_FLOAT(type);
-    const uint32_t c = hdr->out_sizes[1], lanes = storage16 ? 8 : 4;
+    const uint32_t c = hdr->out_sizes[1];
     if (backward && !(storage16 ? c % 4 != 0 : c == 2))
         return false;
-    if (c % lanes == 0 || c >= 4 * lanes || hdr->out_strides[3] != (uint64_t)c * hdr->out_strides[1] ||
+    if (!few_channels(c, storage16) || hdr->out_strides[3] != (uint64_t)c * hdr->out_strides[1] ||
         hdr->in_strides[3] != (uint64_t)c * hdr->in_strides[1] || (uint64_t)hdr->out_sizes[3] * c > INT32_MAX ||
         (uint64_t)hdr->in_sizes[3] * c > INT32_MAX)
         return false;
@@ -844,7 +854,8 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
         ba[a] = (struct block_axis){ .map = table(plan, table_at, hdr->map_offset[2 + a]),
                                      .ranges = backward ? table(plan, table_at, hdr->range_offset[2 + a]) : NULL,
                                      .members = hdr->out_sizes[2 + a],
-                                     .advance = backward ? axes[2 + a].scale : 1 / axes[2 + a].scale };
+                                     .advance = backward ? axes[2 + a].scale : 1 / axes[2 + a].scale,
+                                     .fold = 1 };
     const struct resample_params unfolded = *hdr;
     struct resample_params folded;
     bool fold = false;
@@ -852,9 +863,7 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
         struct block_axis x = ba[1];
         x.fold = hdr->out_sizes[1];
         x.members = folded.out_sizes[3];
-        if (choose_block_shape(ba[0], x, linear, type, &folded, shape) &&
-            (backward || shape->rows * layout_taps(&shape->x) + layout_taps(&shape->y) * shape->block_x <=
-                             FOLD_MOST_TAPS * shape->block_y * shape->block_x)) {
+        if (choose_block_shape(ba[0], x, linear, type, &folded, shape) && (backward || sums_few_taps(shape))) {
             ba[1] = x;
             *hdr = folded;
             channels = false;

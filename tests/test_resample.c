@@ -524,6 +524,29 @@ static uint32_t element_offset(uint32_t dims, const uint32_t *sizes, const uint3
  * elements that tap it with a weight above 0. Elements between rows must stay untouched. `what`
  * names the case in failures.
  */
+/* The operator of case c with the tensors' `strides` (`span` elements each). It points into
+ * itself: initialize it in place with case_op_init, do not copy it. */
+struct case_op {
+    dmlvk_tensor_desc desc[2];
+    dmlvk_resample2_operator_desc fwd;
+    dmlvk_resample_grad1_operator_desc bwd;
+    dmlvk_operator_desc od;
+};
+
+static void case_op_init(struct case_op *o, const struct resample_case *c, bool backward, dmlvk_tensor_data_type type,
+                         const uint32_t strides[2][4], const uint32_t span[2])
+{
+    const uint32_t *sizes[2] = { backward ? c->big : c->small, backward ? c->small : c->big };
+    const uint64_t bytes = type == DMLVK_TENSOR_DATA_TYPE_FLOAT32 ? 4 : 2;
+    for (int t = 0; t < 2; t++)
+        o->desc[t] = (dmlvk_tensor_desc){ .DataType = type, .DimensionCount = c->dims, .Sizes = sizes[t],
+                                          .Strides = strides[t], .TotalTensorSizeInBytes = (span[t] * bytes + 3) & ~UINT64_C(3) };
+    o->fwd = (dmlvk_resample2_operator_desc){ &o->desc[0], &o->desc[1], c->mode, c->rounding, c->dims, c->scales, c->in_off, c->out_off };
+    o->bwd = (dmlvk_resample_grad1_operator_desc){ &o->desc[0], &o->desc[1], c->mode, c->rounding, c->dims, c->scales, c->in_off, c->out_off };
+    o->od = backward ? (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE_GRAD1, &o->bwd }
+                     : (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE2, &o->fwd };
+}
+
 static void check_strides(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type,
                           const uint32_t strides[2][4], const uint32_t span[2], uint64_t offset,
                           const struct test_params *params, uint32_t inf, const char *what);
@@ -590,16 +613,10 @@ static void check_strides(const struct resample_case *c, bool backward, dmlvk_te
     }
     reference_case(c, backward, x, want, mag);
 
-    dmlvk_tensor_desc desc[2];
-    for (int t = 0; t < 2; t++)
-        desc[t] = (dmlvk_tensor_desc){ .DataType = type, .DimensionCount = c->dims, .Sizes = sizes[t],
-                                       .Strides = strides[t], .TotalTensorSizeInBytes = ((uint64_t)span[t] * (wide ? 4 : 2) + 3) & ~UINT64_C(3) };
-    dmlvk_resample2_operator_desc fwd = { &desc[0], &desc[1], c->mode, c->rounding, c->dims, c->scales, c->in_off, c->out_off };
-    dmlvk_resample_grad1_operator_desc bwd = { &desc[0], &desc[1], c->mode, c->rounding, c->dims, c->scales, c->in_off, c->out_off };
-    dmlvk_operator_desc od = backward ? (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE_GRAD1, &bwd }
-                                      : (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE2, &fwd };
-    const dmlvk_tensor_desc *descs[2] = { &desc[0], &desc[1] };
-    if (gpu_run_at(dev, &od, params, descs, mem, 2, offset) != DMLVK_OK)
+    struct case_op o;
+    case_op_init(&o, c, backward, type, strides, span);
+    const dmlvk_tensor_desc *descs[2] = { &o.desc[0], &o.desc[1] };
+    if (gpu_run_at(dev, &o.od, params, descs, mem, 2, offset) != DMLVK_OK)
         fail_msg("%s", dmlvk_last_error());
 
     double tol = type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? 2e-3 : type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16 ? 1.6e-2 : 2e-6;
@@ -1611,18 +1628,10 @@ static int teardown(void **state)
 static bool plans_planes(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type,
                          const uint32_t strides[2][4], const uint32_t span[2])
 {
-    const uint32_t *sizes[2] = { backward ? c->big : c->small, backward ? c->small : c->big };
-    const uint32_t bytes = type == DMLVK_TENSOR_DATA_TYPE_FLOAT32 ? 4 : 2;
-    dmlvk_tensor_desc desc[2];
-    for (int t = 0; t < 2; t++)
-        desc[t] = (dmlvk_tensor_desc){ .DataType = type, .DimensionCount = c->dims, .Sizes = sizes[t],
-                                       .Strides = strides[t], .TotalTensorSizeInBytes = ((uint64_t)span[t] * bytes + 3) & ~UINT64_C(3) };
-    dmlvk_resample2_operator_desc fwd = { &desc[0], &desc[1], c->mode, c->rounding, c->dims, c->scales, c->in_off, c->out_off };
-    dmlvk_resample_grad1_operator_desc bwd = { &desc[0], &desc[1], c->mode, c->rounding, c->dims, c->scales, c->in_off, c->out_off };
-    dmlvk_operator_desc od = backward ? (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE_GRAD1, &bwd }
-                                      : (dmlvk_operator_desc){ DMLVK_OPERATOR_RESAMPLE2, &fwd };
+    struct case_op o;
+    case_op_init(&o, c, backward, type, strides, span);
     dmlvk_operator *op = NULL;
-    if (test_operator_create(dev, &od, NULL, &op) != DMLVK_OK)
+    if (test_operator_create(dev, &o.od, NULL, &op) != DMLVK_OK)
         fail_msg("%s", dmlvk_last_error());
     enum dmlvk_shader shader;
     assert_int_equal(dmlvk_debug_operator_shader(op, 0, &shader), DMLVK_OK);
