@@ -84,6 +84,15 @@ DMLVK_PARAMS_END(resample_params)
  * element where loads are), bit 16 + r for row r. */
 #define RESAMPLE_SPEC_EXACT 23
 #define RESAMPLE_SPEC_EXACT_EDGES 24
+/* Volume gathers (resample_*_volume.comp): each invocation writes the block of DEPTH_BLOCK
+ * neighbouring indices of axis 1, the first DEPTH_PHASE indices early, summing each plane the
+ * block taps once for all of them; DEPTH_TAPS, where above 0, the most planes a block taps, all
+ * loaded at once (else a loop over them). */
+#define RESAMPLE_SPEC_DEPTH_BLOCK 25
+#define RESAMPLE_SPEC_DEPTH_PHASE 26
+#define RESAMPLE_SPEC_DEPTH_TAPS 27
+#define RESAMPLE_MAX_DEPTH_BLOCK 2u
+#define RESAMPLE_MAX_DEPTH_TAPS 8u
 
 /* The block gather's limits: outputs per block, window columns and rows. A block's taps are
  * masks of TAP_BITS bits, window position times block members: MAX_WINDOW * MAX_BLOCK_X always

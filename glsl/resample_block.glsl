@@ -264,40 +264,79 @@ bool stores_shuffled()
 #endif
 
 #if RESAMPLE_DEPTH
-// The block sums of the planes that axis 1 taps for written index i1, each times its weight
-// (above 0: taps of weight 0 are not read), added into acc in the planes' order. Forward, the 1
-// or 2 planes of i1's map entry; backward, the range of planes that tap i1.
-void add_depth_planes(bool vector, bool careful, uint i0, uint i1, int x0, int y0, uint jy, uint y_blocks, uint yw,
-                      float wx[MAX_WINDOW * MAX_BLOCK_X], inout float acc[MAX_BLOCK_Y * MAX_BLOCK_X])
+layout(constant_id = RESAMPLE_SPEC_DEPTH_BLOCK) const uint DEPTH_BLOCK = 1;
+layout(constant_id = RESAMPLE_SPEC_DEPTH_PHASE) const uint DEPTH_PHASE = 0;
+layout(constant_id = RESAMPLE_SPEC_DEPTH_TAPS) const uint DEPTH_TAPS = 0;
+const uint MAX_DEPTH_BLOCK = RESAMPLE_MAX_DEPTH_BLOCK, BLOCK_MEMBERS = MAX_BLOCK_Y * MAX_BLOCK_X;
+
+// The planes [first, end) of axis 1 that written index i1 taps with a weight above 0: forward the
+// 1 or 2 planes of its map entry, backward its range.
+uvec2 depth_taps(uint i1)
 {
-    uint first, end;
 #if RESAMPLE_BACKWARD
     uint r = pc.p.range_offset[1] + 2u * i1;
-    first = pc.p.table[r];
-    end = pc.p.table[r + 1u];
+    return uvec2(pc.p.table[r], pc.p.table[r + 1u]);
 #else
-    uint m = pc.p.map_offset[1] + RESAMPLE_MAP_WORDS * i1;
-    first = pc.p.table[m];
-    end = first + (uintBitsToFloat(pc.p.table[m + 1u]) > 0.0 ? 2u : 1u);
+    uint m = pc.p.map_offset[1] + RESAMPLE_MAP_WORDS * i1, first = pc.p.table[m];
+    return uvec2(first, first + (uintBitsToFloat(pc.p.table[m + 1u]) > 0.0 ? 2u : 1u));
 #endif
-    for (uint d = first; d < end; d++) {
+}
+
+// The weight of plane d for written index i1: 0 outside depth_taps(i1).
+float depth_weight(uint i1, uint d)
+{
 #if RESAMPLE_BACKWARD
-        // The range holds only d with k == i1, or k + 1 == i1 and a weight above 0 on k + 1.
-        uint k = pc.p.map_offset[1] + RESAMPLE_MAP_WORDS * d;
-        float w = uintBitsToFloat(pc.p.table[pc.p.table[k] == i1 ? k + 2u : k + 1u]);
+    uint k = pc.p.map_offset[1] + RESAMPLE_MAP_WORDS * d, i = pc.p.table[k];
+    return i == i1 ? uintBitsToFloat(pc.p.table[k + 2u]) : i + 1u == i1 ? uintBitsToFloat(pc.p.table[k + 1u]) : 0.0;
 #else
-        float w = uintBitsToFloat(pc.p.table[d == first ? m + 2u : m + 1u]);
+    uint m = pc.p.map_offset[1] + RESAMPLE_MAP_WORDS * i1, first = pc.p.table[m];
+    return d == first ? uintBitsToFloat(pc.p.table[m + 2u]) : d == first + 1u ? uintBitsToFloat(pc.p.table[m + 1u]) : 0.0;
 #endif
-        float part[MAX_BLOCK_Y * MAX_BLOCK_X];
-        [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
-            part[k] = 0.0;
-        uint plane = i0 * pc.p.in_strides[0] + d * pc.p.in_strides[1];
-        if (vector)
-            add_rows(true, careful, plane, x0, y0, jy, y_blocks, yw, wx, part);
-        else
-            add_rows(false, careful, plane, x0, y0, jy, y_blocks, yw, wx, part);
-        [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
-            acc[k] += w * part[k];
+}
+
+// The block sums of the planes that written indices i1 to i1 + members - 1 of axis 1 tap (those of
+// them inside the axis), each times each member's weight, into member k's acc[k * BLOCK_MEMBERS
+// ...], in the planes' order. Plain sums load DEPTH_TAPS planes at once, past the last tapped one
+// again, with weight 0 there and on the planes a member does not tap: nothing added to a finite sum,
+// a NaN where the plane holds an Inf, which sends that member to the careful sums, of one member
+// and only the planes it taps.
+void add_depth_planes(bool vector, bool careful, uint i0, int i1, uint members, int x0, int y0, uint jy, uint y_blocks,
+                      uint yw, float wx[MAX_WINDOW * MAX_BLOCK_X], inout float acc[MAX_DEPTH_BLOCK * BLOCK_MEMBERS])
+{
+    uint first = ~0u, end = 0u;
+    [[unroll]] for (uint k = 0u; k < MAX_DEPTH_BLOCK; k++) {
+        if (k < members && i1 + int(k) >= 0 && i1 + int(k) < int(pc.p.out_sizes[1])) {
+            uvec2 t = depth_taps(uint(i1 + int(k)));
+            first = min(first, t.x);
+            end = max(end, t.y);
+        }
+    }
+    if (first >= end)
+        return;
+    const bool unrolled = !careful && DEPTH_TAPS > 0u;
+    uint planes = unrolled ? DEPTH_TAPS : end - first;
+    [[unroll]] for (uint t = 0u; t < (unrolled ? DEPTH_TAPS : 1u); t++) {
+        for (uint u = 0u; u < (unrolled ? 1u : planes); u++) {
+            uint d = unrolled ? min(first + t, end - 1u) : first + u;
+            float w[MAX_DEPTH_BLOCK];
+            [[unroll]] for (uint k = 0u; k < MAX_DEPTH_BLOCK; k++) {
+                int i = i1 + int(k);
+                bool inside = k < members && i >= 0 && i < int(pc.p.out_sizes[1]) && first + t + u < end;
+                w[k] = inside ? depth_weight(uint(i), d) : 0.0;
+            }
+            float part[BLOCK_MEMBERS];
+            [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
+                part[k] = 0.0;
+            uint plane = i0 * pc.p.in_strides[0] + d * pc.p.in_strides[1];
+            if (vector)
+                add_rows(true, careful, plane, x0, y0, jy, y_blocks, yw, wx, part);
+            else
+                add_rows(false, careful, plane, x0, y0, jy, y_blocks, yw, wx, part);
+            [[unroll]] for (uint m = 0u; m < MAX_DEPTH_BLOCK; m++)
+                if (m < members)
+                    [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
+                        acc[m * BLOCK_MEMBERS + k] += w[m] * part[k];
+        }
     }
 }
 #endif
@@ -311,7 +350,12 @@ void block_gather(uint e)
     e = q;
     q = div_by(e, y_blocks, pc.p.block_magic[1]);
     uint jy = e - q * y_blocks;
-    uint i0 = div_by(q, pc.p.out_sizes[1], pc.p.block_magic[2]), i1 = q - i0 * pc.p.out_sizes[1];
+#if RESAMPLE_DEPTH
+    uint planes = (pc.p.out_sizes[1] + DEPTH_PHASE + DEPTH_BLOCK - 1u) / DEPTH_BLOCK;
+#else
+    uint planes = pc.p.out_sizes[1];
+#endif
+    uint i0 = div_by(q, planes, pc.p.block_magic[2]), j1 = q - i0 * planes;
 
     uint yt = pc.p.block_table[0], xt = pc.p.block_table[1];
     // Windows start before index 0 where they sit alike in every block (lib/resample.c).
@@ -337,72 +381,97 @@ void block_gather(uint e)
         [[unroll]] for (uint k = 0u; k < 4u; k++)
             wx[4u * g + k] = q[k];
     }
-    float acc[MAX_BLOCK_Y * MAX_BLOCK_X];
-    [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
-        acc[k] = 0.0;
-    bool vector_loads = VECTOR_LOADS && (ALIGNED || chunk_aligned(pc.src, CHUNK));
 #if RESAMPLE_DEPTH
-    add_depth_planes(vector_loads, false, i0, i1, x0, y0, jy, y_blocks, yw, wx, acc);
+    // The block's first plane wraps below 0 with DEPTH_PHASE.
+    uint first_i1 = j1 * DEPTH_BLOCK - DEPTH_PHASE;
+    float sums[MAX_DEPTH_BLOCK * BLOCK_MEMBERS];
+    [[unroll]] for (uint k = 0u; k < DEPTH_BLOCK * BLOCK_MEMBERS; k++)
+        sums[k] = 0.0;
+    add_depth_planes(VECTOR_LOADS && (ALIGNED || chunk_aligned(pc.src, CHUNK)), false, i0, int(first_i1), DEPTH_BLOCK,
+                     x0, y0, jy, y_blocks, yw, wx, sums);
+#endif
+    // Volumes store each member of the block; planes of rows one block.
+#if RESAMPLE_DEPTH
+    [[unroll]] for (uint m = 0u; m < DEPTH_BLOCK; m++) {
 #else
-    uint plane = i0 * pc.p.in_strides[0] + i1 * pc.p.in_strides[1];
-    // Copies of the row loop, so that none branches on the alignment per load.
-    if (vector_loads)
-        add_rows(true, false, plane, x0, y0, jy, y_blocks, yw, wx, acc);
-    else
-        add_rows(false, false, plane, x0, y0, jy, y_blocks, yw, wx, acc);
+    {
 #endif
-    // A window value that is Inf or NaN makes every sum it enters non-finite, weight 0 or not
-    // (but for EXACT's, where the stores alone ask).
-    bool finite = true;
-#if !DMLVK_BF16
-    if (!EXACT)
-#endif
-    [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
-        finite = finite && finite_sum(acc[k]);
-    if (!EXACT && !finite) {
+        float acc[MAX_BLOCK_Y * MAX_BLOCK_X];
+#if RESAMPLE_DEPTH
+        uint i1 = first_i1 + m;
+        if (i1 >= pc.p.out_sizes[1])
+            continue;
+        [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
+            acc[k] = sums[m * BLOCK_MEMBERS + k];
+#else
+        uint i1 = j1;
         [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
             acc[k] = 0.0;
+        bool vector_loads = VECTOR_LOADS && (ALIGNED || chunk_aligned(pc.src, CHUNK));
+        uint plane = i0 * pc.p.in_strides[0] + i1 * pc.p.in_strides[1];
+        // Copies of the row loop, so that none branches on the alignment per load.
+        if (vector_loads)
+            add_rows(true, false, plane, x0, y0, jy, y_blocks, yw, wx, acc);
+        else
+            add_rows(false, false, plane, x0, y0, jy, y_blocks, yw, wx, acc);
+#endif
+        // A window value that is Inf or NaN makes every sum it enters non-finite, weight 0 or not
+        // (but for EXACT's, where the stores alone ask).
+        bool finite = true;
+#if !DMLVK_BF16
+        if (!EXACT)
+#endif
+        [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
+            finite = finite && finite_sum(acc[k]);
+        if (!EXACT && !finite) {
 #if RESAMPLE_DEPTH
-        add_depth_planes(false, true, i0, i1, x0, y0, jy, y_blocks, yw, wx, acc);
+            [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
+                sums[k] = 0.0;
+            add_depth_planes(false, true, i0, int(i1), 1u, x0, y0, jy, y_blocks, yw, wx, sums);
+            [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
+                acc[k] = sums[k];
 #else
-        add_rows(false, true, plane, x0, y0, jy, y_blocks, yw, wx, acc);
+            [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
+                acc[k] = 0.0;
+            add_rows(false, true, plane, x0, y0, jy, y_blocks, yw, wx, acc);
 #endif
-    }
+        }
 
-    // ox wraps below 0 in the first block with X_PHASE: ox + bx >= sx there skips those members.
-    uint ox = jx * BLOCK_X - X_PHASE, out_base = i0 * pc.p.out_strides[0] + i1 * pc.p.out_strides[1] + ox * pc.p.out_strides[3];
-    bool vector_out = VECTOR_STORES && (ALIGNED || vec4_aligned(pc.dst));
-#if DMLVK_SHUFFLE
-    if (!vector_out && stores_shuffled()) {
-        store_rows_transposed(jy, ox, out_base, acc);
-        return;
-    }
+        // ox wraps below 0 in the first block with X_PHASE: ox + bx >= sx there skips those members.
+        uint ox = jx * BLOCK_X - X_PHASE, out_base = i0 * pc.p.out_strides[0] + i1 * pc.p.out_strides[1] + ox * pc.p.out_strides[3];
+        bool vector_out = VECTOR_STORES && (ALIGNED || vec4_aligned(pc.dst));
+#if DMLVK_SHUFFLE && !RESAMPLE_DEPTH
+        if (!vector_out && stores_shuffled()) {
+            store_rows_transposed(jy, ox, out_base, acc);
+            return;
+        }
 #endif
-    [[unroll]] for (uint by = 0u; by < BLOCK_Y; by++) {
-        uint y = jy * BLOCK_Y + by;
-        if (y >= sy)
-            break;
-        uint o = out_base + y * pc.p.out_strides[2];
-        uint k = by * BLOCK_X;
-        if (vector_out) {
-            store4_tested(pc.dst, o >> 2, vec4(acc[k], acc[k + 1u], acc[k + 2u], acc[k + 3u]), finite);
-        } else if (pc.p.out_strides[3] == 1u) {
-            // Pairs leave as one word where the address allows (float16 above all).
-            [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx += 2u) {
-                bool first = ox + bx < sx, second = bx + 1u < BLOCK_X && ox + bx + 1u < sx;
-                if (first && second) {
-                    store2_tested(pc.dst, o + bx, acc[k + bx], acc[k + bx + 1u], finite);
-                } else {
-                    if (first)
-                        store(pc.dst, o + bx, acc[k + bx]);
-                    if (second)
-                        store(pc.dst, o + bx + 1u, acc[k + bx + 1u]);
+        [[unroll]] for (uint by = 0u; by < BLOCK_Y; by++) {
+            uint y = jy * BLOCK_Y + by;
+            if (y >= sy)
+                break;
+            uint o = out_base + y * pc.p.out_strides[2];
+            uint k = by * BLOCK_X;
+            if (vector_out) {
+                store4_tested(pc.dst, o >> 2, vec4(acc[k], acc[k + 1u], acc[k + 2u], acc[k + 3u]), finite);
+            } else if (pc.p.out_strides[3] == 1u) {
+                // Pairs leave as one word where the address allows (float16 above all).
+                [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx += 2u) {
+                    bool first = ox + bx < sx, second = bx + 1u < BLOCK_X && ox + bx + 1u < sx;
+                    if (first && second) {
+                        store2_tested(pc.dst, o + bx, acc[k + bx], acc[k + bx + 1u], finite);
+                    } else {
+                        if (first)
+                            store(pc.dst, o + bx, acc[k + bx]);
+                        if (second)
+                            store(pc.dst, o + bx + 1u, acc[k + bx + 1u]);
+                    }
                 }
+            } else {
+                [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++)
+                    if (ox + bx < sx)
+                        store(pc.dst, o + bx * pc.p.out_strides[3], acc[k + bx]);
             }
-        } else {
-            [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++)
-                if (ox + bx < sx)
-                    store(pc.dst, o + bx * pc.p.out_strides[3], acc[k + bx]);
         }
     }
 }

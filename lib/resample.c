@@ -213,6 +213,7 @@ struct block_shape {
     bool vector_loads, vector_stores;
     bool exact;              /* RESAMPLE_SPEC_EXACT, with exact_edges (RESAMPLE_SPEC_EXACT_EDGES) */
     bool depth;              /* axis 1 scales too: planes of rows summed over it (resample_*_volume.comp) */
+    uint32_t depth_block, depth_phase, depth_taps; /* RESAMPLE_SPEC_DEPTH_* */
     uint32_t exact_edges;
     struct block_layout y, x;
 };
@@ -824,6 +825,55 @@ static bool fold_channels(const struct resample_params *hdr, bool backward, dmlv
     return true;
 }
 
+/* A volume's blocks along axis 1 (RESAMPLE_SPEC_DEPTH_*) of `block` neighbouring written
+ * indices, at the phase whose blocks tap the fewest planes: their most in *taps. */
+static void plan_depth(struct block_axis axis, uint32_t block, struct block_shape *shape, int64_t *taps)
+{
+    axis.block = block;
+    shape->depth_block = block;
+    shape->depth_phase = 0;
+    *taps = INT64_MAX;
+    for (uint32_t p = 0; p < block; p++) {
+        axis.phase = p;
+        int64_t most = 0, lo, hi;
+        for (int64_t j = 0; j < block_count(&axis); j++)
+            if (block_taps(&axis, j, &lo, &hi) && hi - lo > most)
+                most = hi - lo;
+        if (most < *taps) {
+            *taps = most;
+            shape->depth_phase = p;
+        }
+    }
+    shape->depth_taps = *taps <= RESAMPLE_MAX_DEPTH_TAPS ? (uint32_t)*taps : 0;
+}
+
+/* A volume's planes by pairs of written indices of axis 1 where a pair taps fewer planes than its
+ * two indices apart, and in float32 forward no more than one of them (BENCHMARKS.md note 155,
+ * H200: trilinear 2x backward float32 30% faster, bfloat16 18%, float16 6% in 2x4 blocks, where
+ * its 4x4 ran 48% slower; 1.5x backward float32 8% faster; forward 2x float16 20%, 1.5x 9%,
+ * float32 2x 6% faster, 1.5x, whose pairs tap 3 planes, 7% slower). */
+static void choose_depth_block(struct block_axis planes, struct block_axis y, struct block_axis x, bool backward,
+                               dmlvk_tensor_data_type type, const struct resample_params *hdr, struct block_shape *shape)
+{
+    struct block_shape pair = *shape;
+    int64_t single_taps, pair_taps;
+    plan_depth(planes, 1, shape, &single_taps);
+    if (planes.members < 2)
+        return;
+    plan_depth(planes, 2, &pair, &pair_taps);
+    if (pair_taps >= 2 * single_taps || (!backward && !DMLVK_IS_16BIT_FLOAT(type) && pair_taps > single_taps))
+        return;
+    struct block_shape smaller;
+    if (backward && pair.block_y == 4 && pair.block_x == 4 && try_block_shape(y, x, 2, 4, hdr, &smaller)) {
+        smaller.depth = true;
+        smaller.depth_block = pair.depth_block;
+        smaller.depth_phase = pair.depth_phase;
+        smaller.depth_taps = pair.depth_taps;
+        pair = smaller;
+    }
+    *shape = pair;
+}
+
 /* Plans the block gather where axis 0 is an identity, axis 1 too or (volumes, over planes of rows)
  * scaled, and some block shape fits; otherwise shape->rows stays 0 and the general loops run.
  * identity: bit d where axis d is one (identity_axis). */
@@ -876,6 +926,11 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
         return DMLVK_OK;
     }
     shape->depth = depth;
+    struct block_axis planes = { .map = table(plan, table_at, hdr->map_offset[1]),
+                                 .ranges = backward ? table(plan, table_at, hdr->range_offset[1]) : NULL,
+                                 .members = hdr->out_sizes[1], .fold = 1 };
+    if (depth)
+        choose_depth_block(planes, ba[0], ba[1], backward, type, hdr, shape);
     ba[0].block = shape->block_y;
     ba[0].align = 1;
     ba[0].regular = shape->regular_y;
@@ -883,7 +938,10 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
     ba[1].phase = shape->x_phase;
     ba[1].align = shape->vector_loads ? shape->chunk : 1;
     ba[1].regular = shape->regular_x;
-    uint32_t groups = channels ? (hdr->out_sizes[1] + shape->channel_lanes - 1) / shape->channel_lanes : hdr->out_sizes[1];
+    planes.block = depth ? shape->depth_block : 1;
+    planes.phase = shape->depth_phase;
+    uint32_t groups = channels ? (hdr->out_sizes[1] + shape->channel_lanes - 1) / shape->channel_lanes
+                               : (uint32_t)block_count(&planes);
     shape->blocks = (uint64_t)hdr->out_sizes[0] * groups * block_count(&ba[0]) * block_count(&ba[1]);
     if (shape->blocks >= UINT64_C(1) << 31) { /* div_by's range */
         *shape = (struct block_shape){ 0 };
@@ -921,7 +979,7 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
                     shape->exact_edges |= UINT32_C(1) << c;
         }
     }
-    uint32_t divisors[3] = { (uint32_t)block_count(&ba[1]), (uint32_t)block_count(&ba[0]), hdr->out_sizes[1] };
+    uint32_t divisors[3] = { (uint32_t)block_count(&ba[1]), (uint32_t)block_count(&ba[0]), groups };
     if (channels) {
         divisors[2] = divisors[1];
         divisors[1] = divisors[0];
@@ -1251,6 +1309,9 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         { RESAMPLE_SPEC_X_CLASSES, hdr.x_classes != 0 },
         { RESAMPLE_SPEC_EXACT, shape.exact },
         { RESAMPLE_SPEC_EXACT_EDGES, shape.exact_edges },
+        { RESAMPLE_SPEC_DEPTH_BLOCK, shape.depth ? shape.depth_block : 1 },
+        { RESAMPLE_SPEC_DEPTH_PHASE, shape.depth_phase },
+        { RESAMPLE_SPEC_DEPTH_TAPS, shape.depth_taps },
     };
     for (size_t i = 0; i < DMLVK_ARRAY_SIZE(spec); i++)
         dmlvk_dispatch_spec(plan, dp, spec[i].id, spec[i].value);

@@ -1698,6 +1698,130 @@ static void test_folded_views(void **state)
     }
 }
 
+/* The depth block (RESAMPLE_SPEC_DEPTH_BLOCK) and in-plane block of case c's volume plan, packed;
+ * false where it takes no volume gather. */
+static bool volume_plan(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type, uint32_t *depth_block,
+                        uint32_t *block_y, uint32_t *block_x)
+{
+    const uint32_t *sizes[2] = { backward ? c->big : c->small, backward ? c->small : c->big };
+    const uint32_t order[4] = { 0, 1, 2, 3 };
+    uint32_t strides[2][4], span[2];
+    for (int t = 0; t < 2; t++)
+        span[t] = layout_strides(c->dims, sizes[t], order, 0, strides[t]);
+    struct case_op o;
+    case_op_init(&o, c, backward, type, strides, span);
+    dmlvk_operator *op = NULL;
+    if (test_operator_create(dev, &o.od, NULL, &op) != DMLVK_OK)
+        fail_msg("%s", dmlvk_last_error());
+    enum dmlvk_shader shader;
+    assert_int_equal(dmlvk_debug_operator_shader(op, 0, &shader), DMLVK_OK);
+    bool volume = shader == DMLVK_SHADER_RESAMPLE_FORWARD_VOLUME || shader == DMLVK_SHADER_RESAMPLE_BACKWARD_VOLUME;
+    if (volume) {
+        assert_int_equal(dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_DEPTH_BLOCK, depth_block), DMLVK_OK);
+        assert_int_equal(dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_BLOCK_Y, block_y), DMLVK_OK);
+        assert_int_equal(dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_BLOCK_X, block_x), DMLVK_OK);
+    }
+    dmlvk_operator_destroy(op);
+    return volume;
+}
+
+/*
+ * Volumes (three scaled axes: planes of rows summed over the third, RESAMPLE_DEPTH in
+ * glsl/resample_block.glsl), whose invocations take pairs of planes where a pair taps fewer planes
+ * than its two apart (lib/resample.c, choose_depth_block). First the pairing measured on the
+ * sweep's trilinear rows (BENCHMARKS.md note 155); then the float64 reference on small volumes:
+ * depth scaled up and down, integer and not, half-pixel and random offsets, odd and even depths
+ * (a pair's second plane past the end, or its first before the start), both modes and
+ * directions, every type, an Inf in half the cases (reaching exactly the planes that tap it, where
+ * the other plane of its pair must stay finite).
+ */
+static void test_volumes(void **state)
+{
+    (void)state;
+    const dmlvk_tensor_data_type f32 = DMLVK_TENSOR_DATA_TYPE_FLOAT32, f16 = DMLVK_TENSOR_DATA_TYPE_FLOAT16,
+                                 bf16 = DMLVK_TENSOR_DATA_TYPE_BFLOAT16;
+    static const struct {
+        const char *row;
+        bool backward, nearest;
+        dmlvk_tensor_data_type type;
+        uint32_t depth, size, big_depth, big_size; /* dmlvk-bench's: 8 x depth x size x size each side */
+        uint32_t depth_block, block_y, block_x;
+    } rows[] = {
+        /* backward LINEAR pairs, 16-bit ones in 2x4 blocks (4x4 pairs ran 48% slower) */
+        { "trilinear_grad_2x_f32", true, false, DMLVK_TENSOR_DATA_TYPE_FLOAT32, 32, 64, 64, 128, 2, 2, 4 },
+        { "trilinear_grad_2x_f16", true, false, DMLVK_TENSOR_DATA_TYPE_FLOAT16, 32, 64, 64, 128, 2, 2, 4 },
+        { "trilinear_grad_2x_bf16", true, false, DMLVK_TENSOR_DATA_TYPE_BFLOAT16, 32, 64, 64, 128, 2, 2, 4 },
+        { "trilinear_grad_1.5x_f32", true, false, DMLVK_TENSOR_DATA_TYPE_FLOAT32, 32, 64, 48, 96, 2, 2, 4 },
+        /* NEAREST_NEIGHBOR 2x backward: a pair's planes are its two planes' apart */
+        { "nearest3d_grad_2x_f16", true, true, DMLVK_TENSOR_DATA_TYPE_FLOAT16, 32, 64, 64, 128, 1, 2, 4 },
+        /* forward: 16-bit pairs; float32 where a pair taps no more planes than one plane (2x, not 1.5x) */
+        { "trilinear_2x_f16", false, false, DMLVK_TENSOR_DATA_TYPE_FLOAT16, 32, 64, 64, 128, 2, 8, 4 },
+        { "trilinear_1.5x_f16", false, false, DMLVK_TENSOR_DATA_TYPE_FLOAT16, 32, 64, 48, 96, 2, 4, 4 },
+        { "trilinear_2x_f32", false, false, DMLVK_TENSOR_DATA_TYPE_FLOAT32, 32, 64, 64, 128, 2, 4, 4 },
+        { "trilinear_1.5x_f32", false, false, DMLVK_TENSOR_DATA_TYPE_FLOAT32, 32, 64, 48, 96, 1, 4, 4 },
+    };
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        struct resample_case c = { .dims = 4 };
+        const uint32_t small[4] = { 8, rows[i].depth, rows[i].size, rows[i].size };
+        const uint32_t big[4] = { 8, rows[i].big_depth, rows[i].big_size, rows[i].big_size };
+        dmlvk_resample_fields rf;
+        assert_int_equal(dmlvk_resample_fields_from_convention(rows[i].nearest ? DMLVK_RESAMPLE_CONVENTION_PYTORCH_NEAREST
+                                                                               : DMLVK_RESAMPLE_CONVENTION_HALF_PIXEL_LINEAR,
+                                                               4, small, big, NULL, &rf),
+                         DMLVK_OK);
+        c.mode = rf.InterpolationMode;
+        c.rounding = rf.RoundingDirection;
+        for (uint32_t d = 0; d < 4; d++) {
+            c.small[d] = small[d];
+            c.big[d] = big[d];
+            c.scales[d] = rf.Scales[d];
+            c.in_off[d] = rf.InputPixelOffsets[d];
+            c.out_off[d] = rf.OutputPixelOffsets[d];
+        }
+        uint32_t depth_block = 0, by = 0, bx = 0;
+        if (!volume_plan(&c, rows[i].backward, rows[i].type, &depth_block, &by, &bx) || depth_block != rows[i].depth_block ||
+            by != rows[i].block_y || bx != rows[i].block_x)
+            fail_msg("%s: %u planes per block in %ux%u blocks, where %u in %ux%u were measured", rows[i].row, depth_block,
+                     by, bx, rows[i].depth_block, rows[i].block_y, rows[i].block_x);
+    }
+
+    static const float depth_scales[] = { 2, 1.5f, 0.6f };
+    static const float plane_scales[] = { 2, 1.5f, 0.5f };
+    static const dmlvk_tensor_data_type all[] = { f32, f16, bf16 };
+    uint32_t pairs = 0;
+    const int n = 2 * 3 * 3;
+    for (int k = 0; k < n; k++) {
+        const bool backward = k % 2;
+        const dmlvk_tensor_data_type type = all[(k / 2) % 3];
+        const bool half_pixel = (k / 3) % 2 == 0;
+        struct resample_case c = { .dims = 4, .mode = (dmlvk_interpolation_mode)((k / 7) % 2 == 0),
+                                   .rounding = (dmlvk_axis_direction)((k / 11) % 2) };
+        c.small[0] = c.big[0] = 1 + (uint32_t)(k % 5 == 0);
+        c.scales[0] = 1;
+        for (uint32_t d = 1; d < 4; d++) {
+            const float scale = d == 1 ? depth_scales[(k / 6) % 3] : plane_scales[(k / 3 + d) % 3];
+            c.small[d] = d == 1 ? 3 + (uint32_t)(splitmix64_next(&rng_state) % 6) : 4 + (uint32_t)(splitmix64_next(&rng_state) % 5);
+            c.big[d] = (uint32_t)fmax(1, floor(c.small[d] * scale + (d == 1 ? uniform(-1, 1) : 0)));
+            c.big[d] += c.big[d] == c.small[d]; /* an axis of one size might take no scale */
+            c.scales[d] = half_pixel ? (float)c.big[d] / (float)c.small[d] : scale;
+            c.in_off[d] = half_pixel ? 0.5f : (float)uniform(-1, 1);
+            c.out_off[d] = half_pixel ? -0.5f : (float)uniform(-1, 1);
+        }
+        uint32_t depth_block = 0, by, bx;
+        char what[128];
+        snprintf(what, sizeof(what), "case %d, depth %u -> %u, %s", k, c.small[1], c.big[1],
+                 c.mode == DMLVK_INTERPOLATION_MODE_LINEAR ? "linear" : "nearest");
+        if (!volume_plan(&c, backward, type, &depth_block, &by, &bx))
+            fail_msg("%s: no volume gather", what);
+        pairs += depth_block == 2;
+        const uint32_t order[2][4] = { { 0, 1, 2, 3 }, { 0, 1, 2, 3 } };
+        const uint32_t pad[2] = { 0, 0 };
+        check_layout(&c, backward, type, order, pad, 0, NULL, (k / 5) % 2 ? INF_RANDOM : INF_NONE, what);
+    }
+    if (pairs < n / 6 || n - pairs < n / 6)
+        fail_msg("%u of %d cases in pairs of planes: too few of either kind to test both", pairs, n);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1721,6 +1845,7 @@ int main(void)
         cmocka_unit_test(test_exact_sums),
         cmocka_unit_test(test_axis_orders),
         cmocka_unit_test(test_folded_views),
+        cmocka_unit_test(test_volumes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

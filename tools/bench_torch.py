@@ -101,7 +101,12 @@ def torch_workload(p, iterations):
                 g = rand(*big)
                 return time_cuda(lambda: torch.ops.aten.upsample_trilinear3d_backward(
                     g, big[2:], small, False, None, None, None), iterations)
-            return None
+            if kind == "nearest":
+                x = rand(*small)
+                return time_cuda(lambda: torch.nn.functional.interpolate(x, size=big[2:], mode="nearest"), iterations)
+            g = rand(*big)
+            return time_cuda(lambda: torch.ops.aten.upsample_nearest3d_backward(
+                g, big[2:], small, None, None, None), iterations)
         small, big = ([n, c, w], [n, c, ow]) if one_d else ([n, c, h, w], [n, c, oh, ow])
         fmt = torch.channels_last if p["channels_last"] else torch.contiguous_format
         # Other memory orders: a view of a tensor stored in that order (PyTorch's kernels take it

@@ -1000,6 +1000,18 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
         { "trilinear_grad_2x", BILINEAR_GRAD, F32, .n = 8, .c = 32, .h = 64, .w = 64, .oc = 64, .oh = 128, .ow = 128 },
         { "trilinear_grad_2x", BILINEAR_GRAD, F16, .n = 8, .c = 32, .h = 64, .w = 64, .oc = 64, .oh = 128, .ow = 128 },
         { "trilinear_2x", BILINEAR, F32, .n = 8, .c = 32, .h = 64, .w = 64, .oc = 64, .oh = 128, .ow = 128 },
+        /* More volumes (session 59): float16 forward, a non-integer scale, the backward of a
+         * downscale (the read side smaller) */
+        { "trilinear_2x", BILINEAR, F16, .n = 8, .c = 32, .h = 64, .w = 64, .oc = 64, .oh = 128, .ow = 128 },
+        { "trilinear_grad_1.5x", BILINEAR_GRAD, F32, .n = 16, .c = 32, .h = 64, .w = 64, .oc = 48, .oh = 96, .ow = 96 },
+        { "trilinear_1.5x", BILINEAR, F32, .n = 16, .c = 32, .h = 64, .w = 64, .oc = 48, .oh = 96, .ow = 96 },
+        { "trilinear_grad_down2x", BILINEAR_GRAD, F32, .n = 8, .c = 64, .h = 128, .w = 128, .oc = 32, .oh = 64, .ow = 64 },
+        { "nearest3d_grad_2x", NEAREST_GRAD, F16, .n = 8, .c = 32, .h = 64, .w = 64, .oc = 64, .oh = 128, .ow = 128 },
+        { "trilinear_grad_2x", BILINEAR_GRAD, BF16, .n = 8, .c = 32, .h = 64, .w = 64, .oc = 64, .oh = 128, .ow = 128 },
+        { "trilinear_grad_1.5x", BILINEAR_GRAD, F16, .n = 16, .c = 32, .h = 64, .w = 64, .oc = 48, .oh = 96, .ow = 96 },
+        { "trilinear_1.5x", BILINEAR, F16, .n = 16, .c = 32, .h = 64, .w = 64, .oc = 48, .oh = 96, .ow = 96 },
+        { "trilinear_down2x", BILINEAR, F32, .n = 8, .c = 64, .h = 128, .w = 128, .oc = 32, .oh = 64, .ow = 64 },
+        { "nearest3d_2x", NEAREST, F16, .n = 8, .c = 32, .h = 64, .w = 64, .oc = 64, .oh = 128, .ow = 128 },
         /* Few channels-last channels beyond RGB (session 58): an optical-flow network's 2-channel
          * flow upsampled 4x (PWC-Net, its training pass too), an image pyramid's RGB level halved,
          * RGBA in float16 (4 channels: no 16-byte group of a 16-bit type) */
