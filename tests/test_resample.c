@@ -1623,16 +1623,24 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Whether the plan of case c with the tensors' `strides` runs the block gather over planes of
- * rows (for channels-last tensors: their channels folded into the columns). */
-static bool plans_planes(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type,
-                         const uint32_t strides[2][4], const uint32_t span[2])
+/* The operator of case c with the tensors' `strides`, for a look at its plan. */
+static dmlvk_operator *case_op_create(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type,
+                                      const uint32_t strides[2][4], const uint32_t span[2])
 {
     struct case_op o;
     case_op_init(&o, c, backward, type, strides, span);
     dmlvk_operator *op = NULL;
     if (test_operator_create(dev, &o.od, NULL, &op) != DMLVK_OK)
         fail_msg("%s", dmlvk_last_error());
+    return op;
+}
+
+/* Whether the plan of case c with the tensors' `strides` runs the block gather over planes of
+ * rows (for channels-last tensors: their channels folded into the columns). */
+static bool plans_planes(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type,
+                         const uint32_t strides[2][4], const uint32_t span[2])
+{
+    dmlvk_operator *op = case_op_create(c, backward, type, strides, span);
     enum dmlvk_shader shader;
     assert_int_equal(dmlvk_debug_operator_shader(op, 0, &shader), DMLVK_OK);
     dmlvk_operator_destroy(op);
@@ -1708,11 +1716,7 @@ static bool volume_plan(const struct resample_case *c, bool backward, dmlvk_tens
     uint32_t strides[2][4], span[2];
     for (int t = 0; t < 2; t++)
         span[t] = layout_strides(c->dims, sizes[t], order, 0, strides[t]);
-    struct case_op o;
-    case_op_init(&o, c, backward, type, strides, span);
-    dmlvk_operator *op = NULL;
-    if (test_operator_create(dev, &o.od, NULL, &op) != DMLVK_OK)
-        fail_msg("%s", dmlvk_last_error());
+    dmlvk_operator *op = case_op_create(c, backward, type, strides, span);
     enum dmlvk_shader shader;
     assert_int_equal(dmlvk_debug_operator_shader(op, 0, &shader), DMLVK_OK);
     bool volume = shader == DMLVK_SHADER_RESAMPLE_FORWARD_VOLUME || shader == DMLVK_SHADER_RESAMPLE_BACKWARD_VOLUME;
