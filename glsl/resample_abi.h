@@ -92,7 +92,6 @@ DMLVK_PARAMS_END(resample_params)
 #define RESAMPLE_SPEC_DEPTH_PHASE 26
 #define RESAMPLE_SPEC_DEPTH_TAPS 27
 #define RESAMPLE_MAX_DEPTH_BLOCK 2u
-#define RESAMPLE_MAX_DEPTH_TAPS 8u
 
 /* The block gather's limits: outputs per block, window columns and rows. A block's taps are
  * masks of TAP_BITS bits, window position times block members: MAX_WINDOW * MAX_BLOCK_X always

@@ -390,9 +390,11 @@ void block_gather(uint e)
     add_depth_planes(VECTOR_LOADS && (ALIGNED || chunk_aligned(pc.src, CHUNK)), false, i0, int(first_i1), DEPTH_BLOCK,
                      x0, y0, jy, y_blocks, yw, wx, sums);
 #endif
-    // Volumes store each member of the block; planes of rows one block.
+    // Volumes store each member of the block, in a loop kept rolled so that the careful sums and
+    // the stores are one copy of code (lavapipe compiles these modules slowly); planes of rows
+    // store one block.
 #if RESAMPLE_DEPTH
-    [[unroll]] for (uint m = 0u; m < DEPTH_BLOCK; m++) {
+    [[dont_unroll]] for (uint m = 0u; m < DEPTH_BLOCK; m++) {
 #else
     {
 #endif
@@ -402,7 +404,7 @@ void block_gather(uint e)
         if (i1 >= pc.p.out_sizes[1])
             continue;
         [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)
-            acc[k] = sums[m * BLOCK_MEMBERS + k];
+            acc[k] = m == 0u ? sums[k] : sums[BLOCK_MEMBERS + k];
 #else
         uint i1 = j1;
         [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X; k++)

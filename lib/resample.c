@@ -825,6 +825,11 @@ static bool fold_channels(const struct resample_params *hdr, bool backward, dmlv
     return true;
 }
 
+/* The most planes per written index of a volume block that its plain sums load at once
+ * (RESAMPLE_SPEC_DEPTH_TAPS): every plan measured taps at most 3 (BENCHMARKS.md note 155), and
+ * each plane unrolled is a copy of the block's row sums, which lavapipe compiles slowly. */
+#define DEPTH_UNROLL_TAPS 3
+
 /* A volume's blocks along axis 1 (RESAMPLE_SPEC_DEPTH_*) of `block` neighbouring written
  * indices, at the phase whose blocks tap the fewest planes: their most in *taps. */
 static void plan_depth(struct block_axis axis, uint32_t block, struct block_shape *shape, int64_t *taps)
@@ -844,7 +849,7 @@ static void plan_depth(struct block_axis axis, uint32_t block, struct block_shap
             shape->depth_phase = p;
         }
     }
-    shape->depth_taps = *taps <= RESAMPLE_MAX_DEPTH_TAPS ? (uint32_t)*taps : 0;
+    shape->depth_taps = *taps <= (int64_t)DEPTH_UNROLL_TAPS * block ? (uint32_t)*taps : 0;
 }
 
 /* A volume's planes by pairs of written indices of axis 1 where a pair taps fewer planes than its
@@ -888,7 +893,8 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
     const bool depth = !(identity >> 1 & 1);
     if (depth && (identity & 0xc) != 0)
         return DMLVK_OK;
-    if (axes[2].big > INT32_MAX || axes[3].big > INT32_MAX) /* the shader's window indices are signed */
+    /* The shader's window indices are signed, and so are a volume's plane indices. */
+    if (axes[2].big > INT32_MAX || axes[3].big > INT32_MAX || (depth && axes[1].big > INT32_MAX))
         return DMLVK_OK;
     /* Planes of rows, or channels-last planes; where axis 0 moves fastest in the written tensor,
      * the general gather, walking that axis, keeps neighbours together. */
