@@ -854,9 +854,10 @@ static void plan_depth(struct block_axis axis, uint32_t block, struct block_shap
 
 /* A volume's planes by pairs of written indices of axis 1 where a pair taps fewer planes than its
  * two indices apart, and in float32 forward no more than one of them (BENCHMARKS.md note 155,
- * H200: trilinear 2x backward float32 30% faster, bfloat16 18%, float16 6% in 2x4 blocks, where
- * its 4x4 ran 48% slower; 1.5x backward float32 8% faster; forward 2x float16 20%, 1.5x 9%,
- * float32 2x 6% faster, 1.5x, whose pairs tap 3 planes, 7% slower). */
+ * H200, runs 92 and 93: trilinear 2x backward float32 30% faster, bfloat16 17%, float16 4% in
+ * 2x4 blocks, where its 4x4 ran 48% slower; forward 2x float16 18%, float32 6%, 1.5x float16 6%
+ * faster, where float32 1.5x, whose pairs tap 3 planes, ran 7% slower; nearest 2x backward, whose
+ * pairs share no planes, 12% slower). */
 static void choose_depth_block(struct block_axis planes, struct block_axis y, struct block_axis x, bool backward,
                                dmlvk_tensor_data_type type, const struct resample_params *hdr, struct block_shape *shape)
 {
