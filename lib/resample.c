@@ -186,6 +186,7 @@ struct block_axis {
     uint32_t block, phase, align;
     uint32_t fold; /* channels folded into this axis (fold_channels); 1 where none */
     bool regular;
+    bool vectors_first; /* columns of 16-bit types: a chunk that loads as vectors beats fewer taps */
 };
 
 /* What an axis's blocks need: the longest window, and which entries (bit t * block + m for
@@ -559,7 +560,10 @@ static uint32_t row_loads(const struct block_shape *shape)
 /* Block shape by x bx, if its windows fit: per shape, loads of 4 or of 2 elements, whichever sums
  * fewer taps, then issues fewer load instructions (2-element chunks let windows sit alike in every
  * block where 4-element ones cannot: bilinear 1.5x float16 73% -> 86% of copy; a chunk that rows
- * do not align for takes a load per element: BENCHMARKS.md note 123). */
+ * do not align for takes a load per element: BENCHMARKS.md note 123). With x.vectors_first (16-bit
+ * types), a chunk that loads as vectors comes first, at more taps: rows of 2 mod 4 elements took 4
+ * scalar loads per chunk of 4 (note 156: bilinear 1.3x backward bfloat16 7.9% faster, 1.25x 3.8%,
+ * float16 1.4%). */
 static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t by, uint32_t bx,
                             const struct resample_params *hdr, struct block_shape *shape)
 {
@@ -585,8 +589,11 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
                                                .chunks = cols.window ? cols.window / chunks[c] : 1, .chunk = chunks[c],
                                                .x_phase = x.phase, .regular_y = y.regular, .regular_x = x.regular,
                                                .vector_loads = vector, .vector_stores = stores, .y = rows, .x = cols };
-        if (found && (layout_taps(&cols) > layout_taps(&shape->x) ||
-                      (layout_taps(&cols) == layout_taps(&shape->x) && row_loads(&candidate) >= row_loads(shape))))
+        const bool loads_differ = x.vectors_first && found && vector != shape->vector_loads;
+        if (loads_differ ? !vector
+                         : found && (layout_taps(&cols) > layout_taps(&shape->x) ||
+                                     (layout_taps(&cols) == layout_taps(&shape->x) &&
+                                      row_loads(&candidate) >= row_loads(shape))))
             continue;
         *shape = candidate;
         found = true;
@@ -656,7 +663,9 @@ static bool shares_little(const struct block_shape *shape, uint32_t single_loads
  * NEAREST_NEIGHBOR gained nothing; note 134: 4x float16 2.5%, bfloat16 5% faster, where 1.5x,
  * 7 rows against 4, ran 4% slower). Backward first tries the shapes of note 64's scale sweep
  * (1.25x to 3x): float32 2x4 where each block row leaves as one 4-element store (4x4 has the same
- * columns, so it would not add stores; NEAREST_NEIGHBOR too, note 136); 16-bit LINEAR 4x4, but
+ * columns, so it would not add stores; NEAREST_NEIGHBOR too, note 136), else float32 LINEAR 4x2
+ * where the written tensor is the larger on both axes (note 156: the backward of 0.6x to 0.8x
+ * downscales 8.6-12.9% faster than in 2x2); 16-bit LINEAR 4x4, but
  * 4x2 where rows cannot take 4-element stores (odd widths). Bfloat16 takes 4x4 only
  * where it loads 2 elements and its window has BFLOAT16_SQUARE_ROWS_FROM rows or more (scales from
  * about 2.25); below, 2x4 ran faster: 2x 95% -> 80% of copy in 4x4 (note 64), 1.5x and 2x3x 7%
@@ -674,6 +683,8 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
                        DMLVK_ARRAY_SIZE(forward_order) == DMLVK_ARRAY_SIZE(backward_order),
                    "the loop below runs over any of the orders");
     if (backward && !storage16 && try_block_shape(y, x, 2, 4, hdr, shape) && shape->vector_stores)
+        return true;
+    if (backward && linear && !storage16 && y.advance < 1 && x.advance < 1 && try_block_shape(y, x, 4, 2, hdr, shape))
         return true;
     if (backward && linear && storage16) {
         if (!rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4) && try_block_shape(y, x, 4, 2, hdr, shape))
@@ -912,7 +923,7 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
                                      .ranges = backward ? table(plan, table_at, hdr->range_offset[2 + a]) : NULL,
                                      .members = hdr->out_sizes[2 + a],
                                      .advance = backward ? axes[2 + a].scale : 1 / axes[2 + a].scale,
-                                     .fold = 1 };
+                                     .fold = 1, .vectors_first = a == 1 && DMLVK_IS_16BIT_FLOAT(type) };
     const struct resample_params unfolded = *hdr;
     struct resample_params folded;
     bool fold = false;

@@ -1826,6 +1826,83 @@ static void test_volumes(void **state)
         fail_msg("%u of %d cases in pairs of planes: too few of either kind to test both", pairs, n);
 }
 
+/* A 4-dimensional case with axes 2 and 3 resampled from small x small to big x big, half-pixel
+ * (PyTorch's align_corners=False), or with random offsets. */
+static struct resample_case square_case(uint32_t n, uint32_t c, const uint32_t small[2], const uint32_t big[2],
+                                        bool half_pixel)
+{
+    struct resample_case r = { .dims = 4, .mode = DMLVK_INTERPOLATION_MODE_LINEAR };
+    const uint32_t outer[2] = { n, c };
+    for (int d = 0; d < 4; d++) {
+        r.small[d] = d < 2 ? outer[d] : small[d - 2];
+        r.big[d] = d < 2 ? outer[d] : big[d - 2];
+        r.scales[d] = (float)r.big[d] / (float)r.small[d];
+        r.in_off[d] = d < 2 || half_pixel ? 0.5f : (float)uniform(-1, 1);
+        r.out_off[d] = d < 2 || half_pixel ? -0.5f : (float)uniform(-1, 1);
+    }
+    return r;
+}
+
+/*
+ * The block shapes of BENCHMARKS.md note 156 (lib/resample.c): float32 LINEAR backward gathers of
+ * downscales in 4x2 blocks (choose_block_shape), and 16-bit gathers whose read rows are 2 mod 4
+ * elements long loading 2-element vectors where 4-element chunks would load each element alone
+ * (try_block_shape). First pinned on the rows that measured them; then the float64 reference on
+ * small problems that take them, random offsets in half, Inf in half.
+ */
+static void test_shape_rules(void **state)
+{
+    (void)state;
+    const dmlvk_tensor_data_type f32 = DMLVK_TENSOR_DATA_TYPE_FLOAT32, f16 = DMLVK_TENSOR_DATA_TYPE_FLOAT16,
+                                 bf16 = DMLVK_TENSOR_DATA_TYPE_BFLOAT16;
+    static const struct {
+        const char *row;
+        dmlvk_tensor_data_type type;
+        uint32_t size, big; /* dmlvk-bench's 8 x 64 x size x size -> 8 x 64 x big x big, backward */
+        uint32_t spec, due;
+    } rows[] = {
+        { "bilinear_grad_down0.7x_f32", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 130, 91, RESAMPLE_SPEC_BLOCK_Y, 4 },
+        { "bilinear_grad_down0.7x_f32", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 130, 91, RESAMPLE_SPEC_BLOCK_X, 2 },
+        { "0.8x float32 (note 156)", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 110, 88, RESAMPLE_SPEC_BLOCK_Y, 4 },
+        { "bilinear_grad_1.3x_bf16", DMLVK_TENSOR_DATA_TYPE_BFLOAT16, 100, 130, RESAMPLE_SPEC_VECTOR_LOADS, 1 },
+        { "1.3x float16 (note 156)", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 100, 130, RESAMPLE_SPEC_VECTOR_LOADS, 1 },
+        { "1.25x bfloat16 (note 156)", DMLVK_TENSOR_DATA_TYPE_BFLOAT16, 104, 130, RESAMPLE_SPEC_CHUNK, 2 },
+    };
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        const uint32_t small[2] = { rows[i].size, rows[i].size }, big[2] = { rows[i].big, rows[i].big };
+        struct resample_case c = square_case(8, 64, small, big, true);
+        expect_spec(&c, true, rows[i].type, rows[i].spec, "the measured constant", rows[i].due, rows[i].row);
+    }
+
+    static const dmlvk_tensor_data_type all[] = { f32, f16, bf16 };
+    for (int k = 0; k < 12; k++) {
+        const dmlvk_tensor_data_type type = all[k % 3];
+        const bool half_pixel = (k / 3) % 2 == 0;
+        /* float32: a downscale by 0.55 to 0.85 onto rows of 2 mod 4 elements; 16-bit: an upscale by
+         * 1.2 to 1.6 from rows of 2 mod 4 elements */
+        const uint32_t width = 14 + 4 * (uint32_t)(splitmix64_next(&rng_state) % 5), height = 5 + (uint32_t)(k % 7);
+        const double scale = type == f32 ? uniform(0.55, 0.85) : uniform(1.2, 1.6);
+        uint32_t small[2] = { height, width }, big[2];
+        for (int a = 0; a < 2; a++)
+            big[a] = (uint32_t)fmax(2, round(small[a] * scale));
+        if (type != f32) /* the read tensor's rows (dY) 2 mod 4 elements long */
+            big[1] += (6 - big[1] % 4) % 4;
+        struct resample_case c = square_case(1 + (uint32_t)(k % 2), 3, small, big, half_pixel);
+        char what[128];
+        snprintf(what, sizeof(what), "case %d, %ux%u -> %ux%u, type %d", k, small[0], small[1], big[0], big[1], k % 3);
+        if (type == f32) {
+            expect_spec(&c, true, type, RESAMPLE_SPEC_BLOCK_Y, "BLOCK_Y", 4, what);
+            expect_spec(&c, true, type, RESAMPLE_SPEC_BLOCK_X, "BLOCK_X", 2, what);
+        } else {
+            expect_spec(&c, true, type, RESAMPLE_SPEC_VECTOR_LOADS, "VECTOR_LOADS", 1, what);
+            expect_spec(&c, true, type, RESAMPLE_SPEC_CHUNK, "CHUNK", 2, what);
+        }
+        const uint32_t order[2][4] = { { 0, 1, 2, 3 }, { 0, 1, 2, 3 } };
+        const uint32_t pad[2] = { 0, 0 };
+        check_layout(&c, true, type, order, pad, 0, NULL, (k / 6) % 2 ? INF_RANDOM : INF_NONE, what);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1850,6 +1927,7 @@ int main(void)
         cmocka_unit_test(test_axis_orders),
         cmocka_unit_test(test_folded_views),
         cmocka_unit_test(test_volumes),
+        cmocka_unit_test(test_shape_rules),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
