@@ -601,6 +601,9 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
     return found;
 }
 
+/* The most written rows per plane for which a float32 LINEAR backward gather takes 4x4 blocks. */
+#define SQUARE_MOST_ROWS 64
+
 /* The rows of a bfloat16 LINEAR backward gather's 4x4 window from which it takes that shape. */
 #define BFLOAT16_SQUARE_ROWS_FROM 11
 
@@ -663,7 +666,10 @@ static bool shares_little(const struct block_shape *shape, uint32_t single_loads
  * NEAREST_NEIGHBOR gained nothing; note 134: 4x float16 2.5%, bfloat16 5% faster, where 1.5x,
  * 7 rows against 4, ran 4% slower). Backward first tries the shapes of note 64's scale sweep
  * (1.25x to 3x): float32 2x4 where each block row leaves as one 4-element store (4x4 has the same
- * columns, so it would not add stores; NEAREST_NEIGHBOR too, note 136), else float32 LINEAR 4x2
+ * columns, so it would not add stores; NEAREST_NEIGHBOR too, note 136), but float32 LINEAR 4x4 on
+ * planes of whole block rows, more than 4 and at most SQUARE_MOST_ROWS (note 158, H200: 8 to 64
+ * rows 12-28% faster than in 2x4, 128 rows 0-4%, 100 rows 2% slower, a plane of 4 rows 19%
+ * slower, 10 rows, in 3 blocks of 4, 13% slower; volumes not measured), else float32 LINEAR 4x2
  * where the written tensor is the larger on both axes (note 156: the backward of 0.6x to 0.8x
  * downscales 8.6-12.9% faster than in 2x2); 16-bit LINEAR 4x4, but
  * 4x2 where rows cannot take 4-element stores (odd widths). Bfloat16 takes 4x4 only
@@ -671,8 +677,8 @@ static bool shares_little(const struct block_shape *shape, uint32_t single_loads
  * about 2.25); below, 2x4 ran faster: 2x 95% -> 80% of copy in 4x4 (note 64), 1.5x and 2x3x 7%
  * and 3% (note 80), where 2.5x ran 7% slower in 2x4. A cause was not found. Every type takes 2x1
  * where 2x2 windows grow tall (NARROW_ROWS_FROM). */
-static bool choose_block_shape(struct block_axis y, struct block_axis x, bool linear, dmlvk_tensor_data_type type,
-                               const struct resample_params *hdr, struct block_shape *shape)
+static bool choose_block_shape(struct block_axis y, struct block_axis x, bool linear, bool volume,
+                               dmlvk_tensor_data_type type, const struct resample_params *hdr, struct block_shape *shape)
 {
     static const uint32_t forward_order[][2] = { { 4, 4 }, { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 1 } };
     static const uint32_t f32_backward_order[][2] = { { 2, 2 }, { 2, 4 }, { 1, 4 }, { 1, 2 }, { 1, 1 } };
@@ -682,6 +688,9 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
     _Static_assert(DMLVK_ARRAY_SIZE(forward_order) == DMLVK_ARRAY_SIZE(f32_backward_order) &&
                        DMLVK_ARRAY_SIZE(forward_order) == DMLVK_ARRAY_SIZE(backward_order),
                    "the loop below runs over any of the orders");
+    if (backward && linear && !storage16 && !volume && y.members > 4 && y.members <= SQUARE_MOST_ROWS && y.members % 4 == 0 &&
+        try_block_shape(y, x, 4, 4, hdr, shape) && shape->vector_stores)
+        return true;
     if (backward && !storage16 && try_block_shape(y, x, 2, 4, hdr, shape) && shape->vector_stores)
         return true;
     if (backward && linear && !storage16 && y.advance < 1 && x.advance < 1 && try_block_shape(y, x, 4, 2, hdr, shape))
@@ -931,7 +940,7 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
         struct block_axis x = ba[1];
         x.fold = hdr->out_sizes[1];
         x.members = folded.out_sizes[3];
-        if (choose_block_shape(ba[0], x, linear, type, &folded, shape) && (backward || sums_few_taps(shape))) {
+        if (choose_block_shape(ba[0], x, linear, false, type, &folded, shape) && (backward || sums_few_taps(shape))) {
             ba[1] = x;
             *hdr = folded;
             channels = false;
@@ -939,7 +948,7 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
         }
     }
     if (!fold && (channels ? !choose_channel_shape(ba[0], ba[1], DMLVK_IS_16BIT_FLOAT(type), hdr, shape)
-                           : !choose_block_shape(ba[0], ba[1], linear, type, hdr, shape))) {
+                           : !choose_block_shape(ba[0], ba[1], linear, depth, type, hdr, shape))) {
         *shape = (struct block_shape){ 0 };
         return DMLVK_OK;
     }

@@ -1142,8 +1142,9 @@ static void test_aligned_forms(void **state)
         /* 3x onto rows of 48: float16 backward in 4x4 blocks keeps one pipeline, the others have
          * smaller blocks and the form */
         { { 1, 2, 8, 16 }, 3, true, 5, 7, 0, 2 },
-        /* backward onto rows of 12 stores vectors too: the form but for float16's 4x4 blocks */
-        { { 1, 3, 8, 12 }, 2, true, 5, 7, 7, 2 },
+        /* backward onto rows of 12 stores vectors too: the form but for the 4x4 blocks of float16
+         * and of float32 (planes of 8 rows, note 158) */
+        { { 1, 3, 8, 12 }, 2, true, 4, 7, 7, 3 },
     };
     dmlvk_device *own = test_device(NULL);
     for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
@@ -1844,11 +1845,12 @@ static struct resample_case square_case(uint32_t n, uint32_t c, const uint32_t s
 }
 
 /*
- * The block shapes of BENCHMARKS.md note 156 (lib/resample.c): float32 LINEAR backward gathers of
- * downscales in 4x2 blocks (choose_block_shape), and 16-bit gathers whose read rows are 2 mod 4
- * elements long loading 2-element vectors where 4-element chunks would load each element alone
- * (try_block_shape). First pinned on the rows that measured them; then the float64 reference on
- * small problems that take them, random offsets in half, Inf in half.
+ * The block shapes of BENCHMARKS.md notes 156 and 158 (lib/resample.c): float32 LINEAR backward
+ * gathers of downscales in 4x2 blocks, and onto planes of few whole block rows in 4x4
+ * (choose_block_shape); 16-bit gathers whose read rows are 2 mod 4 elements long loading
+ * 2-element vectors where 4-element chunks would load each element alone (try_block_shape).
+ * First pinned on the rows that measured them; then the float64 reference on small problems that
+ * take them, random offsets in half, Inf in half.
  */
 static void test_shape_rules(void **state)
 {
@@ -1867,15 +1869,35 @@ static void test_shape_rules(void **state)
         { "bilinear_grad_1.3x_bf16", DMLVK_TENSOR_DATA_TYPE_BFLOAT16, 100, 130, RESAMPLE_SPEC_VECTOR_LOADS, 1 },
         { "1.3x float16 (note 156)", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 100, 130, RESAMPLE_SPEC_VECTOR_LOADS, 1 },
         { "1.25x bfloat16 (note 156)", DMLVK_TENSOR_DATA_TYPE_BFLOAT16, 104, 130, RESAMPLE_SPEC_CHUNK, 2 },
+        /* float32 2x backward onto planes of few whole block rows in 4x4 (note 158), else 2x4 */
+        { "bilinear_grad_batch256_8x8_f32", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 8, 16, RESAMPLE_SPEC_BLOCK_Y, 4 },
+        { "bilinear_grad_batch256_8x8_f32", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 8, 16, RESAMPLE_SPEC_BLOCK_X, 4 },
+        { "64x64 float32 (note 158)", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 64, 128, RESAMPLE_SPEC_BLOCK_Y, 4 },
+        { "4x4 float32 (note 158)", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 4, 8, RESAMPLE_SPEC_BLOCK_Y, 2 },
+        { "128x128 float32 (note 158)", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 128, 256, RESAMPLE_SPEC_BLOCK_Y, 2 },
     };
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         const uint32_t small[2] = { rows[i].size, rows[i].size }, big[2] = { rows[i].big, rows[i].big };
-        struct resample_case c = square_case(8, 64, small, big, true);
+        struct resample_case c = square_case(rows[i].size <= 8 ? 256 : 8, 64, small, big, true);
         expect_spec(&c, true, rows[i].type, rows[i].spec, "the measured constant", rows[i].due, rows[i].row);
     }
 
     static const dmlvk_tensor_data_type all[] = { f32, f16, bf16 };
-    for (int k = 0; k < 12; k++) {
+    for (int k = 0; k < 16; k++) {
+        if (k >= 12) { /* float32 upscales by 1.5 to 3 onto 8 to 24 rows of 4 to 24 columns in 4x4 */
+            const uint32_t small[2] = { 8 + 4 * (uint32_t)(k % 5), 4 + 4 * (uint32_t)(splitmix64_next(&rng_state) % 6) };
+            const double scale = uniform(1.5, 3);
+            const uint32_t big[2] = { (uint32_t)round(small[0] * scale), (uint32_t)round(small[1] * scale) };
+            struct resample_case c = square_case(2, 3, small, big, k % 2 == 0);
+            char what[128];
+            snprintf(what, sizeof(what), "case %d, %ux%u -> %ux%u, float32", k, small[0], small[1], big[0], big[1]);
+            expect_spec(&c, true, f32, RESAMPLE_SPEC_BLOCK_Y, "BLOCK_Y", 4, what);
+            expect_spec(&c, true, f32, RESAMPLE_SPEC_BLOCK_X, "BLOCK_X", 4, what);
+            const uint32_t order[2][4] = { { 0, 1, 2, 3 }, { 0, 1, 2, 3 } };
+            const uint32_t pad[2] = { 0, 0 };
+            check_layout(&c, true, f32, order, pad, 0, NULL, k % 2 ? INF_RANDOM : INF_NONE, what);
+            continue;
+        }
         const dmlvk_tensor_data_type type = all[k % 3];
         const bool half_pixel = (k / 3) % 2 == 0;
         /* float32: a downscale by 0.55 to 0.85 onto rows of 2 mod 4 elements; 16-bit: an upscale by

@@ -7,6 +7,7 @@
 #include "gpu_util.h"
 #include "half.h"
 #include "reference.h"
+#include "roi_align_abi.h"
 
 static dmlvk_device *dev;
 static dmlvk_device_info info;
@@ -1573,6 +1574,74 @@ static void test_gather_dispatch_budget(void **state)
     }
 }
 
+/* The shader and channels per invocation of ROI_ALIGN1's bins dispatch (after the geometry's) for
+ * problem p in float32. */
+static enum dmlvk_shader forward_walk(const struct problem *p, uint32_t *channels)
+{
+    const struct ref_roi *q = &p->q;
+    struct roi_tensors t;
+    packed_roi_tensors(&t, DMLVK_TENSOR_DATA_TYPE_FLOAT32, (uint32_t[4]){ q->batch, q->channels, q->height, q->width },
+                       (uint32_t[4]){ q->num_rois, q->channels, q->out_h, q->out_w });
+    dmlvk_roi_align1_operator_desc d = {
+        &t.x, &t.rois, &t.batch, &t.bins, q->maximum ? DMLVK_REDUCE_FUNCTION_MAX : DMLVK_REDUCE_FUNCTION_AVERAGE,
+        q->linear ? DMLVK_INTERPOLATION_MODE_LINEAR : DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR, (float)q->spatial_x,
+        (float)q->spatial_y, (float)q->input_offset, (float)q->output_offset, (float)q->oob_value, q->min_samples,
+        q->max_samples, q->align_corners,
+    };
+    dmlvk_operator_desc od = { DMLVK_OPERATOR_ROI_ALIGN1, &d };
+    dmlvk_operator *op;
+    enum dmlvk_shader shader;
+    if (test_operator_create(dev, &od, NULL, &op) != DMLVK_OK || dmlvk_debug_operator_shader(op, 1, &shader) != DMLVK_OK ||
+        dmlvk_debug_operator_spec(op, 1, ROI_SPEC_CHANNELS, channels) != DMLVK_OK)
+        fail_msg("%s", dmlvk_last_error());
+    dmlvk_operator_destroy(op);
+    return shader;
+}
+
+/* ROI_ALIGN1 in float32 AVERAGE over few regions of 14x14 bins or more: whole bins of 4 channels
+ * per invocation (lib/roi_align1.c, BENCHMARKS.md note 157), partial channel groups among them,
+ * linear and nearest, fixed and adaptive samples, an out-of-bounds value or none, against the
+ * reference; 7x7 bins keep a channel per invocation (sample rows where the device shuffles). */
+static void test_forward_whole_bins(void **state)
+{
+    (void)state;
+    const uint32_t channels[] = { 5, 4, 9, 1, 6, 3 };
+    for (int iter = 0; iter < 14; iter++) {
+        const bool small_bins = iter >= 12;
+        struct problem p;
+        random_problem(&p, iter % 2 == 0 || small_bins, false, iter % 3 == 0);
+        free_problem(&p);
+        struct ref_roi *q = &p.q;
+        q->channels = channels[iter % 6];
+        q->height = 16 + below(8); /* bins fewer than 4 inputs per element: no 8-channel walk */
+        q->width = 16 + below(8);
+        q->out_h = small_bins ? 7 : 14 + below(3);
+        q->out_w = small_bins ? 7 : 14 + below(3);
+        q->oob_value = iter % 4 == 1 ? -0.25 : 0;
+        for (uint32_t k = 0; k < q->num_rois; k++) {
+            double x1 = uniform(-2, q->width), y1 = uniform(-2, q->height);
+            p.rois[4 * k] = x1;
+            p.rois[4 * k + 1] = y1;
+            p.rois[4 * k + 2] = x1 + uniform(-4, 2 * q->width);
+            p.rois[4 * k + 3] = y1 + uniform(-4, 2 * q->height);
+        }
+        alloc_problem(&p);
+        for (uint64_t i = 0; i < p.nx; i++)
+            p.x[i] = uniform(-1, 1);
+        round_to_type(p.x, p.nx, DMLVK_TENSOR_DATA_TYPE_FLOAT32);
+        round_to_type(p.rois, 4 * q->num_rois, DMLVK_TENSOR_DATA_TYPE_FLOAT32);
+        char what[96];
+        snprintf(what, sizeof(what), "ROI_ALIGN1 case %d (%u regions, %ux%u bins, %u channels)", iter, q->num_rois,
+                 q->out_h, q->out_w, q->channels);
+        uint32_t per_invocation = 0;
+        enum dmlvk_shader shader = forward_walk(&p, &per_invocation);
+        if (small_bins ? per_invocation != 1 : shader != DMLVK_SHADER_ROI_ALIGN1 || per_invocation != 4)
+            fail_msg("%s: shader %d with %u channels per invocation, not the planned walk", what, (int)shader, per_invocation);
+        expect_forward(what, &p, DMLVK_TENSOR_DATA_TYPE_FLOAT32, 1);
+        free_problem(&p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1598,6 +1667,7 @@ int main(void)
         cmocka_unit_test(test_forward_channels_last),
         cmocka_unit_test(test_max_scatter_channels_last),
         cmocka_unit_test(test_gather_channels_last),
+        cmocka_unit_test(test_forward_whole_bins),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
