@@ -601,8 +601,11 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
     return found;
 }
 
-/* The most written rows per plane for which a float32 LINEAR backward gather takes 4x4 blocks. */
+/* The most written rows per plane for which a float32 LINEAR backward gather takes 4x4 blocks, and
+ * the fewest such blocks: a problem of 2048 (32 planes of 32x32) ran 10% slower than in 2x4, those
+ * of 65536 or more faster (BENCHMARKS.md note 158). */
 #define SQUARE_MOST_ROWS 64
+#define SQUARE_LEAST_BLOCKS 65536
 
 /* The rows of a bfloat16 LINEAR backward gather's 4x4 window from which it takes that shape. */
 #define BFLOAT16_SQUARE_ROWS_FROM 11
@@ -667,9 +670,10 @@ static bool shares_little(const struct block_shape *shape, uint32_t single_loads
  * 7 rows against 4, ran 4% slower). Backward first tries the shapes of note 64's scale sweep
  * (1.25x to 3x): float32 2x4 where each block row leaves as one 4-element store (4x4 has the same
  * columns, so it would not add stores; NEAREST_NEIGHBOR too, note 136), but float32 LINEAR 4x4 on
- * planes of whole block rows, more than 4 and at most SQUARE_MOST_ROWS (note 158, H200: 8 to 64
- * rows 12-28% faster than in 2x4, 128 rows 0-4%, 100 rows 2% slower, a plane of 4 rows 19%
- * slower, 10 rows, in 3 blocks of 4, 13% slower; volumes not measured), else float32 LINEAR 4x2
+ * planes of whole block rows, more than 4 and at most SQUARE_MOST_ROWS, in at least
+ * SQUARE_LEAST_BLOCKS blocks (note 158, H200: 8 to 64 rows 12-28% faster than in 2x4, 128 rows
+ * 0-4%, 100 rows 2% slower, a plane of 4 rows 19% slower, 10 rows, in 3 blocks of 4, 13% slower;
+ * volumes not measured), else float32 LINEAR 4x2
  * where the written tensor is the larger on both axes (note 156: the backward of 0.6x to 0.8x
  * downscales 8.6-12.9% faster than in 2x2); 16-bit LINEAR 4x4, but
  * 4x2 where rows cannot take 4-element stores (odd widths). Bfloat16 takes 4x4 only
@@ -689,6 +693,8 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
                        DMLVK_ARRAY_SIZE(forward_order) == DMLVK_ARRAY_SIZE(backward_order),
                    "the loop below runs over any of the orders");
     if (backward && linear && !storage16 && !volume && y.members > 4 && y.members <= SQUARE_MOST_ROWS && y.members % 4 == 0 &&
+        (uint64_t)hdr->out_sizes[0] * hdr->out_sizes[1] * (uint64_t)(y.members / 4) * (uint64_t)((x.members + 3) / 4) >=
+            SQUARE_LEAST_BLOCKS &&
         try_block_shape(y, x, 4, 4, hdr, shape) && shape->vector_stores)
         return true;
     if (backward && !storage16 && try_block_shape(y, x, 2, 4, hdr, shape) && shape->vector_stores)

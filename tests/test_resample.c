@@ -1142,9 +1142,8 @@ static void test_aligned_forms(void **state)
         /* 3x onto rows of 48: float16 backward in 4x4 blocks keeps one pipeline, the others have
          * smaller blocks and the form */
         { { 1, 2, 8, 16 }, 3, true, 5, 7, 0, 2 },
-        /* backward onto rows of 12 stores vectors too: the form but for the 4x4 blocks of float16
-         * and of float32 (planes of 8 rows, note 158) */
-        { { 1, 3, 8, 12 }, 2, true, 4, 7, 7, 3 },
+        /* backward onto rows of 12 stores vectors too: the form but for float16's 4x4 blocks */
+        { { 1, 3, 8, 12 }, 2, true, 5, 7, 7, 2 },
     };
     dmlvk_device *own = test_device(NULL);
     for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
@@ -1860,8 +1859,9 @@ static void test_shape_rules(void **state)
     static const struct {
         const char *row;
         dmlvk_tensor_data_type type;
-        uint32_t size, big; /* dmlvk-bench's 8 x 64 x size x size -> 8 x 64 x big x big, backward */
+        uint32_t size, big; /* dmlvk-bench's N x C x size x size -> N x C x big x big, backward */
         uint32_t spec, due;
+        uint32_t n, c;      /* 0: 8 x 64 */
     } rows[] = {
         { "bilinear_grad_down0.7x_f32", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 130, 91, RESAMPLE_SPEC_BLOCK_Y, 4 },
         { "bilinear_grad_down0.7x_f32", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 130, 91, RESAMPLE_SPEC_BLOCK_X, 2 },
@@ -1870,25 +1870,29 @@ static void test_shape_rules(void **state)
         { "1.3x float16 (note 156)", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 100, 130, RESAMPLE_SPEC_VECTOR_LOADS, 1 },
         { "1.25x bfloat16 (note 156)", DMLVK_TENSOR_DATA_TYPE_BFLOAT16, 104, 130, RESAMPLE_SPEC_CHUNK, 2 },
         /* float32 2x backward onto planes of few whole block rows in 4x4 (note 158), else 2x4 */
-        { "bilinear_grad_batch256_8x8_f32", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 8, 16, RESAMPLE_SPEC_BLOCK_Y, 4 },
-        { "bilinear_grad_batch256_8x8_f32", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 8, 16, RESAMPLE_SPEC_BLOCK_X, 4 },
+        { "bilinear_grad_batch256_8x8_f32", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 8, 16, RESAMPLE_SPEC_BLOCK_Y, 4, 256, 64 },
+        { "bilinear_grad_batch256_8x8_f32", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 8, 16, RESAMPLE_SPEC_BLOCK_X, 4, 256, 64 },
         { "64x64 float32 (note 158)", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 64, 128, RESAMPLE_SPEC_BLOCK_Y, 4 },
-        { "4x4 float32 (note 158)", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 4, 8, RESAMPLE_SPEC_BLOCK_Y, 2 },
+        { "1024 4x4 maps float32 (note 158)", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 4, 8, RESAMPLE_SPEC_BLOCK_Y, 2, 1024, 64 },
         { "128x128 float32 (note 158)", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 128, 256, RESAMPLE_SPEC_BLOCK_Y, 2 },
+        { "bilinear_grad_small_f32", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 32, 64, RESAMPLE_SPEC_BLOCK_Y, 2, 1, 32 },
     };
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         const uint32_t small[2] = { rows[i].size, rows[i].size }, big[2] = { rows[i].big, rows[i].big };
-        struct resample_case c = square_case(rows[i].size <= 8 ? 256 : 8, 64, small, big, true);
+        struct resample_case c = square_case(rows[i].n ? rows[i].n : 8, rows[i].c ? rows[i].c : 64, small, big, true);
         expect_spec(&c, true, rows[i].type, rows[i].spec, "the measured constant", rows[i].due, rows[i].row);
     }
 
     static const dmlvk_tensor_data_type all[] = { f32, f16, bf16 };
     for (int k = 0; k < 16; k++) {
-        if (k >= 12) { /* float32 upscales by 1.5 to 3 onto 8 to 24 rows of 4 to 24 columns in 4x4 */
-            const uint32_t small[2] = { 8 + 4 * (uint32_t)(k % 5), 4 + 4 * (uint32_t)(splitmix64_next(&rng_state) % 6) };
-            const double scale = uniform(1.5, 3);
+        if (k >= 12) {
+            /* float32 upscales by 1.5 to 2.5 onto 8 to 16 rows of 4 to 16 columns in 4x4 blocks,
+             * planes enough for SQUARE_LEAST_BLOCKS (65536) of them */
+            const uint32_t small[2] = { 8 + 4 * (uint32_t)(k % 3), 4 + 4 * (uint32_t)(splitmix64_next(&rng_state) % 4) };
+            const double scale = uniform(1.5, 2.5);
             const uint32_t big[2] = { (uint32_t)round(small[0] * scale), (uint32_t)round(small[1] * scale) };
-            struct resample_case c = square_case(2, 3, small, big, k % 2 == 0);
+            const uint32_t planes = 65536 / (small[0] / 4 * (small[1] / 4));
+            struct resample_case c = square_case((planes + 15) / 16, 16, small, big, k % 2 == 0);
             char what[128];
             snprintf(what, sizeof(what), "case %d, %ux%u -> %ux%u, float32", k, small[0], small[1], big[0], big[1]);
             expect_spec(&c, true, f32, RESAMPLE_SPEC_BLOCK_Y, "BLOCK_Y", 4, what);
