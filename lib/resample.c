@@ -673,10 +673,9 @@ static bool shares_little(const struct block_shape *shape, uint32_t single_loads
  * planes of whole block rows, more than 4 and at most SQUARE_MOST_ROWS, in at least
  * SQUARE_LEAST_BLOCKS blocks (note 158, H200: 8 to 64 rows 12-28% faster than in 2x4, 128 rows
  * 0-4%, 100 rows 2% slower, a plane of 4 rows 19% slower, 10 rows, in 3 blocks of 4, 13% slower;
- * volumes not measured), else float32 LINEAR 4x2
- * where the written tensor is the larger on both axes (note 156: the backward of 0.6x to 0.8x
- * downscales 8.6-12.9% faster than in 2x2); 16-bit LINEAR 4x4, but
- * 4x2 where rows cannot take 4-element stores (odd widths). Bfloat16 takes 4x4 only
+ * volumes not measured), else float32 LINEAR 4x2 where the written tensor is the larger on both
+ * axes (note 156: the backward of 0.6x to 0.8x downscales 8.6-12.9% faster than in 2x2); 16-bit
+ * LINEAR 4x4, but 4x2 where rows cannot take 4-element stores (odd widths). Bfloat16 takes 4x4 only
  * where it loads 2 elements and its window has BFLOAT16_SQUARE_ROWS_FROM rows or more (scales from
  * about 2.25); below, 2x4 ran faster: 2x 95% -> 80% of copy in 4x4 (note 64), 1.5x and 2x3x 7%
  * and 3% (note 80), where 2.5x ran 7% slower in 2x4. A cause was not found. Every type takes 2x1
