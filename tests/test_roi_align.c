@@ -265,6 +265,17 @@ static uint64_t restride(dmlvk_tensor_desc *d, const uint32_t strides[4], uint64
 
 /* ROI_ALIGN1 on problem p on the GPU, in any float type, packed tensors or, where x_strides or
  * bin_strides is not NULL, InputTensor or OutputTensor with those strides. */
+/* ROI_ALIGN1's descriptor of problem q on tensors t. */
+static dmlvk_roi_align1_operator_desc forward_desc(const struct ref_roi *q, const struct roi_tensors *t)
+{
+    return (dmlvk_roi_align1_operator_desc){
+        &t->x, &t->rois, &t->batch, &t->bins, q->maximum ? DMLVK_REDUCE_FUNCTION_MAX : DMLVK_REDUCE_FUNCTION_AVERAGE,
+        q->linear ? DMLVK_INTERPOLATION_MODE_LINEAR : DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR, (float)q->spatial_x,
+        (float)q->spatial_y, (float)q->input_offset, (float)q->output_offset, (float)q->oob_value, q->min_samples,
+        q->max_samples, q->align_corners,
+    };
+}
+
 static void gpu_forward_strided(const struct problem *p, dmlvk_tensor_data_type type, const struct test_params *params,
                                 const uint32_t x_strides[4], const uint32_t bin_strides[4], double *out)
 {
@@ -274,12 +285,7 @@ static void gpu_forward_strided(const struct problem *p, dmlvk_tensor_data_type 
                        (uint32_t[4]){ q->num_rois, q->channels, q->out_h, q->out_w });
     const uint64_t x_elements = restride(&t.x, x_strides, p->nx), bin_elements = restride(&t.bins, bin_strides, p->ny);
     const uint32_t size = dmlvk_data_type_size(type);
-    dmlvk_roi_align1_operator_desc d = {
-        &t.x, &t.rois, &t.batch, &t.bins, q->maximum ? DMLVK_REDUCE_FUNCTION_MAX : DMLVK_REDUCE_FUNCTION_AVERAGE,
-        q->linear ? DMLVK_INTERPOLATION_MODE_LINEAR : DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR, (float)q->spatial_x,
-        (float)q->spatial_y, (float)q->input_offset, (float)q->output_offset, (float)q->oob_value, q->min_samples,
-        q->max_samples, q->align_corners,
-    };
+    dmlvk_roi_align1_operator_desc d = forward_desc(q, &t);
     double *x = x_strides ? place_strided(p->x, t.in_sizes, x_strides, x_elements) : NULL;
     void *vx = to_type(x ? x : p->x, x_elements, type), *vr = to_type(p->rois, 4 * q->num_rois, type);
     void *vy = to_type(NULL, bin_elements, type);
@@ -1582,12 +1588,7 @@ static enum dmlvk_shader forward_walk(const struct problem *p, uint32_t *channel
     struct roi_tensors t;
     packed_roi_tensors(&t, DMLVK_TENSOR_DATA_TYPE_FLOAT32, (uint32_t[4]){ q->batch, q->channels, q->height, q->width },
                        (uint32_t[4]){ q->num_rois, q->channels, q->out_h, q->out_w });
-    dmlvk_roi_align1_operator_desc d = {
-        &t.x, &t.rois, &t.batch, &t.bins, q->maximum ? DMLVK_REDUCE_FUNCTION_MAX : DMLVK_REDUCE_FUNCTION_AVERAGE,
-        q->linear ? DMLVK_INTERPOLATION_MODE_LINEAR : DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR, (float)q->spatial_x,
-        (float)q->spatial_y, (float)q->input_offset, (float)q->output_offset, (float)q->oob_value, q->min_samples,
-        q->max_samples, q->align_corners,
-    };
+    dmlvk_roi_align1_operator_desc d = forward_desc(q, &t);
     dmlvk_operator_desc od = { DMLVK_OPERATOR_ROI_ALIGN1, &d };
     dmlvk_operator *op;
     enum dmlvk_shader shader;
