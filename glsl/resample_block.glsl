@@ -314,9 +314,8 @@ void add_depth_planes(bool vector, bool careful, uint i0, int i1, uint members, 
     if (first >= end)
         return;
     const bool unrolled = !careful && DEPTH_TAPS > 0u;
-    uint planes = unrolled ? DEPTH_TAPS : end - first;
     [[unroll]] for (uint t = 0u; t < (unrolled ? DEPTH_TAPS : 1u); t++) {
-        for (uint u = 0u; u < (unrolled ? 1u : planes); u++) {
+        for (uint u = 0u; u < (unrolled ? 1u : end - first); u++) {
             uint d = unrolled ? min(first + t, end - 1u) : first + u;
             float w[MAX_DEPTH_BLOCK];
             [[unroll]] for (uint k = 0u; k < MAX_DEPTH_BLOCK; k++) {

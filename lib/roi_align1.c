@@ -59,11 +59,11 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     if (dmlvk_roi_align_channels_closest(&s)) {
         walk = ROI_WALK_CHANNEL_LANES;
         channels = channels < 2 ? channels : 2;
-    } else if (channels == 1 && f.reduction != DMLVK_REDUCE_FUNCTION_MAX && s.num_rois <= WHOLE_BINS_MOST_REGIONS &&
-               (uint64_t)s.out_h * s.out_w >= WHOLE_BINS_LEAST_BINS) {
-        channels = WHOLE_BIN_CHANNELS;
-    } else if (ctx->subgroup_shuffle && channels == 1 && f.reduction != DMLVK_REDUCE_FUNCTION_MAX) {
-        walk = ROI_WALK_ROWS;
+    } else if (channels == 1 && f.reduction != DMLVK_REDUCE_FUNCTION_MAX) {
+        if (s.num_rois <= WHOLE_BINS_MOST_REGIONS && (uint64_t)s.out_h * s.out_w >= WHOLE_BINS_LEAST_BINS)
+            channels = WHOLE_BIN_CHANNELS;
+        else if (ctx->subgroup_shuffle)
+            walk = ROI_WALK_ROWS;
     }
     uint64_t invocations = dmlvk_roi_align_region_groups(ctx, &s, channels, walk, &group_channels);
     struct dmlvk_dispatch_plan *dp =

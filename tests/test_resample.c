@@ -563,6 +563,15 @@ static void check_layout(const struct resample_case *c, bool backward, dmlvk_ten
     check_strides(c, backward, type, strides, span, offset, params, inf, what);
 }
 
+/* check_layout with both tensors packed in their axes' order (NCHW). */
+static void check_packed(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type, uint32_t inf,
+                         const char *what)
+{
+    static const uint32_t order[2][4] = { { 0, 1, 2, 3 }, { 0, 1, 2, 3 } };
+    static const uint32_t pad[2] = { 0, 0 };
+    check_layout(c, backward, type, order, pad, 0, NULL, inf, what);
+}
+
 /* check_layout's run with the tensors' strides given (`span` elements each): the read tensor's
  * elements may share memory (strides of 0), each reading the value last written there. */
 static void check_strides(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type,
@@ -1742,8 +1751,6 @@ static bool volume_plan(const struct resample_case *c, bool backward, dmlvk_tens
 static void test_volumes(void **state)
 {
     (void)state;
-    const dmlvk_tensor_data_type f32 = DMLVK_TENSOR_DATA_TYPE_FLOAT32, f16 = DMLVK_TENSOR_DATA_TYPE_FLOAT16,
-                                 bf16 = DMLVK_TENSOR_DATA_TYPE_BFLOAT16;
     static const struct {
         const char *row;
         bool backward, nearest;
@@ -1791,12 +1798,11 @@ static void test_volumes(void **state)
 
     static const float depth_scales[] = { 2, 1.5f, 0.6f };
     static const float plane_scales[] = { 2, 1.5f, 0.5f };
-    static const dmlvk_tensor_data_type all[] = { f32, f16, bf16 };
     uint32_t pairs = 0;
     const int n = 2 * 3 * 3;
     for (int k = 0; k < n; k++) {
         const bool backward = k % 2;
-        const dmlvk_tensor_data_type type = all[(k / 2) % 3];
+        const dmlvk_tensor_data_type type = types[(k / 2) % 3];
         const bool half_pixel = (k / 3) % 2 == 0;
         struct resample_case c = { .dims = 4, .mode = (dmlvk_interpolation_mode)((k / 7) % 2 == 0),
                                    .rounding = (dmlvk_axis_direction)((k / 11) % 2) };
@@ -1818,9 +1824,7 @@ static void test_volumes(void **state)
         if (!volume_plan(&c, backward, type, &depth_block, &by, &bx))
             fail_msg("%s: no volume gather", what);
         pairs += depth_block == 2;
-        const uint32_t order[2][4] = { { 0, 1, 2, 3 }, { 0, 1, 2, 3 } };
-        const uint32_t pad[2] = { 0, 0 };
-        check_layout(&c, backward, type, order, pad, 0, NULL, (k / 5) % 2 ? INF_RANDOM : INF_NONE, what);
+        check_packed(&c, backward, type, (k / 5) % 2 ? INF_RANDOM : INF_NONE, what);
     }
     if (pairs < n / 6 || n - pairs < n / 6)
         fail_msg("%u of %d cases in pairs of planes: too few of either kind to test both", pairs, n);
@@ -1854,8 +1858,7 @@ static struct resample_case square_case(uint32_t n, uint32_t c, const uint32_t s
 static void test_shape_rules(void **state)
 {
     (void)state;
-    const dmlvk_tensor_data_type f32 = DMLVK_TENSOR_DATA_TYPE_FLOAT32, f16 = DMLVK_TENSOR_DATA_TYPE_FLOAT16,
-                                 bf16 = DMLVK_TENSOR_DATA_TYPE_BFLOAT16;
+    const dmlvk_tensor_data_type f32 = DMLVK_TENSOR_DATA_TYPE_FLOAT32;
     static const struct {
         const char *row;
         dmlvk_tensor_data_type type;
@@ -1883,7 +1886,6 @@ static void test_shape_rules(void **state)
         expect_spec(&c, true, rows[i].type, rows[i].spec, "the measured constant", rows[i].due, rows[i].row);
     }
 
-    static const dmlvk_tensor_data_type all[] = { f32, f16, bf16 };
     for (int k = 0; k < 16; k++) {
         if (k >= 12) {
             /* float32 upscales by 1.5 to 2.5 onto 8 to 16 rows of 4 to 16 columns in 4x4 blocks,
@@ -1897,12 +1899,10 @@ static void test_shape_rules(void **state)
             snprintf(what, sizeof(what), "case %d, %ux%u -> %ux%u, float32", k, small[0], small[1], big[0], big[1]);
             expect_spec(&c, true, f32, RESAMPLE_SPEC_BLOCK_Y, "BLOCK_Y", 4, what);
             expect_spec(&c, true, f32, RESAMPLE_SPEC_BLOCK_X, "BLOCK_X", 4, what);
-            const uint32_t order[2][4] = { { 0, 1, 2, 3 }, { 0, 1, 2, 3 } };
-            const uint32_t pad[2] = { 0, 0 };
-            check_layout(&c, true, f32, order, pad, 0, NULL, k % 2 ? INF_RANDOM : INF_NONE, what);
+            check_packed(&c, true, f32, k % 2 ? INF_RANDOM : INF_NONE, what);
             continue;
         }
-        const dmlvk_tensor_data_type type = all[k % 3];
+        const dmlvk_tensor_data_type type = types[k % 3];
         const bool half_pixel = (k / 3) % 2 == 0;
         /* float32: a downscale by 0.55 to 0.85 onto rows of 2 mod 4 elements; 16-bit: an upscale by
          * 1.2 to 1.6 from rows of 2 mod 4 elements */
@@ -1923,9 +1923,7 @@ static void test_shape_rules(void **state)
             expect_spec(&c, true, type, RESAMPLE_SPEC_VECTOR_LOADS, "VECTOR_LOADS", 1, what);
             expect_spec(&c, true, type, RESAMPLE_SPEC_CHUNK, "CHUNK", 2, what);
         }
-        const uint32_t order[2][4] = { { 0, 1, 2, 3 }, { 0, 1, 2, 3 } };
-        const uint32_t pad[2] = { 0, 0 };
-        check_layout(&c, true, type, order, pad, 0, NULL, (k / 6) % 2 ? INF_RANDOM : INF_NONE, what);
+        check_packed(&c, true, type, (k / 6) % 2 ? INF_RANDOM : INF_NONE, what);
     }
 }
 
