@@ -610,6 +610,14 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
 /* The rows of a bfloat16 LINEAR backward gather's 4x4 window from which it takes that shape. */
 #define BFLOAT16_SQUARE_ROWS_FROM 11
 
+/* Narrow planes (at most SMALL_PLANE_MOST_COLUMNS columns) of 16-bit LINEAR gathers: upsampled
+ * onto at most SMALL_PLANE_MOST_ROWS rows in 2x4 blocks; backward, 4 rows in 2x4 and, in
+ * bfloat16, 8 rows in 4x4. Upsampling onto at most TALL_ROWS_ABOVE rows of any width takes no 8x4.
+ * BENCHMARKS.md note 159. */
+#define SMALL_PLANE_MOST_COLUMNS 16
+#define SMALL_PLANE_MOST_ROWS 8
+#define TALL_ROWS_ABOVE 16
+
 /* The rows of a LINEAR backward gather's 2x2 window from which it takes 2x1 blocks instead: twice
  * the invocations to wait on those tall windows' loads (BENCHMARKS.md note 135: bilinear 4x
  * backward, 12 rows, float32 8.4% faster in 2x1 blocks, 7.3% in 1x1, 0.7% slower in 1x2; note
@@ -667,7 +675,10 @@ static bool shares_little(const struct block_shape *shape, uint32_t single_loads
  * would store whole rows, 8x4 does too and its window has at most 1.5 times the rows (at least a
  * quarter fewer per output row; note 129: bilinear 2x float16 6%, bfloat16 1-3% faster; float32 and
  * NEAREST_NEIGHBOR gained nothing; note 134: 4x float16 2.5%, bfloat16 5% faster, where 1.5x,
- * 7 rows against 4, ran 4% slower). Backward first tries the shapes of note 64's scale sweep
+ * 7 rows against 4, ran 4% slower), but not onto planes of TALL_ROWS_ABOVE rows or fewer, and
+ * narrow planes of at most SMALL_PLANE_MOST_ROWS rows take 2x4 (note 159: 4x4 3-15% faster than
+ * 8x4 on planes of 10 to 16 rows; 2x4 onto 8x8 planes 27.5% faster than 8x4, onto 4 and 6 rows of
+ * 128 columns 20-33% slower than 4x4). Backward first tries the shapes of note 64's scale sweep
  * (1.25x to 3x): float32 2x4 where each block row leaves as one 4-element store (4x4 has the same
  * columns, so it would not add stores; NEAREST_NEIGHBOR too, note 136), but float32 LINEAR 4x4 on
  * planes of whole block rows, more than 4 and at most SQUARE_MOST_ROWS, in at least
@@ -678,8 +689,10 @@ static bool shares_little(const struct block_shape *shape, uint32_t single_loads
  * LINEAR 4x4, but 4x2 where rows cannot take 4-element stores (odd widths). Bfloat16 takes 4x4 only
  * where it loads 2 elements and its window has BFLOAT16_SQUARE_ROWS_FROM rows or more (scales from
  * about 2.25); below, 2x4 ran faster: 2x 95% -> 80% of copy in 4x4 (note 64), 1.5x and 2x3x 7%
- * and 3% (note 80), where 2.5x ran 7% slower in 2x4. A cause was not found. Every type takes 2x1
- * where 2x2 windows grow tall (NARROW_ROWS_FROM). */
+ * and 3% (note 80), where 2.5x ran 7% slower in 2x4. A cause was not found. On narrow planes
+ * (note 159), 16-bit takes 2x4 onto 4 rows (float16 2x onto 4x4 planes 24.5% faster than in 4x4)
+ * and bfloat16 4x4 onto 8 rows (8x8 planes 37% faster than in 2x4, 8x16 14%; 8x100 5% slower, so
+ * narrow only). Every type takes 2x1 where 2x2 windows grow tall (NARROW_ROWS_FROM). */
 static bool choose_block_shape(struct block_axis y, struct block_axis x, bool linear, bool volume,
                                dmlvk_tensor_data_type type, const struct resample_params *hdr, struct block_shape *shape)
 {
@@ -703,10 +716,16 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
     if (backward && linear && storage16) {
         if (!rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4) && try_block_shape(y, x, 4, 2, hdr, shape))
             return true;
-        if (try_block_shape(y, x, 4, 4, hdr, shape) &&
-            (type != DMLVK_TENSOR_DATA_TYPE_BFLOAT16 || (shape->chunk != 4 && shape->rows >= BFLOAT16_SQUARE_ROWS_FROM)))
+        const bool narrow = !volume && x.members <= SMALL_PLANE_MOST_COLUMNS;
+        const bool one_block_row = narrow && y.members == 4, two_block_rows = narrow && y.members == 8;
+        if (!one_block_row && try_block_shape(y, x, 4, 4, hdr, shape) &&
+            (type != DMLVK_TENSOR_DATA_TYPE_BFLOAT16 || two_block_rows ||
+             (shape->chunk != 4 && shape->rows >= BFLOAT16_SQUARE_ROWS_FROM)))
             return true;
     }
+    if (!backward && linear && storage16 && !volume && y.advance <= 1 && y.members <= SMALL_PLANE_MOST_ROWS &&
+        x.members <= SMALL_PLANE_MOST_COLUMNS && try_block_shape(y, x, 2, 4, hdr, shape) && shape->vector_stores)
+        return true;
     const bool pairs_first = !backward && linear && !rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4);
     if (pairs_first && storage16 &&
         ((y.advance <= 1 && try_pair_block(y, x, 8, hdr, shape)) || try_pair_block(y, x, 4, hdr, shape)))
@@ -738,7 +757,7 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
         if (window_elements(shape) <= FORWARD_MOST_WINDOW) {
             struct block_shape tall;
             if (linear && storage16 && shape->block_y == 4 && shape->block_x == 4 && shape->vector_stores && y.advance <= 1 &&
-                try_block_shape(y, x, 8, 4, hdr, &tall) && tall.vector_stores && 2 * tall.rows <= 3 * shape->rows)
+                y.members > TALL_ROWS_ABOVE && try_block_shape(y, x, 8, 4, hdr, &tall) && tall.vector_stores && 2 * tall.rows <= 3 * shape->rows)
                 *shape = tall;
             return true;
         }

@@ -1146,13 +1146,15 @@ static void test_aligned_forms(void **state)
         /* rows of 26 and 13: backward loads vectors and stores none */
         { { 1, 3, 8, 13 }, 2, true, 7, 7, 0, 0 },
         { { 1, 3, 8, 13 }, 2, false, 0, 0, 0, 0 },
-        /* rows of 12 and 24: 16-bit forward stores vectors, float32 forward keeps one pipeline */
-        { { 1, 3, 8, 12 }, 2, false, 6, 7, 7, 1 },
-        /* 3x onto rows of 48: float16 backward in 4x4 blocks keeps one pipeline, the others have
+        /* rows of 12 and 24: 16-bit forward stores vectors, float32 forward keeps one pipeline
+         * (onto 24 rows: 16-bit takes 8x4 blocks) */
+        { { 1, 3, 12, 12 }, 2, false, 6, 7, 7, 1 },
+        /* 3x onto rows of 60: float16 backward in 4x4 blocks keeps one pipeline, the others have
          * smaller blocks and the form */
-        { { 1, 2, 8, 16 }, 3, true, 5, 7, 0, 2 },
-        /* backward onto rows of 12 stores vectors too: the form but for float16's 4x4 blocks */
-        { { 1, 3, 8, 12 }, 2, true, 5, 7, 7, 2 },
+        { { 1, 2, 8, 20 }, 3, true, 5, 7, 0, 2 },
+        /* backward onto rows of 20 stores vectors too: the form but for float16's 4x4 blocks
+         * (bfloat16 takes 4x4 onto 8 rows of at most 16 columns) */
+        { { 1, 3, 8, 20 }, 2, true, 5, 7, 7, 2 },
     };
     dmlvk_device *own = test_device(NULL);
     for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
@@ -1848,12 +1850,13 @@ static struct resample_case square_case(uint32_t n, uint32_t c, const uint32_t s
 }
 
 /*
- * The block shapes of BENCHMARKS.md notes 156 and 158 (lib/resample.c): float32 LINEAR backward
- * gathers of downscales in 4x2 blocks, and onto planes of few whole block rows in 4x4
- * (choose_block_shape); 16-bit gathers whose read rows are 2 mod 4 elements long loading
- * 2-element vectors where 4-element chunks would load each element alone (try_block_shape).
- * First pinned on the rows that measured them; then the float64 reference on small problems that
- * take them, random offsets in half, Inf in half.
+ * The block shapes of BENCHMARKS.md notes 156, 158 and 159 (lib/resample.c): float32 LINEAR
+ * backward gathers of downscales in 4x2 blocks, and onto planes of few whole block rows in 4x4,
+ * 16-bit LINEAR gathers on narrow planes of one or two block rows in 2x4 or 4x4 and upsampling
+ * onto at most 16 rows without 8x4 (choose_block_shape); 16-bit gathers whose read rows are 2 mod
+ * 4 elements long loading 2-element vectors where 4-element chunks would load each element alone
+ * (try_block_shape). First pinned on the rows that measured them; then the float64 reference on
+ * small problems that take them, random offsets in half, Inf in half.
  */
 static void test_shape_rules(void **state)
 {
@@ -1865,6 +1868,8 @@ static void test_shape_rules(void **state)
         uint32_t size, big; /* dmlvk-bench's N x C x size x size -> N x C x big x big, backward */
         uint32_t spec, due;
         uint32_t n, c;      /* 0: 8 x 64 */
+        bool forward;       /* the forward pass instead */
+        uint32_t width, big_width; /* 0: size and big */
     } rows[] = {
         { "bilinear_grad_down0.7x_f32", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 130, 91, RESAMPLE_SPEC_BLOCK_Y, 4 },
         { "bilinear_grad_down0.7x_f32", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 130, 91, RESAMPLE_SPEC_BLOCK_X, 2 },
@@ -1879,15 +1884,49 @@ static void test_shape_rules(void **state)
         { "1024 4x4 maps float32 (note 158)", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 4, 8, RESAMPLE_SPEC_BLOCK_Y, 2, 1024, 64 },
         { "128x128 float32 (note 158)", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 128, 256, RESAMPLE_SPEC_BLOCK_Y, 2 },
         { "bilinear_grad_small_f32", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 32, 64, RESAMPLE_SPEC_BLOCK_Y, 2, 1, 32 },
+        /* 16-bit 2x onto planes of one or two block rows of 4 (note 159) */
+        { "bilinear_grad_batch1024_4x4_f16", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 4, 8, RESAMPLE_SPEC_BLOCK_Y, 2, 1024, 64 },
+        { "bilinear_grad_batch256_8x8_bf16", DMLVK_TENSOR_DATA_TYPE_BFLOAT16, 8, 16, RESAMPLE_SPEC_BLOCK_Y, 4, 256, 64 },
+        { "bilinear_grad_batch256_8x8_bf16", DMLVK_TENSOR_DATA_TYPE_BFLOAT16, 8, 16, RESAMPLE_SPEC_BLOCK_X, 4, 256, 64 },
+        { "bilinear_grad_batch256_8x8_f16", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 8, 16, RESAMPLE_SPEC_BLOCK_Y, 4, 256, 64 },
+        { "12x12 bfloat16 (note 159)", DMLVK_TENSOR_DATA_TYPE_BFLOAT16, 12, 24, RESAMPLE_SPEC_BLOCK_Y, 2, 128, 64 },
+        { "bilinear_batch1024_4x4_f16", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 4, 8, RESAMPLE_SPEC_BLOCK_Y, 2, 1024, 64, true },
+        { "bilinear_batch1024_4x4_f16", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 4, 8, RESAMPLE_SPEC_BLOCK_X, 4, 1024, 64, true },
+        { "bilinear_batch256_8x8_f16", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 8, 16, RESAMPLE_SPEC_BLOCK_Y, 4, 256, 64, true },
+        { "16x16 float16 (note 159)", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 16, 32, RESAMPLE_SPEC_BLOCK_Y, 8, 64, 64, true },
+        { "2x64 -> 4x128 float16 (note 159)", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 2, 4, RESAMPLE_SPEC_BLOCK_Y, 4, 64, 256, true, 64, 128 },
+        { "8x100 bfloat16 (note 159)", DMLVK_TENSOR_DATA_TYPE_BFLOAT16, 8, 16, RESAMPLE_SPEC_BLOCK_Y, 2, 32, 256, false, 100, 200 },
     };
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-        const uint32_t small[2] = { rows[i].size, rows[i].size }, big[2] = { rows[i].big, rows[i].big };
+        const uint32_t small[2] = { rows[i].size, rows[i].width ? rows[i].width : rows[i].size },
+                       big[2] = { rows[i].big, rows[i].big_width ? rows[i].big_width : rows[i].big };
         struct resample_case c = square_case(rows[i].n ? rows[i].n : 8, rows[i].c ? rows[i].c : 64, small, big, true);
-        expect_spec(&c, true, rows[i].type, rows[i].spec, "the measured constant", rows[i].due, rows[i].row);
+        expect_spec(&c, !rows[i].forward, rows[i].type, rows[i].spec, "the measured constant", rows[i].due, rows[i].row);
     }
 
-    for (int k = 0; k < 16; k++) {
-        if (k >= 12) {
+    for (int k = 0; k < 24; k++) {
+        if (k >= 16) {
+            /* 16-bit LINEAR upscales (rows by 1.5 to 2, columns by 2) onto planes of one or two
+             * block rows of 4 and at most 16 columns, rows that store as vectors: backward onto 4
+             * rows in 2x4 blocks, bfloat16 onto 8 in 4x4; forward onto 6 to 8 rows in 2x4, onto 9
+             * to 16 in 4x4 */
+            const bool backward = k < 20;
+            const dmlvk_tensor_data_type type = k == 18 || k == 19 ? types[2] : types[1 + k % 2];
+            const uint32_t width = 4 * (1 + (uint32_t)(splitmix64_next(&rng_state) % (backward ? 4 : 2)));
+            const double scale = uniform(1.5, 2);
+            const uint32_t rows_in = k < 18 ? 4 : k < 20 ? 8 : k < 22 ? 4 : 6 + (uint32_t)(k % 3);
+            const uint32_t small[2] = { rows_in, width }, big[2] = { (uint32_t)round(rows_in * scale), 2 * width };
+            const uint32_t block_y = k < 18 || (k >= 20 && k < 22) ? 2 : 4;
+            struct resample_case c = square_case(1 + (uint32_t)(k % 2), 3, small, big, k % 2 == 0);
+            char what[128];
+            snprintf(what, sizeof(what), "case %d, %ux%u -> %ux%u, %s, type %d", k, small[0], small[1], big[0], big[1],
+                     backward ? "backward" : "forward", (int)type);
+            expect_spec(&c, backward, type, RESAMPLE_SPEC_BLOCK_Y, "BLOCK_Y", block_y, what);
+            expect_spec(&c, backward, type, RESAMPLE_SPEC_BLOCK_X, "BLOCK_X", 4, what);
+            check_packed(&c, backward, type, k % 4 >= 2 ? INF_RANDOM : INF_NONE, what);
+            continue;
+        }
+        if (k >= 12 && k < 16) {
             /* float32 upscales by 1.5 to 2.5 onto 8 to 16 rows of 4 to 16 columns in 4x4 blocks,
              * planes enough for SQUARE_LEAST_BLOCKS (65536) of them */
             const uint32_t small[2] = { 8 + 4 * (uint32_t)(k % 3), 4 + 4 * (uint32_t)(splitmix64_next(&rng_state) % 4) };
