@@ -713,18 +713,18 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
         return true;
     if (backward && linear && !storage16 && y.advance < 1 && x.advance < 1 && try_block_shape(y, x, 4, 2, hdr, shape))
         return true;
+    const bool narrow_plane = !volume && x.members <= SMALL_PLANE_MOST_COLUMNS;
     if (backward && linear && storage16) {
         if (!rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4) && try_block_shape(y, x, 4, 2, hdr, shape))
             return true;
-        const bool narrow = !volume && x.members <= SMALL_PLANE_MOST_COLUMNS;
-        const bool one_block_row = narrow && y.members == 4, two_block_rows = narrow && y.members == 8;
+        const bool one_block_row = narrow_plane && y.members == 4, two_block_rows = narrow_plane && y.members == 8;
         if (!one_block_row && try_block_shape(y, x, 4, 4, hdr, shape) &&
             (type != DMLVK_TENSOR_DATA_TYPE_BFLOAT16 || two_block_rows ||
              (shape->chunk != 4 && shape->rows >= BFLOAT16_SQUARE_ROWS_FROM)))
             return true;
     }
-    if (!backward && linear && storage16 && !volume && y.advance <= 1 && y.members <= SMALL_PLANE_MOST_ROWS &&
-        x.members <= SMALL_PLANE_MOST_COLUMNS && try_block_shape(y, x, 2, 4, hdr, shape) && shape->vector_stores)
+    if (!backward && linear && storage16 && narrow_plane && y.advance <= 1 && y.members <= SMALL_PLANE_MOST_ROWS &&
+        try_block_shape(y, x, 2, 4, hdr, shape) && shape->vector_stores)
         return true;
     const bool pairs_first = !backward && linear && !rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4);
     if (pairs_first && storage16 &&

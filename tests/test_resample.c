@@ -1910,13 +1910,20 @@ static void test_shape_rules(void **state)
              * block rows of 4 and at most 16 columns, rows that store as vectors: backward onto 4
              * rows in 2x4 blocks, bfloat16 onto 8 in 4x4; forward onto 6 to 8 rows in 2x4, onto 9
              * to 16 in 4x4 */
-            const bool backward = k < 20;
-            const dmlvk_tensor_data_type type = k == 18 || k == 19 ? types[2] : types[1 + k % 2];
+            static const struct {
+                bool backward;
+                uint32_t type, rows, block_y; /* types[type]; rows: the smaller plane's */
+            } small_planes[] = {
+                { true, 1, 4, 2 }, { true, 2, 4, 2 }, { true, 2, 8, 4 }, { true, 2, 8, 4 },
+                { false, 1, 4, 2 }, { false, 2, 4, 2 }, { false, 1, 7, 4 }, { false, 2, 8, 4 },
+            };
+            _Static_assert(sizeof(small_planes) / sizeof(small_planes[0]) == 8, "cases 16 to 23");
+            const bool backward = small_planes[k - 16].backward;
+            const dmlvk_tensor_data_type type = types[small_planes[k - 16].type];
             const uint32_t width = 4 * (1 + (uint32_t)(splitmix64_next(&rng_state) % (backward ? 4 : 2)));
             const double scale = uniform(1.5, 2);
-            const uint32_t rows_in = k < 18 ? 4 : k < 20 ? 8 : k < 22 ? 4 : 6 + (uint32_t)(k % 3);
+            const uint32_t rows_in = small_planes[k - 16].rows, block_y = small_planes[k - 16].block_y;
             const uint32_t small[2] = { rows_in, width }, big[2] = { (uint32_t)round(rows_in * scale), 2 * width };
-            const uint32_t block_y = k < 18 || (k >= 20 && k < 22) ? 2 : 4;
             struct resample_case c = square_case(1 + (uint32_t)(k % 2), 3, small, big, k % 2 == 0);
             char what[128];
             snprintf(what, sizeof(what), "case %d, %ux%u -> %ux%u, %s, type %d", k, small[0], small[1], big[0], big[1],

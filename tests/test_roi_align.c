@@ -263,8 +263,6 @@ static uint64_t restride(dmlvk_tensor_desc *d, const uint32_t strides[4], uint64
     return d->TotalTensorSizeInBytes / dmlvk_data_type_size(d->DataType);
 }
 
-/* ROI_ALIGN1 on problem p on the GPU, in any float type, packed tensors or, where x_strides or
- * bin_strides is not NULL, InputTensor or OutputTensor with those strides. */
 /* ROI_ALIGN1's descriptor of problem q on tensors t. */
 static dmlvk_roi_align1_operator_desc forward_desc(const struct ref_roi *q, const struct roi_tensors *t)
 {
@@ -276,6 +274,8 @@ static dmlvk_roi_align1_operator_desc forward_desc(const struct ref_roi *q, cons
     };
 }
 
+/* ROI_ALIGN1 on problem p on the GPU, in any float type, packed tensors or, where x_strides or
+ * bin_strides is not NULL, InputTensor or OutputTensor with those strides. */
 static void gpu_forward_strided(const struct problem *p, dmlvk_tensor_data_type type, const struct test_params *params,
                                 const uint32_t x_strides[4], const uint32_t bin_strides[4], double *out)
 {
