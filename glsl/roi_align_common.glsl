@@ -117,16 +117,22 @@ Axis sample_x(Region g, uint ox, uint j)
     return axis_entry(RoiTable(pc.scratch).v[x_entry_index(g, e)], pc.p.in_w);
 }
 
-// The input at a sample: the bilinear (or nearest) read; a tap of weight 0 takes no part (its
-// value, which may be Inf or NaN, is selected away). All four taps (in bounds) load at once.
+// a and b weighted by 1 - w and w; a tap of weight 0 takes no part (its value, which may be Inf
+// or NaN, is selected away). Under MAX, where a sample's value decides which sample wins, equal
+// taps give their value exactly: samples that tie in real arithmetic (on a flat neighbourhood)
+// then tie in float32 too, and the first wins, where float32's 1 - w and w need not sum to 1.
+float weigh_taps(float a, float b, float w)
+{
+    return w == 0.0 || (MAXIMUM && a == b) ? a : (1.0 - w) * a + w * b;
+}
+
+// The input at a sample: the bilinear (or nearest) read. All four taps (in bounds) load at once.
 float read_input(uint plane, Axis y, Axis x)
 {
     uint r0 = plane + y.i0 * pc.p.in_strides[2], r1 = plane + y.i1 * pc.p.in_strides[2];
     uint c0 = x.i0 * pc.p.in_strides[3], c1 = x.i1 * pc.p.in_strides[3];
     float a = load(pc.x, r0 + c0), b = load(pc.x, r0 + c1), c = load(pc.x, r1 + c0), d = load(pc.x, r1 + c1);
-    float top = x.w > 0.0 ? (1.0 - x.w) * a + x.w * b : a;
-    float bottom = x.w > 0.0 ? (1.0 - x.w) * c + x.w * d : c;
-    return y.w == 0.0 ? top : (1.0 - y.w) * top + y.w * bottom;
+    return weigh_taps(weigh_taps(a, b, x.w), weigh_taps(c, d, x.w), y.w);
 }
 
 // (r, c, oy, ox) of a packed index over {NumROIs, ChannelCount, OutH, OutW}.

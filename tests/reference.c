@@ -299,15 +299,59 @@ static double roi_at(const struct ref_roi *r, const double *x, uint32_t b, uint3
     return x[(((uint64_t)b * r->channels + c) * r->height + y) * r->width + xx];
 }
 
-/* A tap of weight 0 takes no part (as in the resample reference): an Inf or NaN there does not
- * leak into the sample. */
-static double roi_read(const struct ref_roi *r, const double *x, uint32_t b, uint32_t c, const struct roi_axis *y,
-                       const struct roi_axis *xa)
+/* How a sample's value is computed: the operands left once taps of weight 0 and equal taps fall
+ * away (n = -1 where two halves of other forms met as equal values). Samples of one form get the
+ * same value in any arithmetic, float32's on the GPU too. */
+struct roi_form {
+    int n;
+    double v[7];
+};
+
+static int same_form(const struct roi_form *a, const struct roi_form *b)
+{
+    return a->n >= 0 && a->n == b->n && memcmp(a->v, b->v, (size_t)a->n * sizeof(double)) == 0;
+}
+
+/* a and b weighted by 1 - w and w, appended to f. A tap of weight 0 takes no part (as in the
+ * resample reference): an Inf or NaN there does not leak into the sample. Equal taps give their
+ * value exactly, as real arithmetic does (and the GPU under MAX: glsl/roi_align_common.glsl). */
+static double roi_weigh(double a, double b, double w, struct roi_form *f)
+{
+    f->v[f->n++] = a;
+    if (w == 0 || a == b)
+        return a;
+    f->v[f->n++] = b;
+    f->v[f->n++] = w;
+    return (1 - w) * a + w * b;
+}
+
+/* The input at a sample, and its form where f is not NULL. */
+static double roi_read_form(const struct ref_roi *r, const double *x, uint32_t b, uint32_t c, const struct roi_axis *y,
+                            const struct roi_axis *xa, struct roi_form *f)
 {
     double a = roi_at(r, x, b, c, y->i0, xa->i0), bb = roi_at(r, x, b, c, y->i0, xa->i1);
     double cc = roi_at(r, x, b, c, y->i1, xa->i0), d = roi_at(r, x, b, c, y->i1, xa->i1);
-    double top = xa->w == 0 ? a : (1 - xa->w) * a + xa->w * bb, bottom = xa->w == 0 ? cc : (1 - xa->w) * cc + xa->w * d;
-    return y->w == 0 ? top : (1 - y->w) * top + y->w * bottom;
+    struct roi_form top_form = { 0 }, bottom_form = { 0 };
+    double top = roi_weigh(a, bb, xa->w, &top_form), bottom = roi_weigh(cc, d, xa->w, &bottom_form);
+    struct roi_form both = top_form;
+    double v = top;
+    if (y->w != 0 && top != bottom) {
+        memcpy(both.v + both.n, bottom_form.v, (size_t)bottom_form.n * sizeof(double));
+        both.n += bottom_form.n;
+        both.v[both.n++] = y->w;
+        v = (1 - y->w) * top + y->w * bottom;
+    } else if (y->w != 0 && !same_form(&top_form, &bottom_form) && (top_form.n > 1 || bottom_form.n > 1)) {
+        both.n = -1;
+    }
+    if (f)
+        *f = both;
+    return v;
+}
+
+static double roi_read(const struct ref_roi *r, const double *x, uint32_t b, uint32_t c, const struct roi_axis *y,
+                       const struct roi_axis *xa)
+{
+    return roi_read_form(r, x, b, c, y, xa, NULL);
 }
 
 static int same_taps(const struct roi_axis *a, const struct roi_axis *b)
@@ -367,14 +411,19 @@ static void roi_bin(const struct ref_roi *r, const double *x, const struct roi_r
         wins = best < 0 ? 0 : (wy < oy_ || (wy == oy_ && wx < ox_));
     }
     if (r->ambiguous) {
+        /* Values of one form tie alike on the GPU, as do the exact 0 of one tap and the samples out
+         * of bounds. */
+        struct roi_form best_form, form;
+        roi_read_form(r, x, g->b, c, &g->y.samples[by], &g->x.samples[bx], &best_form);
         double tol = r->max_tie * (fabs(best) + 1);
-        int near = !all && fabs(best) <= tol;
+        int near = !all && fabs(best) <= tol && !(best == 0 && best_form.n == 1);
         for (uint64_t iy = y0; iy < y1 && !near; iy++)
             for (uint64_t ix = x0; ix < x1 && !near; ix++) {
                 const struct roi_axis *sy = &g->y.samples[iy], *sx = &g->x.samples[ix];
                 if (same_taps(sy, &g->y.samples[by]) && same_taps(sx, &g->x.samples[bx]))
                     continue;
-                near = fabs(roi_read(r, x, g->b, c, sy, sx) - best) <= tol;
+                double v = roi_read_form(r, x, g->b, c, sy, sx, &form);
+                near = fabs(v - best) <= tol && !(v == best && same_form(&form, &best_form));
             }
         *r->ambiguous += near;
     }

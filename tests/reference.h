@@ -41,7 +41,8 @@ struct ref_roi {
     const double *rois;             /* num_rois x 4: x1, y1, x2, y2 */
     const uint32_t *batch_indices;  /* num_rois; out-of-range regions contribute nothing */
     /* Optional: the backward pass counts in *ambiguous the MAX bins whose winner lies within
-     * max_tie * (|winner| + 1) of another sample's value (at other taps, or 0 out of bounds). */
+     * max_tie * (|winner| + 1) of another sample's value (at other taps, or 0 out of bounds),
+     * but for ties between samples that compute their values alike, as on flat neighbourhoods. */
     uint64_t *ambiguous;
     double max_tie;
 };

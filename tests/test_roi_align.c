@@ -869,6 +869,66 @@ static void test_max_gather(void **state)
     }
 }
 
+/* MAX on flat neighbourhoods, sampled off any grid (LINEAR): inputs of a few levels in blocks of 2
+ * to 4 pixels, the first channel one level throughout. Samples that tie in real arithmetic must
+ * tie in float32 too, so that the first wins, where float32's weights 1 - w and w need not sum to
+ * 1: in every backward path (float and compare-and-swap atomics, int64 fixed point, the gather),
+ * in the ROI gradient and in ROI_ALIGN1, in every type. Bins whose winner lies within rounding of
+ * another sample's value that is not exact (a block's edge) are drawn again. */
+static void test_max_flat_ties(void **state)
+{
+    (void)state;
+    static const double levels[] = { -1.5, -0.25, 0, 0.75, 3 };
+    for (int iter = 0; iter < 6; iter++) {
+        dmlvk_tensor_data_type type = float_types[iter % 3];
+        struct problem p;
+        tile_problem(&p, iter, type, 3, true, true, 4);
+        struct ref_roi *q = &p.q;
+        struct results r = { 0 };
+        double *droi = malloc(4 * q->num_rois * sizeof(double)), *droi_want = malloc(4 * q->num_rois * sizeof(double));
+        double *droi_mag = malloc(4 * q->num_rois * sizeof(double));
+        uint64_t ambiguous = 1;
+        for (int attempt = 0; attempt < 20 && ambiguous; attempt++) {
+            for (uint32_t plane = 0; plane < q->batch * q->channels; plane++) {
+                uint32_t bh = 2 + below(3), bw = 2 + below(3), blocks_x = (q->width + bw - 1) / bw;
+                double block_levels[12 * 23];
+                for (uint32_t k = 0; k < sizeof(block_levels) / sizeof(block_levels[0]); k++)
+                    block_levels[k] = levels[below(5)];
+                for (uint32_t y = 0; y < q->height; y++)
+                    for (uint32_t x = 0; x < q->width; x++)
+                        p.x[((uint64_t)plane * q->height + y) * q->width + x] =
+                            plane % q->channels == 0 ? block_levels[0] : block_levels[y / bh * blocks_x + x / bw];
+            }
+            ambiguous = 0;
+            q->ambiguous = &ambiguous;
+            q->max_tie = 2e-6;
+            if (r.want)
+                free_results(&r);
+            reference_results(&p, &r);
+        }
+        q->ambiguous = NULL;
+        assert_int_equal(ambiguous, 0);
+        ref_roi_backward(q, p.x, p.dy, NULL, droi_want, NULL, droi_mag);
+        const struct test_params paths[4] = {
+            { 0 },
+            { .force_cas_atomics = true },
+            { .deterministic = 1 },
+            { .deterministic = 1, .force_no_int64_atomics = true },
+        };
+        for (int k = 0; k < 4; k++) {
+            assert_int_equal(gpu_backward(&p, &paths[k], type, r.got, droi), DMLVK_OK);
+            expect_close("OutputGradientTensor", r.got, r.want, r.mag, p.nx, type_tolerance(type));
+            expect_close("OutputROIGradientTensor", droi, droi_want, droi_mag, 4 * q->num_rois, type_tolerance(type));
+        }
+        expect_forward("ROI_ALIGN1", &p, type, 3);
+        free(droi);
+        free(droi_want);
+        free(droi_mag);
+        free_results(&r);
+        free_problem(&p);
+    }
+}
+
 /* The scatter by regions (AVERAGE with workgroups of 48, which make no whole gather tiles) lists
  * at most 128 row and column taps per region and falls back to the per-bin scatter past that: regions with 2 samples (listed), 20 samples (too many taps) and 80
  * samples per bin (too many samples to list) on a wide map, against the reference. */
@@ -1654,6 +1714,7 @@ int main(void)
         cmocka_unit_test(test_tile_gather),
         cmocka_unit_test(test_tile_gather_strided),
         cmocka_unit_test(test_max_gather),
+        cmocka_unit_test(test_max_flat_ties),
         cmocka_unit_test(test_roi_gradient_gpu),
         cmocka_unit_test(test_roi_gradient_gathered),
         cmocka_unit_test(test_torchvision),
