@@ -834,9 +834,12 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
  * the parameters dmlvk-bench prints for each. */
 static int add_sweep(struct workload *w, int n, bool f16_ok)
 {
-    const dmlvk_tensor_data_type F32 = DMLVK_TENSOR_DATA_TYPE_FLOAT32, F16 = DMLVK_TENSOR_DATA_TYPE_FLOAT16,
-                                 BF16 = DMLVK_TENSOR_DATA_TYPE_BFLOAT16;
-    const struct workload list[] = {
+#define F32 DMLVK_TENSOR_DATA_TYPE_FLOAT32
+#define F16 DMLVK_TENSOR_DATA_TYPE_FLOAT16
+#define BF16 DMLVK_TENSOR_DATA_TYPE_BFLOAT16
+    /* static: a local array is filled by code at each call, which GCC compiles slowly under the
+     * sanitizers */
+    static const struct workload list[] = {
         /* resample backward: {n, c, h, w} the forward's input, {oh, ow} its output */
         { "bilinear_grad_nhwc_2x", BILINEAR_GRAD, F32, .n = 16, .c = 256, .h = 64, .w = 64, .oh = 128, .ow = 128, .channels_last = 1 },
         { "bilinear_grad_nhwc_2x", BILINEAR_GRAD, F16, .n = 16, .c = 256, .h = 64, .w = 64, .oh = 128, .ow = 128, .channels_last = 1 },
@@ -1043,6 +1046,9 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
         snprintf(x.name, sizeof(x.name), "%.50s_%s", list[i].name, x.type == BF16 ? "bf16" : x.type == F16 ? "f16" : "f32");
         w[n++] = x;
     }
+#undef F32
+#undef F16
+#undef BF16
     return n;
 }
 
