@@ -1800,7 +1800,7 @@ static void test_volumes(void **state)
 
     static const float depth_scales[] = { 2, 1.5f, 0.6f };
     static const float plane_scales[] = { 2, 1.5f, 0.5f };
-    uint32_t pairs = 0;
+    int pairs = 0;
     const int n = 2 * 3 * 3;
     for (int k = 0; k < n; k++) {
         const bool backward = k % 2;
@@ -1829,7 +1829,7 @@ static void test_volumes(void **state)
         check_packed(&c, backward, type, (k / 5) % 2 ? INF_RANDOM : INF_NONE, what);
     }
     if (pairs < n / 6 || n - pairs < n / 6)
-        fail_msg("%u of %d cases in pairs of planes: too few of either kind to test both", pairs, n);
+        fail_msg("%d of %d cases in pairs of planes: too few of either kind to test both", pairs, n);
 }
 
 /* A 4-dimensional case with axes 2 and 3 resampled from small x small to big x big, half-pixel
