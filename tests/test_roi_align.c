@@ -891,9 +891,11 @@ static void test_max_flat_ties(void **state)
         for (int attempt = 0; attempt < 20 && ambiguous; attempt++) {
             for (uint32_t plane = 0; plane < q->batch * q->channels; plane++) {
                 uint32_t bh = 2 + below(3), bw = 2 + below(3), blocks_x = (q->width + bw - 1) / bw;
-                double block_levels[12 * 23];
+                double block_levels[12 * 23]; /* blocks of at least 2x2 on tile_problem's 19x45 map */
+                const uint32_t n_levels = sizeof(levels) / sizeof(levels[0]);
+                assert_true((q->height + bh - 1) / bh * blocks_x <= sizeof(block_levels) / sizeof(block_levels[0]));
                 for (uint32_t k = 0; k < sizeof(block_levels) / sizeof(block_levels[0]); k++)
-                    block_levels[k] = levels[below(5)];
+                    block_levels[k] = levels[below(n_levels)];
                 for (uint32_t y = 0; y < q->height; y++)
                     for (uint32_t x = 0; x < q->width; x++)
                         p.x[((uint64_t)plane * q->height + y) * q->width + x] =
