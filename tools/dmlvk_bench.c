@@ -928,6 +928,10 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
         { "roi_align_grad_max_7x7", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.125f, .maximum = 1 },
         { "roi_align_grad_max_7x7_det", ROI_ALIGN_GRAD, F32, .deterministic = 1, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.125f, .maximum = 1 },
         { "roi_align_grad_avg_7x7_same_shape", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.125f },
+        /* The forward on the MAX rows' shape: under MAX the backward must find each bin's winner,
+         * which is the forward's search (BENCHMARKS.md note 161) */
+        { "roi_align1_max_7x7_same_shape", ROI_ALIGN1, F32, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.125f, .maximum = 1 },
+        { "roi_align1_7x7_same_shape", ROI_ALIGN1, F32, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.125f },
         { "roi_align_grad_7x7_with_roi_gradient", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.125f, .roi_grad = 1 },
         { "roi_align_grad_avg_7x7_same_shape", ROI_ALIGN_GRAD, F16, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.125f },
         { "roi_align_grad_7x7_with_roi_gradient", ROI_ALIGN_GRAD, F16, .n = 2, .c = 256, .h = 100, .w = 152, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.125f, .roi_grad = 1 },
