@@ -31,8 +31,10 @@ def run_alternated(runs, passes, bench_args, on_pass=None):
     and reversed on even ones, one `dmlvk-bench --json` process each. Returns every pass's result
     per name, the device, which must be the same for all, and whether every pass ran: where the
     run is stopped (SIGTERM, as `timeout` sends to the whole process group, or Ctrl-C), what
-    finished stands. on_pass(results), if given, runs after every process, so that a caller can
-    keep each pass before the next starts."""
+    finished stands, and SIGTERM stays ignored from then on: `timeout` signals the tool twice (the
+    command, then its group), and a second signal after the first's handling would kill the
+    caller while it prints what finished. on_pass(results), if given, runs after every process,
+    so that a caller can keep each pass before the next starts."""
     results = {name: [] for name, _, _ in runs}
     devices = set()
     cut = False
@@ -66,7 +68,7 @@ def run_alternated(runs, passes, bench_args, on_pass=None):
     except (Cut, KeyboardInterrupt):
         cut = True
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN if cut else previous)
     if cut:
         done = sum(len(v) for v in results.values())
         print(f"stopped after {done} of {passes * len(runs)} processes; what finished follows", file=sys.stderr,
