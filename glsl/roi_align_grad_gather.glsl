@@ -152,7 +152,8 @@ layout(constant_id = ROI_SPEC_GATHER_WARPS) const uint WARPS = 1u;
 // macro, as ADD_LOAD. Where the lines hold their bins, the bin loops are unrolled to constant
 // bounds, so that every bin's loads issue before the sums wait on them (few workgroups, on small
 // maps, cannot hide one latency per bin); more bins than a line holds (bins narrower than a
-// pixel) have their weights in the region's pool.
+// pixel) have their weights in the region's pool. Not under MAX, whose bins load a record per
+// channel: nine unrolled copies of those loads ran a third slower (BENCHMARKS.md note 163).
 #define ADD_REGION(rr, row_line, column_line, gy0, gy1, gx0, gx1)                                                     \
     {                                                                                                                 \
         uvec4 line_y = row_line, line_x = column_line;                                                                \
@@ -160,7 +161,7 @@ layout(constant_id = ROI_SPEC_GATHER_WARPS) const uint WARPS = 1u;
         vec3 wy = uintBitsToFloat(line_y.xyz), wx = uintBitsToFloat(line_x.xyz);                                      \
         uint region_bins = (rr) * pc.p.out_h;                                                                         \
         if (ny == 0u || nx == 0u) {                                                                                   \
-        } else if (ny <= LINE_BINS && nx <= LINE_BINS) {                                                              \
+        } else if (!MAXIMUM && ny <= LINE_BINS && nx <= LINE_BINS) {                                                  \
             [[unroll]] for (uint i = 0u; i < LINE_BINS; i++) {                                                        \
                 [[unroll]] for (uint j = 0u; j < LINE_BINS; j++) {                                                    \
                     float w = wy[i] * wx[j];                                                                          \

@@ -84,7 +84,7 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
  * 4 invocations of 64 channels (fewer walks, but fewer warps) and a channel per invocation
  * (every region in turn for the whole workgroup) all ran slower on large maps (note 92);
  * under MAX 4 on large maps, as measured for AVERAGE before (notes 41, 43 and 44; MAX gathers only
- * where atomics are missing, and were not measured again). With few workgroups (small maps, or
+ * where atomics are missing; note 161: 8 were no faster there). With few workgroups (small maps, or
  * few pixels per batch) fewer channels per workgroup, down to a step of whole loads and whole
  * vec4 of sums per invocation, so that the invocations' walks over the regions spread over more
  * of the device (notes 41, 43 and 44); with fewer workgroups still (a small map's few tiles),
