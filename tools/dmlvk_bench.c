@@ -25,6 +25,7 @@
 
 #include "bench_copy_spv.h"
 #include "bench_mix_spv.h"
+#include "bench_read_spv.h"
 #include "half.h"
 
 struct vk {
@@ -55,6 +56,7 @@ struct options {
     bool mix;
     bool op_only; /* --op-only: no per-workload copies */
     bool list;    /* --list: print the selected workloads' names, time nothing */
+    bool read_rates; /* --read-rates: time bench_read, nothing else */
     uint64_t offset; /* --offset: every tensor bound this many bytes into its buffer */
     const char *preset;
     const char *only;
@@ -308,7 +310,8 @@ struct copy_job {
     VkPipelineLayout layout;
     VkDeviceAddress src, dst;
     uint32_t vec4s;
-    uint32_t writes;            /* bench_mix: vec4s is what it reads */
+    uint32_t writes;            /* bench_mix: vec4s is what it reads; bench_read: its rounds, vec4s its mask */
+    uint32_t spread;            /* bench_read */
     uint32_t groups[2];
 };
 
@@ -317,8 +320,8 @@ static void record_copy(VkCommandBuffer cmd, void *user)
     struct copy_job *c = user;
     struct {
         VkDeviceAddress src, dst;
-        uint32_t n, writes;
-    } push = { c->src, c->dst, c->vec4s, c->writes };
+        uint32_t n, writes, spread;
+    } push = { c->src, c->dst, c->vec4s, c->writes, c->spread };
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->pipeline);
     vkCmdPushConstants(cmd, c->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
     vkCmdDispatch(cmd, c->groups[0], c->groups[1], 1);
@@ -345,7 +348,7 @@ static void copy_kernel_create(struct vk *v, const uint32_t *code, size_t size, 
     VkShaderModuleCreateInfo smci = { .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size,
                                       .pCode = code };
     CHECK_VK(vkCreateShaderModule(v->device, &smci, NULL, &k->module));
-    VkPushConstantRange range = { VK_SHADER_STAGE_COMPUTE_BIT, 0, 24 };
+    VkPushConstantRange range = { VK_SHADER_STAGE_COMPUTE_BIT, 0, 32 };
     VkPipelineLayoutCreateInfo lci = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .pushConstantRangeCount = 1,
                                        .pPushConstantRanges = &range };
     CHECK_VK(vkCreatePipelineLayout(v->device, &lci, NULL, &k->layout));
@@ -422,6 +425,50 @@ static double mix_rate(struct vk *v, dmlvk_device *dev, const struct copy_kernel
     one_pass_groups(writes, c.groups);
     double ms = time_copy_job(v, dev, c, 16 * (uint64_t)reads, 16 * (uint64_t)writes, o);
     return 16.0 * ((double)reads + writes) / (ms * 1e6);
+}
+
+/* --read-rates: bench_read's loads from buffers that L2 holds and from one it cannot, in GB/s of
+ * the bytes loaded and of the 32-byte sectors they touch; 16 workgroups per multiprocessor of an
+ * H100, each invocation `rounds` loads (fewer of both on a CPU device). */
+static void print_read_rates(struct vk *v, dmlvk_device *dev, const struct options *o)
+{
+    bool small = !strcmp(o->preset, "small");
+    static const struct {
+        uint32_t spread, load_bytes, sector_bytes;
+        const char *what;
+    } modes[] = {
+        { 0, 16, 16, "16-byte loads, a warp's 512 bytes contiguous" },
+        { 1, 4, 4, "4-byte loads, a warp's 128 bytes contiguous" },
+        { 8, 4, 32, "4-byte loads, a 32-byte sector per lane" },
+    };
+    const uint64_t sizes[] = { UINT64_C(4) << 20, UINT64_C(16) << 20, UINT64_C(32) << 20, UINT64_C(1) << 30 };
+    uint32_t invocations = small ? 16 * 256 : 132 * 16 * 256, rounds = small ? 8 : 256;
+    struct copy_kernel k;
+    copy_kernel_create(v, bench_read_spv, sizeof(bench_read_spv), &k);
+    printf("read rates, GB/s of the bytes loaded (of the 32-byte sectors touched): %u invocations of %u loads each\n",
+           invocations, rounds);
+    printf("%-48s", "buffer");
+    for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
+        printf(" %9llu KiB", (unsigned long long)((small ? sizes[s] >> 4 : sizes[s]) >> 10));
+    printf("\n");
+    for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+        printf("%-48s", modes[m].what);
+        for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+            uint64_t bytes = small ? sizes[s] >> 4 : sizes[s];
+            struct copy_job c = { .pipeline = k.pipeline, .layout = k.layout, .vec4s = (uint32_t)(bytes / 4 - 1),
+                                  .writes = rounds, .spread = modes[m].spread };
+            one_pass_groups(invocations, c.groups);
+            double ms = time_copy_job(v, dev, c, bytes, 4 * (uint64_t)invocations, o);
+            double loads = (double)invocations * rounds;
+            if (modes[m].sector_bytes == modes[m].load_bytes)
+                printf(" %13.1f", loads * modes[m].load_bytes / (ms * 1e6));
+            else
+                printf(" %5.1f (%6.1f)", loads * modes[m].load_bytes / (ms * 1e6), loads * modes[m].sector_bytes / (ms * 1e6));
+        }
+        printf("\n");
+        fflush(stdout);
+    }
+    copy_kernel_destroy(v, &k);
 }
 
 /* ---- workloads ------------------------------------------------------------------------------ */
@@ -1144,7 +1191,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: dmlvk-bench [--preset gpu|small|sweep] [--device N|NAME] [--iterations N] [--warmup N] [--json]\n"
                "                   [--only SUBSTRING[,SUBSTRING...]] [--repeat N] [--addresses] [--stats]\n"
-               "                   [--mix | --op-only] [--offset BYTES] [--list]\n"
+               "                   [--mix | --op-only] [--offset BYTES] [--list] [--read-rates]\n"
                "Times dmlvk's backward operators with Vulkan timestamps next to a compute-shader copy of the same\n"
                "device. gpu: the workloads of BENCHMARKS.md; small: the same kinds, sized for a CPU device; sweep:\n"
                "more layouts, shapes, types and ROI configurations, forward and backward (issue 15).\n"
@@ -1159,7 +1206,9 @@ static void usage(FILE *f)
                "--offset: bind every tensor this many bytes (a multiple of 4, at most 4096) into its buffer, to\n"
                "time the paths for tensors off 16-byte alignment.\n"
                "--list: print the names of the workloads the other options select, one per line, and time\n"
-               "nothing (tools/bench_torch.py --chunk runs them a few at a time).\n");
+               "nothing (tools/bench_torch.py --chunk runs them a few at a time).\n"
+               "--read-rates: time loads from buffers of 4 to 32 MiB, which L2 holds on large GPUs, and of 1 GiB,\n"
+               "by 16 bytes, 4 bytes contiguous and 4 bytes a sector apart per lane, and time nothing else.\n");
 }
 
 /* Times the picked workloads next to the device's copy ceiling and prints them (text or JSON). */
@@ -1233,6 +1282,8 @@ int main(int argc, char **argv)
             o.op_only = true;
         else if (!strcmp(argv[i], "--list"))
             o.list = true;
+        else if (!strcmp(argv[i], "--read-rates"))
+            o.read_rates = true;
         else if (!strcmp(argv[i], "--preset") && i + 1 < argc)
             o.preset = argv[++i];
         else if (!strcmp(argv[i], "--device") && i + 1 < argc)
@@ -1280,6 +1331,8 @@ int main(int argc, char **argv)
     if (o.list) {
         for (int i = 0; i < n; i++)
             printf("%s\n", picked[i].name);
+    } else if (o.read_rates) {
+        print_read_rates(&v, dev, &o);
     } else {
         time_workloads(&v, dev, &info, &o, cache_dir, picked, n);
     }
