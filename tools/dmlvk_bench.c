@@ -427,9 +427,10 @@ static double mix_rate(struct vk *v, dmlvk_device *dev, const struct copy_kernel
     return 16.0 * ((double)reads + writes) / (ms * 1e6);
 }
 
-/* --read-rates: bench_read's loads from buffers that L2 holds and from one it cannot, in GB/s of
- * the bytes loaded and of the 32-byte sectors they touch; 16 workgroups per multiprocessor of an
- * H100, each invocation `rounds` loads (fewer of both on a CPU device). */
+/* --read-rates: bench_read's loads from a buffer that L1 holds, from buffers that L2 holds and
+ * from one it cannot, in GB/s of the bytes loaded and of the 32-byte sectors they touch; 16
+ * workgroups per multiprocessor of an H100, each invocation `rounds` loads (fewer of both, and
+ * buffers 16 times smaller, on a CPU device). */
 static void print_read_rates(struct vk *v, dmlvk_device *dev, const struct options *o)
 {
     bool small = !strcmp(o->preset, "small");
@@ -441,7 +442,7 @@ static void print_read_rates(struct vk *v, dmlvk_device *dev, const struct optio
         { 1, 4, 4, "4-byte loads, a warp's 128 bytes contiguous" },
         { 8, 4, 32, "4-byte loads, a 32-byte sector per lane" },
     };
-    const uint64_t sizes[] = { UINT64_C(4) << 20, UINT64_C(16) << 20, UINT64_C(32) << 20, UINT64_C(1) << 30 };
+    const uint64_t sizes[] = { UINT64_C(64) << 10, UINT64_C(4) << 20, UINT64_C(16) << 20, UINT64_C(32) << 20, UINT64_C(1) << 30 };
     uint32_t invocations = small ? 16 * 256 : 132 * 16 * 256, rounds = small ? 8 : 256;
     struct copy_kernel k;
     copy_kernel_create(v, bench_read_spv, sizeof(bench_read_spv), &k);
@@ -1207,8 +1208,9 @@ static void usage(FILE *f)
                "time the paths for tensors off 16-byte alignment.\n"
                "--list: print the names of the workloads the other options select, one per line, and time\n"
                "nothing (tools/bench_torch.py --chunk runs them a few at a time).\n"
-               "--read-rates: time loads from buffers of 4 to 32 MiB, which L2 holds on large GPUs, and of 1 GiB,\n"
-               "by 16 bytes, 4 bytes contiguous and 4 bytes a sector apart per lane, and time nothing else.\n");
+               "--read-rates: time loads from buffers of 64 KiB (which L1 holds), of 4 to 32 MiB (L2 on large\n"
+               "GPUs) and of 1 GiB, by 16 bytes, 4 bytes contiguous and 4 bytes a sector apart per lane, and time\n"
+               "nothing else.\n");
 }
 
 /* Times the picked workloads next to the device's copy ceiling and prints them (text or JSON). */
