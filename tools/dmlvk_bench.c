@@ -442,20 +442,21 @@ static void print_read_rates(struct vk *v, dmlvk_device *dev, const struct optio
         { 1, 4, 4, "4-byte loads, a warp's 128 bytes contiguous" },
         { 8, 4, 32, "4-byte loads, a 32-byte sector per lane" },
     };
-    const uint64_t sizes[] = { UINT64_C(64) << 10, UINT64_C(4) << 20, UINT64_C(16) << 20, UINT64_C(32) << 20, UINT64_C(1) << 30 };
-    uint32_t invocations = small ? 16 * 256 : 132 * 16 * 256, rounds = small ? 8 : 256;
+    const uint64_t sizes[] = { UINT64_C(64) << 10, UINT64_C(4) << 20, UINT64_C(16) << 20, UINT64_C(32) << 20,
+                               UINT64_C(1) << 30 };
+    uint32_t invocations = small ? 16 * 256 : 132 * 16 * 256, rounds = small ? 8 : 256, shrink = small ? 4 : 0;
     struct copy_kernel k;
     copy_kernel_create(v, bench_read_spv, sizeof(bench_read_spv), &k);
     printf("read rates, GB/s of the bytes loaded (of the 32-byte sectors touched): %u invocations of %u loads each\n",
            invocations, rounds);
     printf("%-48s", "buffer");
     for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
-        printf(" %9llu KiB", (unsigned long long)((small ? sizes[s] >> 4 : sizes[s]) >> 10));
+        printf(" %9llu KiB", (unsigned long long)(sizes[s] >> shrink >> 10));
     printf("\n");
     for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
         printf("%-48s", modes[m].what);
         for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
-            uint64_t bytes = small ? sizes[s] >> 4 : sizes[s];
+            uint64_t bytes = sizes[s] >> shrink;
             struct copy_job c = { .pipeline = k.pipeline, .layout = k.layout, .vec4s = (uint32_t)(bytes / 4 - 1),
                                   .writes = rounds, .spread = modes[m].spread };
             one_pass_groups(invocations, c.groups);
@@ -464,7 +465,8 @@ static void print_read_rates(struct vk *v, dmlvk_device *dev, const struct optio
             if (modes[m].sector_bytes == modes[m].load_bytes)
                 printf(" %13.1f", loads * modes[m].load_bytes / (ms * 1e6));
             else
-                printf(" %5.1f (%6.1f)", loads * modes[m].load_bytes / (ms * 1e6), loads * modes[m].sector_bytes / (ms * 1e6));
+                printf(" %5.1f (%6.1f)", loads * modes[m].load_bytes / (ms * 1e6),
+                       loads * modes[m].sector_bytes / (ms * 1e6));
         }
         printf("\n");
         fflush(stdout);
