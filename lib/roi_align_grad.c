@@ -64,6 +64,13 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
 /* Bins per input pixel past which a 16-bit gather of 8 invocations per element stores an element
  * per invocation (plan_gather's `rows`). */
 #define ROI_GATHER_ROWS_MOST_BINS 2
+/* Float32 gathers that store rows of a packed input gradient on large maps take tiles
+ * ROI_GATHER_TILE_W_FEW_REGIONS wide (64-byte tile rows, where ROI_GATHER_TILE_W makes 32) where
+ * the regions number at most one per ROI_GATHER_FEW_REGIONS_PIXELS pixels of the map: most tiles
+ * then meet no region and only store zeros, which wider rows store faster; where most tiles meet
+ * regions, the wider tiles' walks cost more than their stores gain (BENCHMARKS.md note 168). */
+#define ROI_GATHER_TILE_W_FEW_REGIONS 16
+#define ROI_GATHER_FEW_REGIONS_PIXELS 512
 /* The gather stages its tiles' lines in shared memory (ROI_SPEC_GATHER_STAGED) for a 16-bit type
  * where the regions' bins number at most ROI_GATHER_STAGED_MOST_BINS per input pixel and at most
  * ROI_GATHER_STAGED_REGION_BINS per region: with few sample rows and columns per region, most
@@ -245,6 +252,14 @@ static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct r
         gather_tiles(wg, quads, ROI_GATHER_TILE_W_16BIT, s, &wide_tiles16)) {
         tile_w = ROI_GATHER_TILE_W_16BIT;
         tiles = wide_tiles16;
+    }
+    uint64_t few_regions_tiles;
+    if (!bits16 && large && rows && !staged && !roi_grad && splits == 1 && s->grad.strides[3] == 1 &&
+        (uint64_t)s->num_rois * ROI_GATHER_FEW_REGIONS_PIXELS <= pixels_all &&
+        pixels % ROI_GATHER_TILE_W_FEW_REGIONS == 0 && ROI_GATHER_TILE_W_FEW_REGIONS % segment == 0 &&
+        gather_tiles(wg, quads, ROI_GATHER_TILE_W_FEW_REGIONS, s, &few_regions_tiles)) {
+        tile_w = ROI_GATHER_TILE_W_FEW_REGIONS;
+        tiles = few_regions_tiles;
     }
     uint64_t lines = (uint64_t)s->num_rois * ((uint64_t)s->in_h + s->in_w);
     uint64_t transposed = (uint64_t)s->num_rois * s->out_h * s->out_w * stride; /* elements */

@@ -772,7 +772,8 @@ static const uint32_t tile_workgroups[] = { 0, 512, 32, 16 };
  * (130 channels on a 64x200 map, in float32 and float16), every type, every mode bitwise alike,
  * workgroups of 256, 512, 32 and 16 invocations, 8 invocations per element (float32's gather in
  * workgroups of 128 on the larger maps), with stores of whole rows on the 264x166 map in every
- * type (16-bit ones in tiles 16 columns wide where they do not stage) and on the small maps in
+ * type (16-bit ones in tiles 16 columns wide where they do not stage, float32 ones too where, as
+ * there and on the 256x256 map, the regions are few for the map) and on the small maps in
  * 16-bit types, and 32 invocations per element on the tiny maps (float32 in iter 16 and 17, then
  * float16 and bfloat16; channels padded in the odd ones), in workgroups of 256 and 512. */
 static void test_tile_gather(void **state)

@@ -1001,6 +1001,9 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
         { "roi_align_grad_7x7_adaptive_tiny_map", ROI_ALIGN_GRAD, F32, .n = 1, .c = 256, .h = 25, .w = 38, .oh = 7, .ow = 7, .rois = 64, .samples = 0, .spatial_scale = 0.03125f },
         { "roi_align_grad_7x7_4096_regions_large_map", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 4096, .samples = 2, .spatial_scale = 0.25f },
         { "roi_align_grad_7x7_64_regions_large_map", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 64, .samples = 2, .spatial_scale = 0.25f },
+        /* An FPN's largest level, which gets few of the regions: between the 64 above and the presets' 512 */
+        { "roi_align_grad_7x7_128_regions_large_map", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 128, .samples = 2, .spatial_scale = 0.25f },
+        { "roi_align_grad_7x7_256_regions_large_map", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 256, .samples = 2, .spatial_scale = 0.25f },
         { "roi_align1_7x7", ROI_ALIGN1, F32, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f },
         { "roi_align1_7x7", ROI_ALIGN1, F16, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f },
         { "roi_align1_7x7", ROI_ALIGN1, BF16, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f },
