@@ -247,19 +247,19 @@ static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct r
     const bool staged = !roi_grad && bits16 && !max && bins <= ROI_GATHER_STAGED_MOST_BINS * pixels_all &&
                         (uint64_t)s->out_h * s->out_w <= ROI_GATHER_STAGED_REGION_BINS &&
                         gather_shared_bytes(wg, scan, quads, splits, tile_w, rows, true) <= ctx->max_shared_bytes;
-    uint64_t wide_tiles16;
-    if (bits16 && large && rows && !staged && splits == 1 && pixels % ROI_GATHER_TILE_W_16BIT == 0 &&
-        gather_tiles(wg, quads, ROI_GATHER_TILE_W_16BIT, s, &wide_tiles16)) {
-        tile_w = ROI_GATHER_TILE_W_16BIT;
-        tiles = wide_tiles16;
-    }
-    uint64_t few_regions_tiles;
-    if (!bits16 && large && rows && !staged && !roi_grad && splits == 1 && s->grad.strides[3] == 1 &&
-        (uint64_t)s->num_rois * ROI_GATHER_FEW_REGIONS_PIXELS <= pixels_all &&
-        pixels % ROI_GATHER_TILE_W_FEW_REGIONS == 0 && ROI_GATHER_TILE_W_FEW_REGIONS % segment == 0 &&
-        gather_tiles(wg, quads, ROI_GATHER_TILE_W_FEW_REGIONS, s, &few_regions_tiles)) {
-        tile_w = ROI_GATHER_TILE_W_FEW_REGIONS;
-        tiles = few_regions_tiles;
+    /* Wider tiles where large maps' walks store rows unstaged: every 16-bit one's, and float32 ones
+     * over few regions into a packed input gradient. */
+    uint32_t wide_w = 0;
+    if (large && rows && !staged && splits == 1)
+        wide_w = bits16 ? ROI_GATHER_TILE_W_16BIT
+                 : !roi_grad && s->grad.strides[3] == 1 &&
+                           (uint64_t)s->num_rois * ROI_GATHER_FEW_REGIONS_PIXELS <= pixels_all
+                     ? ROI_GATHER_TILE_W_FEW_REGIONS
+                     : 0;
+    uint64_t wide_row_tiles;
+    if (wide_w && pixels % wide_w == 0 && wide_w % segment == 0 && gather_tiles(wg, quads, wide_w, s, &wide_row_tiles)) {
+        tile_w = wide_w;
+        tiles = wide_row_tiles;
     }
     uint64_t lines = (uint64_t)s->num_rois * ((uint64_t)s->in_h + s->in_w);
     uint64_t transposed = (uint64_t)s->num_rois * s->out_h * s->out_w * stride; /* elements */
