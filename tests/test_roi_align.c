@@ -822,6 +822,51 @@ static void test_tile_gather_strided(void **state)
     }
 }
 
+/* ROI_SPEC_GATHER_TILE_W of ROI_ALIGN_GRAD's gather for 7x7 AVERAGE bins over `rois` regions of
+ * a float32 2x256x200x304 map (issue 15's large map), its input gradient packed or channels last;
+ * 0 where no dispatch gathers. */
+static uint32_t gather_tile_width(uint32_t rois, bool channels_last_grad)
+{
+    const struct ref_roi q = { .batch = 2, .channels = 256, .height = 200, .width = 304, .num_rois = rois, .out_h = 7,
+                               .out_w = 7, .linear = 1, .spatial_x = 0.25, .spatial_y = 0.25, .min_samples = 2,
+                               .max_samples = 2 };
+    struct roi_tensors t;
+    packed_roi_tensors(&t, DMLVK_TENSOR_DATA_TYPE_FLOAT32, (uint32_t[4]){ q.batch, q.channels, q.height, q.width },
+                       (uint32_t[4]){ q.num_rois, q.channels, q.out_h, q.out_w });
+    dmlvk_tensor_desc grad = t.x;
+    const uint32_t channels_last[4] = { q.height * q.width * q.channels, 1, q.width * q.channels, q.channels };
+    if (channels_last_grad)
+        grad.Strides = channels_last;
+    dmlvk_roi_align_grad_operator_desc d = backward_desc(&q, &t, &grad, NULL);
+    dmlvk_operator *op;
+    assert_int_equal(test_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ROI_ALIGN_GRAD, &d }, NULL, &op),
+                     DMLVK_OK);
+    dmlvk_operator_properties props;
+    assert_int_equal(dmlvk_operator_get_properties(op, &props), DMLVK_OK);
+    uint32_t width = 0;
+    for (uint32_t i = 0; i < props.dispatch_count; i++) {
+        enum dmlvk_shader shader;
+        assert_int_equal(dmlvk_debug_operator_shader(op, i, &shader), DMLVK_OK);
+        if (shader == DMLVK_SHADER_ROI_ALIGN_GRAD_GATHER)
+            assert_int_equal(dmlvk_debug_operator_spec(op, i, ROI_SPEC_GATHER_TILE_W, &width), DMLVK_OK);
+    }
+    dmlvk_operator_destroy(op);
+    return width;
+}
+
+/* Float32 gathers over few regions for their map store rows of a packed input gradient in tiles
+ * 16 columns wide (BENCHMARKS.md note 168); many regions, or a channels-last input gradient, keep
+ * tiles 8 wide. */
+static void test_tile_gather_width(void **state)
+{
+    (void)state;
+    assert_int_equal(gather_tile_width(64, false), 16);
+    assert_int_equal(gather_tile_width(237, false), 16);
+    assert_int_equal(gather_tile_width(238, false), 8);
+    assert_int_equal(gather_tile_width(512, false), 8);
+    assert_int_equal(gather_tile_width(64, true), 8);
+}
+
 /* The gather under MAX (where the mode's atomics are missing: int64 ones in the deterministic
  * mode, float ones by default, both forced here by test switches): each bin's winner per
  * channel, then the gather by tiles. Maps of several partial tiles, regions over many tiles, tiny
@@ -1716,6 +1761,7 @@ int main(void)
         cmocka_unit_test(test_region_scatter_limits),
         cmocka_unit_test(test_tile_gather),
         cmocka_unit_test(test_tile_gather_strided),
+        cmocka_unit_test(test_tile_gather_width),
         cmocka_unit_test(test_max_gather),
         cmocka_unit_test(test_max_flat_ties),
         cmocka_unit_test(test_roi_gradient_gpu),
