@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """dmlvk-bench side by side with PyTorch's CUDA backward kernels, on the same shapes, in one run.
 
-usage: bench_torch.py [--bench PATH/dmlvk-bench] [--preset gpu|sweep] [--iterations N] [--only S] [--out results.json]
-                      [--mix | --op-only] [--chunk N]
+usage: bench_torch.py [--bench PATH/dmlvk-bench] [--preset gpu|sweep|random] [--seed N] [--count N] [--iterations N]
+                      [--only S] [--out results.json] [--mix | --op-only] [--chunk N]
 
 Runs dmlvk-bench --json (Vulkan, on its own device), then times the PyTorch ops on the same
 GPU with CUDA events (warm-up, then the median of many runs, random inputs), and prints a table
@@ -162,7 +162,9 @@ def main():
     ap.add_argument("--out")
     ap.add_argument("--only", help="passed to dmlvk-bench: workloads whose name contains one of its "
                     "comma-separated substrings")
-    ap.add_argument("--preset", default="gpu", help="passed to dmlvk-bench: gpu or sweep")
+    ap.add_argument("--preset", default="gpu", help="passed to dmlvk-bench: gpu, sweep or random")
+    ap.add_argument("--seed", help="passed to dmlvk-bench: the random preset's seed")
+    ap.add_argument("--count", help="passed to dmlvk-bench: the random preset's workloads")
     ap.add_argument("--mix", action="store_true", help="passed to dmlvk-bench: each row against a copy of its own "
                     "bytes read and written (a \"same mix\" column)")
     ap.add_argument("--op-only", action="store_true", help="passed to dmlvk-bench: no same-size copy per "
@@ -175,16 +177,19 @@ def main():
     only = ["--only", args.only] if args.only else []
     mix = ["--mix"] if args.mix else []
     op_only = ["--op-only"] if args.op_only else []
-    common = [args.bench, "--json", "--preset", args.preset, "--iterations", str(args.iterations)] + mix + op_only
+    draw = (["--seed", args.seed] if args.seed else []) + (["--count", args.count] if args.count else [])
+    preset = ["--preset", args.preset] + draw
+    common = [args.bench, "--json"] + preset + ["--iterations", str(args.iterations)] + mix + op_only
     if args.chunk > 0:
-        names = subprocess.run([args.bench, "--preset", args.preset, "--list"] + only, check=True,
+        names = subprocess.run([args.bench] + preset + ["--list"] + only, check=True,
                                capture_output=True, text=True).stdout.split()
         chunks = [names[i:i + args.chunk] for i in range(0, len(names), args.chunk)]
         if not chunks:
             sys.exit(f"bench_torch.py: no workload of --preset {args.preset} matches --only {args.only}")
     else:
         chunks = [None]
-    head = (f"{'workload':44} {'dmlvk ms':>9} {'of copy':>8} {'same size':>9} "
+    width = 58 if args.preset == "random" else 44  # its names carry the shapes
+    head = (f"{'workload':{width}} {'dmlvk ms':>9} {'of copy':>8} {'same size':>9} "
             + (f"{'same mix':>9} " if args.mix else "") + f"{'torch ms':>9} {'of copy':>8} {'speedup':>8}")
     first, rows = None, []
     for k, chunk in enumerate(chunks):
@@ -206,7 +211,7 @@ def main():
             torch_frac = (r["bytes"] / (t * 1e6)) / copy if t else None
             speedup = t / r["ms"] if t else None
             rows.append(dict(r, torch_ms=t, torch_fraction_of_copy=torch_frac, speedup=speedup, copy_gbps=copy))
-            print(f"{r['name']:44} {r['ms']:9.4f} {100 * r['fraction_of_copy']:7.1f}% "
+            print(f"{r['name']:{width}} {r['ms']:9.4f} {100 * r['fraction_of_copy']:7.1f}% "
                   f"{100 * r['fraction_of_same_size_copy']:8.1f}% "
                   + (f"{100 * r['fraction_of_same_mix_copy']:8.1f}% " if args.mix else "")
                   + (f"{t:9.4f} {100 * torch_frac:7.1f}% {speedup:7.2f}x" if t else f"{'-':>9} {'-':>8} {'-':>8}"))

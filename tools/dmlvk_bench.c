@@ -61,6 +61,8 @@ struct options {
     const char *preset;
     const char *only;
     int repeat;
+    uint64_t seed; /* --preset random's */
+    int count;
 };
 
 static double now_ms(void)
@@ -1130,10 +1132,116 @@ static void print_json_result(const struct workload *w, const struct result *r, 
            more ? "," : "");
 }
 
-static int add_preset(struct workload *w, int n, const char *preset, bool f16_ok)
+/* 2^(k / 16), k from 0 to 15: the shapes' draws use exact arithmetic only (no libm), so that
+ * every machine draws the same shapes from a seed. */
+static const double octave_sixteenths[16] = {
+    1.0, 1.0442737824274138, 1.0905077326652577, 1.1387886347566916, 1.189207115002721, 1.241857812073484,
+    1.2968395546510096, 1.3542555469368927, 1.4142135623730951, 1.4768261459394993, 1.5422108254079407,
+    1.6104903319492543, 1.681792830507429, 1.7562521603732995, 1.8340080864093424, 1.9152065613971474,
+};
+
+/* 2^(k / 16). */
+static double exp2_sixteenths(uint32_t k)
 {
+    return ldexp(octave_sixteenths[k % 16], (int)(k / 16));
+}
+
+/* A value between lo and hi drawn uniformly on a log scale, in steps of 2^(1/8). */
+static uint32_t log_uniform(uint64_t *s, uint32_t lo, uint32_t hi)
+{
+    uint32_t steps = 0;
+    while (exp2_sixteenths(2 * steps) * lo < hi)
+        steps++;
+    double v = exp2_sixteenths(2 * (uint32_t)(splitmix64_next(s) % (steps + 1))) * lo + 0.5;
+    return v > hi ? hi : (uint32_t)v;
+}
+
+/* size * 2^(k / 16 - 2), rounded, at least 1: scales from 1/4 (k = 0) to 4 (k = 64). */
+static uint32_t scaled(uint32_t size, uint32_t k)
+{
+    double v = exp2_sixteenths(k) / 4 * size + 0.5;
+    return v < 1 ? 1 : (uint32_t)v;
+}
+
+/* One of n choices, uniformly. */
+static uint32_t pick(uint64_t *s, uint32_t n)
+{
+    return (uint32_t)(splitmix64_next(s) % n);
+}
+
+/* --preset random: `count` workloads drawn from `seed` over the space issue 15's targets cover:
+ * resample forward and backward (bilinear, nearest; NCHW and NHWC; 4-D and 1-D; integer,
+ * non-integer, down- and per-axis scales; 1 to 512 channels) and ROI align AVERAGE forward and
+ * backward (64 to 4096 regions, 7x7 or 14x14 bins, fixed and adaptive sampling, aligned or not,
+ * maps of 25 to 200 rows), every type, each between 1 and 512 MiB of tensors, so that claims of
+ * "every shape" meet shapes nobody tuned for. */
+static int add_random(struct workload *w, int n, bool f16_ok, uint64_t seed, int count)
+{
+    const dmlvk_tensor_data_type types[3] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
+                                              DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
+    const char *const type_names[3] = { "f32", "f16", "bf16" };
+    uint64_t s = seed;
+    for (int i = 0; i < count; i++) {
+        struct workload x;
+        uint64_t bytes;
+        uint32_t ti;
+        do {
+            x = (struct workload){ .kind = pick(&s, 2) ? (pick(&s, 3) ? BILINEAR_GRAD : NEAREST_GRAD)
+                                                       : (pick(&s, 3) ? BILINEAR : NEAREST) };
+            if (pick(&s, 5) < 2)
+                x.kind = pick(&s, 3) ? ROI_ALIGN_GRAD : ROI_ALIGN1;
+            ti = f16_ok ? pick(&s, 3) : 0;
+            x.type = types[ti];
+            uint64_t elements;
+            if (x.kind == ROI_ALIGN_GRAD || x.kind == ROI_ALIGN1) {
+                static const uint32_t batches[4] = { 1, 2, 4, 8 }, channels[5] = { 64, 128, 256, 256, 512 };
+                static const uint32_t samples[5] = { 0, 1, 2, 2, 4 };
+                static const float scales[4] = { 0.25f, 0.125f, 0.0625f, 0.03125f };
+                x.n = batches[pick(&s, 4)];
+                x.c = channels[pick(&s, 5)];
+                x.h = log_uniform(&s, 25, 200);
+                x.w = x.h + x.h * pick(&s, 7) / 10;
+                x.oh = x.ow = pick(&s, 5) < 3 ? 7 : 14;
+                x.rois = log_uniform(&s, 64, 4096);
+                x.samples = samples[pick(&s, 5)];
+                x.spatial_scale = scales[pick(&s, 4)];
+                x.aligned_false = pick(&s, 2);
+                x.channels_last = pick(&s, 6) == 0;
+                elements = (uint64_t)x.n * x.c * x.h * x.w + (uint64_t)x.rois * x.c * x.oh * x.ow;
+            } else {
+                /* Scales from 1/4 to 4 in steps of 2^(1/16): 1/2, 2, 4 and the odd ones between. */
+                x.dims = pick(&s, 10) ? 4 : 3;
+                x.channels_last = x.dims == 4 && pick(&s, 3) == 0;
+                x.n = log_uniform(&s, 1, 32);
+                x.c = log_uniform(&s, 1, 512);
+                x.h = x.dims == 3 ? 1 : log_uniform(&s, 8, 512);
+                x.w = log_uniform(&s, 8, 512);
+                uint32_t kx = pick(&s, 65), ky = pick(&s, 2) ? kx : pick(&s, 65);
+                x.ow = scaled(x.w, kx);
+                x.oh = x.dims == 3 ? 1 : scaled(x.h, ky);
+                elements = (uint64_t)x.n * x.c * ((uint64_t)x.h * x.w + (uint64_t)x.oh * x.ow);
+            }
+            bytes = elements * dmlvk_data_type_size(x.type);
+        } while (bytes < (UINT64_C(1) << 20) || bytes > (UINT64_C(512) << 20));
+        if (x.kind == ROI_ALIGN_GRAD || x.kind == ROI_ALIGN1)
+            snprintf(x.name, sizeof(x.name), "rnd%03d_%s_%s%s_%ux%ux%ux%u_%u_r%u_s%u%s", i, kind_names[x.kind],
+                     type_names[ti], x.channels_last ? "_nhwc" : "", x.n, x.c, x.h, x.w, x.oh, x.rois, x.samples,
+                     x.aligned_false ? "u" : "");
+        else
+            snprintf(x.name, sizeof(x.name), "rnd%03d_%s_%s%s_%ux%ux%ux%u_%ux%u", i, kind_names[x.kind],
+                     type_names[ti], x.channels_last ? "_nhwc" : "", x.n, x.c, x.h, x.w, x.oh, x.ow);
+        w[n++] = x;
+    }
+    return n;
+}
+
+static int add_preset(struct workload *w, int n, const struct options *o, bool f16_ok)
+{
+    const char *preset = o->preset;
     if (!strcmp(preset, "sweep"))
         return add_sweep(w, n, f16_ok);
+    if (!strcmp(preset, "random"))
+        return add_random(w, n, f16_ok, o->seed, o->count);
     bool small = !strcmp(preset, "small");
     const char *types[3] = { "f32", "f16", "bf16" };
     const dmlvk_tensor_data_type type_of[3] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
@@ -1195,12 +1303,14 @@ static bool name_picked(const char *name, const char *only)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: dmlvk-bench [--preset gpu|small|sweep] [--device N|NAME] [--iterations N] [--warmup N] [--json]\n"
-               "                   [--only SUBSTRING[,SUBSTRING...]] [--repeat N] [--addresses] [--stats]\n"
-               "                   [--mix | --op-only] [--offset BYTES] [--list] [--read-rates]\n"
+    fprintf(f, "usage: dmlvk-bench [--preset gpu|small|sweep|random] [--device N|NAME] [--iterations N] [--warmup N]\n"
+               "                   [--json] [--only SUBSTRING[,SUBSTRING...]] [--repeat N] [--addresses] [--stats]\n"
+               "                   [--mix | --op-only] [--offset BYTES] [--list] [--read-rates] [--seed N] [--count N]\n"
                "Times dmlvk's backward operators with Vulkan timestamps next to a compute-shader copy of the same\n"
                "device. gpu: the workloads of BENCHMARKS.md; small: the same kinds, sized for a CPU device; sweep:\n"
-               "more layouts, shapes, types and ROI configurations, forward and backward (issue 15).\n"
+               "more layouts, shapes, types and ROI configurations, forward and backward (issue 15); random:\n"
+               "--count workloads (48; at most 192) drawn from --seed (1) over the kinds, layouts, scales, types\n"
+               "and ROI configurations of issue 15, each of 1 to 512 MiB (the same on every machine).\n"
                "--only: the workloads whose name contains one of the substrings.\n"
                "--stats: print what the driver reports of each pipeline it compiles (register counts and the\n"
                "like; needs VK_KHR_pipeline_executable_properties).\n"
@@ -1275,7 +1385,7 @@ static void time_workloads(struct vk *v, dmlvk_device *dev, const dmlvk_device_i
 
 int main(int argc, char **argv)
 {
-    struct options o = { .iterations = 50, .warmup = 5, .preset = "gpu", .repeat = 1 };
+    struct options o = { .iterations = 50, .warmup = 5, .preset = "gpu", .repeat = 1, .seed = 1, .count = 48 };
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json"))
             o.json = true;
@@ -1305,6 +1415,10 @@ int main(int argc, char **argv)
             o.repeat = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--offset") && i + 1 < argc)
             o.offset = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+            o.seed = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--count") && i + 1 < argc)
+            o.count = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--help")) {
             usage(stdout);
             return 0;
@@ -1314,7 +1428,8 @@ int main(int argc, char **argv)
         }
     }
     if (o.iterations < 1 || o.warmup < 0 || o.repeat < 1 || (o.mix && o.op_only) || o.offset % 4 || o.offset > 4096 ||
-        (strcmp(o.preset, "gpu") && strcmp(o.preset, "small") && strcmp(o.preset, "sweep"))) {
+        o.count < 1 || o.count > MAX_WORKLOADS ||
+        (strcmp(o.preset, "gpu") && strcmp(o.preset, "small") && strcmp(o.preset, "sweep") && strcmp(o.preset, "random"))) {
         usage(stderr);
         return 2;
     }
@@ -1328,7 +1443,7 @@ int main(int argc, char **argv)
     CHECK(dmlvk_device_get_info(dev, &info));
 
     struct workload w[MAX_WORKLOADS];
-    int all = add_preset(w, 0, o.preset, v.req.vulkan11.storageBuffer16BitAccess), n = 0;
+    int all = add_preset(w, 0, &o, v.req.vulkan11.storageBuffer16BitAccess), n = 0;
     /* --only keeps the workloads whose name contains one of its substrings; --repeat runs each
      * several times. */
     struct workload picked[MAX_WORKLOADS * 8];
