@@ -395,7 +395,16 @@ void main()
 #endif
     const uint segments = TILE_W / segment;
     const uint round_channels = ROI_GATHER_ROW_SUMS * QUADS;
-    bool packed = pc.p.grad_strides[3] == 1u && chunk_aligned(pc.grad, segment);
+    // Whole segments on 16-byte addresses for every row of the tile: a segment per invocation.
+    // Otherwise (rows off 16 bytes, as where a row's bytes are no multiple of 16; the map's last
+    // tile of a row; other strides) an element per invocation, neighbouring invocations on
+    // neighbouring addresses: the pixels fastest, or the channels where they are the tensor's
+    // fastest axis. A segment's elements stored one by one take a store each for every invocation
+    // of a warp, each a quarter of its bytes, and ran 2.6x slower (BENCHMARKS.md note 169).
+    const uvec4 strides = uvec4(pc.p.grad_strides[0], pc.p.grad_strides[1], pc.p.grad_strides[2], pc.p.grad_strides[3]);
+    const bool whole = strides.w == 1u && chunk_aligned(pc.grad, segment) && x0 + TILE_W <= pc.p.in_w &&
+                       ((strides.x | strides.y | strides.z) & (segment - 1u)) == 0u;
+    const bool channels_fastest = strides.y == 1u && strides.w != 1u;
     [[unroll]] for (uint round = 0u; round < 4u * ROI_GATHER_VECS / ROI_GATHER_ROW_SUMS; round++) {
         const uint n0 = round * ROI_GATHER_ROW_SUMS;
         if (n0 >= GROUP_CHANNELS / QUADS)
@@ -408,15 +417,15 @@ void main()
             }
         }
         barrier();
-        // Segments fastest: neighbouring invocations store neighbouring bytes of a row.
-        for (uint i = lid; i < round_channels * TILE_H * segments; i += gl_WorkGroupSize.x) {
-            uint local = i / (TILE_H * segments), row = i / segments % TILE_H, first = i % segments * segment;
-            uint c = c0 + QUADS * n0 + local, yy = y0 + row, xx = x0 + first;
-            if (c >= pc.p.channels || yy >= pc.p.in_h || xx >= pc.p.in_w)
-                continue;
-            uint from = local * ROW_STRIDE + row * TILE_W + first, at = grad_offset(uvec4(b, c, yy, xx));
-            vec4 lo = vec4(row_sums[from], row_sums[from + 1u], row_sums[from + 2u], row_sums[from + 3u]);
-            if (packed && xx + segment <= pc.p.in_w && at % segment == 0u) {
+        if (whole) {
+            // Segments fastest: neighbouring invocations store neighbouring bytes of a row.
+            for (uint i = lid; i < round_channels * TILE_H * segments; i += gl_WorkGroupSize.x) {
+                uint local = i / (TILE_H * segments), row = i / segments % TILE_H, first = i % segments * segment;
+                uint c = c0 + QUADS * n0 + local, yy = y0 + row;
+                if (c >= pc.p.channels || yy >= pc.p.in_h)
+                    continue;
+                uint from = local * ROW_STRIDE + row * TILE_W + first, at = grad_offset(uvec4(b, c, yy, x0 + first));
+                vec4 lo = vec4(row_sums[from], row_sums[from + 1u], row_sums[from + 2u], row_sums[from + 3u]);
 #if DMLVK_STORAGE16
                 vec4 hi = vec4(row_sums[from + 4u], row_sums[from + 5u], row_sums[from + 6u], row_sums[from + 7u]);
                 // store8 of float16 under DMLVK_RTE16 is two stores of 8 bytes: faster in tiles
@@ -430,10 +439,23 @@ void main()
 #else
                 store4(pc.grad, at / segment, lo);
 #endif
-                continue;
             }
-            for (uint e = 0u; e < segment && xx + e < pc.p.in_w; e++)
-                store(pc.grad, at + e * pc.p.grad_strides[3], row_sums[from + e]);
+            continue;
+        }
+        for (uint i = lid; i < round_channels * TILE_H * TILE_W; i += gl_WorkGroupSize.x) {
+            uint local, pixel_at;
+            if (channels_fastest) {
+                local = i % round_channels;
+                pixel_at = i / round_channels;
+            } else {
+                local = i / TILE_PIXELS;
+                pixel_at = i % TILE_PIXELS;
+            }
+            uint row = pixel_at / TILE_W, col = pixel_at % TILE_W;
+            uint c = c0 + QUADS * n0 + local, yy = y0 + row, xx = x0 + col;
+            if (c >= pc.p.channels || yy >= pc.p.in_h || xx >= pc.p.in_w)
+                continue;
+            store(pc.grad, grad_offset(uvec4(b, c, yy, xx)), row_sums[local * ROW_STRIDE + row * TILE_W + col]);
         }
     }
 }
