@@ -212,56 +212,6 @@ float subgroup_component_total(vec4 v)
 }
 #endif
 
-// Rows' stores: ROI_GATHER_LOAD_BYTES (SEGMENT elements) at a time where they can be.
-#if DMLVK_STORAGE16
-const uint SEGMENT = ROI_GATHER_LOAD_BYTES / 2u;
-#else
-const uint SEGMENT = ROI_GATHER_LOAD_BYTES / 4u;
-#endif
-const uint PIECES_WHOLE = 0u, PIECES_HALVES = 1u, PIECES_ELEMENTS = 2u;
-
-// A round of ROWS's stores from row_sums: its channels from first.y, the tile's rows from first.z
-// and columns from first.w, in pieces of `pieces` elements per invocation (a constant at each
-// call, so that its divisions fold), pieces fastest: neighbouring invocations store neighbouring
-// bytes of a row.
-void store_round(uvec4 first, uint pieces, uint how)
-{
-    const uint row_pieces = TILE_W / pieces, lid = gl_LocalInvocationIndex;
-    for (uint i = lid; i < ROI_GATHER_ROW_SUMS * QUADS * TILE_H * row_pieces; i += gl_WorkGroupSize.x) {
-        uint local = i / (TILE_H * row_pieces), row = i / row_pieces % TILE_H, col = i % row_pieces * pieces;
-        uint c = first.y + local, yy = first.z + row, xx = first.w + col;
-        if (c >= pc.p.channels || yy >= pc.p.in_h || xx >= pc.p.in_w)
-            continue;
-        uint from = local * ROW_STRIDE + row * TILE_W + col, at = grad_offset(uvec4(first.x, c, yy, xx));
-        if (how == PIECES_WHOLE) {
-            vec4 lo = vec4(row_sums[from], row_sums[from + 1u], row_sums[from + 2u], row_sums[from + 3u]);
-#if DMLVK_STORAGE16
-            vec4 hi = vec4(row_sums[from + 4u], row_sums[from + 5u], row_sums[from + 6u], row_sums[from + 7u]);
-            // store8 of float16 under DMLVK_RTE16 is two stores of 8 bytes: faster in tiles
-            // ROI_GATHER_TILE_W_16BIT wide, slower than one rounded in software in narrower ones
-            // (BENCHMARKS.md note 73).
-            if (TILE_W == ROI_GATHER_TILE_W_16BIT)
-                store8(pc.grad, at / SEGMENT, lo, hi);
-            else
-                TensorVec4(pc.grad).v[at / SEGMENT] = uvec4(pack16x2(lo.x, lo.y), pack16x2(lo.z, lo.w),
-                                                            pack16x2(hi.x, hi.y), pack16x2(hi.z, hi.w));
-#else
-            store4(pc.grad, at / SEGMENT, lo);
-#endif
-        } else if (how == PIECES_HALVES) {
-#if DMLVK_STORAGE16
-            TensorUvec2(pc.grad).v[at / pieces] = uvec2(pack16x2(row_sums[from], row_sums[from + 1u]),
-                                                        pack16x2(row_sums[from + 2u], row_sums[from + 3u]));
-#else
-            TensorUvec2(pc.grad).v[at / pieces] = floatBitsToUint(vec2(row_sums[from], row_sums[from + 1u]));
-#endif
-        } else {
-            for (uint e = 0u; e < pieces && xx + e < pc.p.in_w; e++)
-                store(pc.grad, at + e * pc.p.grad_strides[3], row_sums[from + e]);
-        }
-    }
-}
-
 void main()
 {
     // Loads of LOAD_CHANNELS channels of a bin per invocation (under MAX one channel's record).
@@ -438,17 +388,25 @@ void main()
     // Rounds of ROI_GATHER_ROW_SUMS sums per invocation (the host asks for whole rounds): in one
     // round the invocations hold channels [c0 + QUADS * n0, + ROI_GATHER_ROW_SUMS * QUADS), as
     // ROI_GATHER_ROW_SUMS is a multiple of LOAD_CHANNELS.
-    // Stores of a packed row (last stride 1): whole 16-byte segments where every row of the tile
-    // has them on 16-byte addresses, else halves (8 bytes) where it has those; otherwise (rows off
-    // 8 bytes, the map's last tile of a row) an element per invocation, neighbouring invocations on
-    // neighbouring addresses. A segment's elements stored one by one take a store each for every
-    // invocation of a warp, each a quarter of its bytes: on rows of 182 floats that gather ran 2.6x
-    // slower per byte (BENCHMARKS.md note 169). Other strides: a segment's elements per invocation.
+#if DMLVK_STORAGE16
+    const uint segment = ROI_GATHER_LOAD_BYTES / 2u;
+#else
+    const uint segment = ROI_GATHER_LOAD_BYTES / 4u;
+#endif
+    const uint segments = TILE_W / segment;
+    const uint round_channels = ROI_GATHER_ROW_SUMS * QUADS;
+    // A packed row's stores (last stride 1): whole segments where every row of the tile has them
+    // on 16-byte addresses, a segment per invocation; otherwise (rows off 16 bytes, as where a
+    // row's bytes are no multiple of 16; the map's last tile of a row) an element per invocation,
+    // neighbouring invocations on neighbouring addresses. A segment's elements stored one by one
+    // take a store each for every invocation of a warp, each a quarter of its bytes: on rows of
+    // 182 floats that gather ran 2.6x slower per byte (BENCHMARKS.md note 169). Other strides
+    // store a segment's elements per invocation (the channels fastest ran channels-last float16
+    // 4.5% slower, rows of 8 bytes per invocation 2-5% slower than elements: note 169).
     const uint strides_or = pc.p.grad_strides[0] | pc.p.grad_strides[1] | pc.p.grad_strides[2];
-    const bool packed = pc.p.grad_strides[3] == 1u, inside_row = x0 + TILE_W <= pc.p.in_w;
-    const bool whole = packed && inside_row && chunk_aligned(pc.grad, SEGMENT) && (strides_or & (SEGMENT - 1u)) == 0u;
-    const bool halves = packed && inside_row && chunk_aligned(pc.grad, SEGMENT / 2u) &&
-                        (strides_or & (SEGMENT / 2u - 1u)) == 0u;
+    const bool packed = pc.p.grad_strides[3] == 1u;
+    const bool whole = packed && x0 + TILE_W <= pc.p.in_w && chunk_aligned(pc.grad, segment) &&
+                       (strides_or & (segment - 1u)) == 0u;
     [[unroll]] for (uint round = 0u; round < 4u * ROI_GATHER_VECS / ROI_GATHER_ROW_SUMS; round++) {
         const uint n0 = round * ROI_GATHER_ROW_SUMS;
         if (n0 >= GROUP_CHANNELS / QUADS)
@@ -461,14 +419,50 @@ void main()
             }
         }
         barrier();
-        const uvec4 first = uvec4(b, c0 + QUADS * n0, y0, x0);
-        if (whole)
-            store_round(first, SEGMENT, PIECES_WHOLE);
-        else if (halves)
-            store_round(first, SEGMENT / 2u, PIECES_HALVES);
-        else if (packed)
-            store_round(first, 1u, PIECES_ELEMENTS);
-        else
-            store_round(first, SEGMENT, PIECES_ELEMENTS);
+        if (whole) {
+            // Segments fastest: neighbouring invocations store neighbouring bytes of a row.
+            for (uint i = lid; i < round_channels * TILE_H * segments; i += gl_WorkGroupSize.x) {
+                uint local = i / (TILE_H * segments), row = i / segments % TILE_H, first = i % segments * segment;
+                uint c = c0 + QUADS * n0 + local, yy = y0 + row;
+                if (c >= pc.p.channels || yy >= pc.p.in_h)
+                    continue;
+                uint from = local * ROW_STRIDE + row * TILE_W + first, at = grad_offset(uvec4(b, c, yy, x0 + first));
+                vec4 lo = vec4(row_sums[from], row_sums[from + 1u], row_sums[from + 2u], row_sums[from + 3u]);
+#if DMLVK_STORAGE16
+                vec4 hi = vec4(row_sums[from + 4u], row_sums[from + 5u], row_sums[from + 6u], row_sums[from + 7u]);
+                // store8 of float16 under DMLVK_RTE16 is two stores of 8 bytes: faster in tiles
+                // ROI_GATHER_TILE_W_16BIT wide, slower than one rounded in software in narrower
+                // ones (BENCHMARKS.md note 73).
+                if (TILE_W == ROI_GATHER_TILE_W_16BIT)
+                    store8(pc.grad, at / segment, lo, hi);
+                else
+                    TensorVec4(pc.grad).v[at / segment] = uvec4(pack16x2(lo.x, lo.y), pack16x2(lo.z, lo.w),
+                                                                pack16x2(hi.x, hi.y), pack16x2(hi.z, hi.w));
+#else
+                store4(pc.grad, at / segment, lo);
+#endif
+            }
+            continue;
+        }
+        if (packed) {
+            // Pixels fastest.
+            for (uint i = lid; i < round_channels * TILE_PIXELS; i += gl_WorkGroupSize.x) {
+                uint local = i / TILE_PIXELS, row = i % TILE_PIXELS / TILE_W, col = i % TILE_W;
+                uint c = c0 + QUADS * n0 + local, yy = y0 + row, xx = x0 + col;
+                if (c >= pc.p.channels || yy >= pc.p.in_h || xx >= pc.p.in_w)
+                    continue;
+                store(pc.grad, grad_offset(uvec4(b, c, yy, xx)), row_sums[local * ROW_STRIDE + row * TILE_W + col]);
+            }
+            continue;
+        }
+        for (uint i = lid; i < round_channels * TILE_H * segments; i += gl_WorkGroupSize.x) {
+            uint local = i / (TILE_H * segments), row = i / segments % TILE_H, first = i % segments * segment;
+            uint c = c0 + QUADS * n0 + local, yy = y0 + row, xx = x0 + first;
+            if (c >= pc.p.channels || yy >= pc.p.in_h || xx >= pc.p.in_w)
+                continue;
+            uint from = local * ROW_STRIDE + row * TILE_W + first, at = grad_offset(uvec4(b, c, yy, xx));
+            for (uint e = 0u; e < segment && xx + e < pc.p.in_w; e++)
+                store(pc.grad, at + e * pc.p.grad_strides[3], row_sums[from + e]);
+        }
     }
 }
