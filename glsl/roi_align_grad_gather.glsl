@@ -396,13 +396,11 @@ void main()
     const uint segments = TILE_W / segment;
     const uint round_channels = ROI_GATHER_ROW_SUMS * QUADS;
     // A packed row's stores (last stride 1): whole segments where every row of the tile has them
-    // on 16-byte addresses, a segment per invocation; otherwise (rows off 16 bytes, as where a
-    // row's bytes are no multiple of 16; the map's last tile of a row) an element per invocation,
-    // neighbouring invocations on neighbouring addresses. A segment's elements stored one by one
-    // take a store each for every invocation of a warp, each a quarter of its bytes: on rows of
-    // 182 floats that gather ran 2.6x slower per byte (BENCHMARKS.md note 169). Other strides
-    // store a segment's elements per invocation (the channels fastest ran channels-last float16
-    // 4.5% slower, rows of 8 bytes per invocation 2-5% slower than elements: note 169).
+    // on 16-byte addresses, a segment per invocation; otherwise (rows whose bytes are no multiple
+    // of 16, the map's last tile of a row) an element per invocation, neighbouring invocations on
+    // neighbouring addresses: a segment's elements stored one by one take a warp store each, each
+    // a quarter of its sectors (BENCHMARKS.md note 169). Other strides store a segment's elements
+    // per invocation (note 169: the other orders and 8-byte halves tried ran slower).
     const uint strides_or = pc.p.grad_strides[0] | pc.p.grad_strides[1] | pc.p.grad_strides[2];
     const bool packed = pc.p.grad_strides[3] == 1u;
     const bool whole = packed && x0 + TILE_W <= pc.p.in_w && chunk_aligned(pc.grad, segment) &&

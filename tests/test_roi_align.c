@@ -717,8 +717,8 @@ static void test_non_finite_gradients(void **state)
 /* A problem for the gather by tiles, the iter-th of a test: maps of several partial tiles (19x45),
  * 130 channels on a 64x200 map (iter 6 and 7), a 256x256 map (iter 8 and 9), 3 batches of a 264-row
  * map 164 to 168 wide (iter 10 to 14: whole rows' stores, whose last tile is not whole 16-byte
- * segments, nor some maps' rows; in iter 13 and 14 more than ROI_GATHER_STAGED_REGION_BINS bins per region, so that
- * 16-bit types store rows of tiles 16 columns wide without staging), 256 channels on two 64x64 maps
+ * segments, nor some maps' rows; in iter 13 and 14 more than ROI_GATHER_STAGED_REGION_BINS bins
+ * per region, so that 16-bit types store rows of tiles 16 columns wide without staging), 256 channels on two 64x64 maps
  * (iter 15: too few workgroups for all 256 channels each, so float32 keeps workgroups of 256), 256
  * and 250 channels on two 13x21 maps (iter 16 to 19: so few workgroups that it splits the regions,
  * and takes a warp's invocations per element); TILE_ROIS regions (6 on the wide map,
@@ -734,7 +734,7 @@ static void tile_problem(struct problem *p, int iter, dmlvk_tensor_data_type typ
     bool many_channels = iter == 6 || iter == 7, large_map = iter == 8 || iter == 9, rows_map = iter >= 10 && iter < 15;
     bool mid_map = iter == 15, tiny_map = iter >= 16;
     /* Rows on 16-byte addresses, on 8 bytes and off both, in each type (iter 10 float16, then
-     * bfloat16, float32, ...): the gather's stores by segments, halves and elements. */
+     * bfloat16, float32, ...): the gather's stores by whole segments and by elements. */
     static const uint32_t rows_widths[5] = { 164, 166, 166, 168, 164 };
     const uint32_t large_bins = iter == 13 || iter == 14 ? 6 : 0;
     *q = (struct ref_roi){ .batch = rows_map ? 3 : 2,
@@ -744,7 +744,8 @@ static void tile_problem(struct problem *p, int iter, dmlvk_tensor_data_type typ
                                        : tiny_map     ? 256 - 6 * (uint32_t)(iter % 2)
                                                       : channels,
                            .height = many_channels ? 64 : large_map ? 256 : rows_map ? 264 : mid_map ? 64 : tiny_map ? 13 : 19,
-                           .width = many_channels ? 200 : large_map ? 256 : rows_map ? rows_widths[iter - 10] : mid_map ? 64 : tiny_map ? 21 : 45,
+                           .width = many_channels ? 200 : large_map ? 256 : rows_map ? rows_widths[iter - 10]
+                                    : mid_map ? 64 : tiny_map ? 21 : 45,
                            .num_rois = many_channels ? 6 : iter == 3 ? TILE_ROIS_TWO_ROUNDS : TILE_ROIS, .out_h = 2 + below(5) + large_bins,
                            .out_w = 2 + below(6) + large_bins,
                            .linear = linear, .maximum = maximum, .align_corners = iter % 4 == 3, .spatial_x = 0.5,
@@ -775,8 +776,8 @@ static const uint32_t tile_workgroups[] = { 0, 512, 32, 16 };
  * (130 channels on a 64x200 map, in float32 and float16), every type, every mode bitwise alike,
  * workgroups of 256, 512, 32 and 16 invocations, 8 invocations per element (float32's gather in
  * workgroups of 128 on the larger maps), with stores of whole rows on 264-row maps 164 to 168 wide
- * in every type (16-bit ones in tiles 16 columns wide where they do not stage, float32 ones too where, as
- * there and on the 256x256 map, the regions are few for the map) and on the small maps in
+ * in every type (16-bit ones in tiles 16 columns wide where they do not stage, float32 ones too
+ * where, as there and on the 256x256 map, the regions are few for the map) and on the small maps in
  * 16-bit types, and 32 invocations per element on the tiny maps (float32 in iter 16 and 17, then
  * float16 and bfloat16; channels padded in the odd ones), in workgroups of 256 and 512. */
 static void test_tile_gather(void **state)
