@@ -1,5 +1,6 @@
 #!/bin/sh
-# tools/bench_ab.py, tools/bench_variants.py and tools/bench_torch.py --chunk against a stand-in
+# tools/bench_ab.py, tools/bench_variants.py and tools/bench_torch.py --chunk (and its --seed and
+# --count, which the random preset's --list and runs must both get) against a stand-in
 # dmlvk-bench (and, for bench_torch.py, a stand-in torch that times nothing): a whole run says
 # "complete": true; a run that `timeout` stops mid-way still prints its table and leaves its JSON
 # with the passes that finished and "complete": false; a bench that fails fails the tool.
@@ -74,6 +75,8 @@ cat >"$dir/tbench" <<'BENCH'
 #!/usr/bin/env python3
 import sys, time
 names = ["w1", "w2", "w3"]
+if "--seed" in sys.argv:  # the random preset's draw: another list per seed and count
+    names = [f"s{sys.argv[sys.argv.index('--seed') + 1]}_c{sys.argv[sys.argv.index('--count') + 1]}_{n}" for n in names]
 if "--only" in sys.argv:
     subs = sys.argv[sys.argv.index("--only") + 1].split(",")
     names = [n for n in names if any(s in n for s in subs)]
@@ -100,6 +103,10 @@ PYTHONPATH="$dir/py" python3 "$tools/bench_torch.py" --bench "$dir/tbench" --chu
 check "bench_torch --chunk: a whole run exits 0" [ $? -eq 0 ]
 check "bench_torch --chunk: a whole run's JSON" torch_rows "$dir/t.json" true 3 3
 check "bench_torch --chunk: a whole run's table" grep -q "^w3 " "$dir/t.txt"
+PYTHONPATH="$dir/py" python3 "$tools/bench_torch.py" --bench "$dir/tbench" --preset random --seed 5 --count 3 --chunk 2 \
+    --out "$dir/tr.json" >"$dir/tr.txt" 2>&1
+check "bench_torch --seed --count: passed to --list and to each chunk" torch_rows "$dir/tr.json" true 3 3
+check "bench_torch --seed --count: the seed's rows" grep -q "^s5_c3_w3 " "$dir/tr.txt"
 FAKE_SLEEP=1 PYTHONPATH="$dir/py" timeout 2.5 python3 "$tools/bench_torch.py" --bench "$dir/tbench" --chunk 1 \
     --out "$dir/tcut.json" >/dev/null 2>&1
 check "bench_torch --chunk: timeout stops it" [ $? -eq 124 ]
