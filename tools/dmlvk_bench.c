@@ -1006,6 +1006,10 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
         /* An FPN's largest level, which gets few of the regions: between the 64 above and the presets' 512 */
         { "roi_align_grad_7x7_128_regions_large_map", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 128, .samples = 2, .spatial_scale = 0.25f },
         { "roi_align_grad_7x7_256_regions_large_map", ROI_ALIGN_GRAD, F32, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 256, .samples = 2, .spatial_scale = 0.25f },
+        /* Maps whose rows are no multiple of 16 bytes (182 floats, 117 halves), drawn by the random
+         * preset (run 81's rnd061 and rnd056; BENCHMARKS.md note 169) */
+        { "roi_align_grad_7x7_70_regions_rows_off_16_bytes", ROI_ALIGN_GRAD, F32, .n = 4, .c = 256, .h = 130, .w = 182, .oh = 7, .ow = 7, .rois = 70, .samples = 2, .spatial_scale = 0.0625f, .aligned_false = 1 },
+        { "roi_align_grad_7x7_197_regions_rows_off_16_bytes", ROI_ALIGN_GRAD, F16, .n = 4, .c = 512, .h = 84, .w = 117, .oh = 7, .ow = 7, .rois = 197, .samples = 2, .spatial_scale = 0.125f, .aligned_false = 1 },
         { "roi_align1_7x7", ROI_ALIGN1, F32, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f },
         { "roi_align1_7x7", ROI_ALIGN1, F16, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f },
         { "roi_align1_7x7", ROI_ALIGN1, BF16, .n = 2, .c = 256, .h = 200, .w = 304, .oh = 7, .ow = 7, .rois = 512, .samples = 2, .spatial_scale = 0.25f },
