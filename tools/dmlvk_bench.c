@@ -880,6 +880,18 @@ static void run_workload(struct vk *v, dmlvk_device *dev, const struct workload 
         dmlvk_buffer_destroy(bufs[i]);
 }
 
+/* The types the presets time, and the suffixes of their workloads' names. */
+static const dmlvk_tensor_data_type bench_types[3] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
+                                                       DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
+static const char *const bench_type_names[3] = { "f32", "f16", "bf16" };
+
+static const char *type_suffix(dmlvk_tensor_data_type type)
+{
+    return bench_type_names[type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16  ? 2
+                            : type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 ? 1
+                                                                     : 0];
+}
+
 /* The sweep (issue 15): shapes a user's models would use, forward and backward, layouts, odd and
  * non-integer scales, small and large problems, ROI configurations torchvision supports and not.
  * Types past float32 only where a device has 16-bit storage. tools/bench_torch.py times PyTorch on
@@ -1106,7 +1118,7 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
         struct workload x = list[i];
         if (x.type != F32 && !f16_ok)
             continue;
-        snprintf(x.name, sizeof(x.name), "%.50s_%s", list[i].name, x.type == BF16 ? "bf16" : x.type == F16 ? "f16" : "f32");
+        snprintf(x.name, sizeof(x.name), "%.50s_%s", list[i].name, type_suffix(x.type));
         w[n++] = x;
     }
 #undef F32
@@ -1181,9 +1193,6 @@ static uint32_t pick(uint64_t *s, uint32_t n)
  * "every shape" meet shapes nobody tuned for. */
 static int add_random(struct workload *w, int n, bool f16_ok, uint64_t seed, int count)
 {
-    const dmlvk_tensor_data_type types[3] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
-                                              DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
-    const char *const type_names[3] = { "f32", "f16", "bf16" };
     uint64_t s = seed;
     for (int i = 0; i < count; i++) {
         struct workload x;
@@ -1195,7 +1204,7 @@ static int add_random(struct workload *w, int n, bool f16_ok, uint64_t seed, int
             if (pick(&s, 5) < 2)
                 x.kind = pick(&s, 3) ? ROI_ALIGN_GRAD : ROI_ALIGN1;
             ti = f16_ok ? pick(&s, 3) : 0;
-            x.type = types[ti];
+            x.type = bench_types[ti];
             uint64_t elements;
             if (x.kind == ROI_ALIGN_GRAD || x.kind == ROI_ALIGN1) {
                 static const uint32_t batches[4] = { 1, 2, 4, 8 }, channels[5] = { 64, 128, 256, 256, 512 };
@@ -1229,11 +1238,11 @@ static int add_random(struct workload *w, int n, bool f16_ok, uint64_t seed, int
         } while (bytes < (UINT64_C(1) << 20) || bytes > (UINT64_C(512) << 20));
         if (x.kind == ROI_ALIGN_GRAD || x.kind == ROI_ALIGN1)
             snprintf(x.name, sizeof(x.name), "rnd%03d_%s_%s%s_%ux%ux%ux%u_%u_r%u_s%u%s", i, kind_names[x.kind],
-                     type_names[ti], x.channels_last ? "_nhwc" : "", x.n, x.c, x.h, x.w, x.oh, x.rois, x.samples,
+                     bench_type_names[ti], x.channels_last ? "_nhwc" : "", x.n, x.c, x.h, x.w, x.oh, x.rois, x.samples,
                      x.aligned_false ? "u" : "");
         else
             snprintf(x.name, sizeof(x.name), "rnd%03d_%s_%s%s_%ux%ux%ux%u_%ux%u", i, kind_names[x.kind],
-                     type_names[ti], x.channels_last ? "_nhwc" : "", x.n, x.c, x.h, x.w, x.oh, x.ow);
+                     bench_type_names[ti], x.channels_last ? "_nhwc" : "", x.n, x.c, x.h, x.w, x.oh, x.ow);
         w[n++] = x;
     }
     return n;
@@ -1247,13 +1256,10 @@ static int add_preset(struct workload *w, int n, const struct options *o, bool f
     if (!strcmp(preset, "random"))
         return add_random(w, n, f16_ok, o->seed, o->count);
     bool small = !strcmp(preset, "small");
-    const char *types[3] = { "f32", "f16", "bf16" };
-    const dmlvk_tensor_data_type type_of[3] = { DMLVK_TENSOR_DATA_TYPE_FLOAT32, DMLVK_TENSOR_DATA_TYPE_FLOAT16,
-                                                DMLVK_TENSOR_DATA_TYPE_BFLOAT16 };
     for (int ti = 0; ti < (f16_ok ? 3 : 1); ti++) {
-        dmlvk_tensor_data_type type = type_of[ti];
+        dmlvk_tensor_data_type type = bench_types[ti];
         struct workload relu = { .kind = RELU_GRAD, .type = type, .n = small ? 1u << 20 : 1u << 28 };
-        snprintf(relu.name, sizeof(relu.name), "relu_grad_%s", types[ti]);
+        snprintf(relu.name, sizeof(relu.name), "relu_grad_%s", bench_type_names[ti]);
         w[n++] = relu;
         const uint32_t from[2] = { 256, 192 };
         for (int k = 0; k < 2; k++) {
@@ -1262,7 +1268,7 @@ static int add_preset(struct workload *w, int n, const struct options *o, bool f
                                       .c = small ? 4 : 64, .h = small ? 32 : 128, .w = small ? 32 : 128 };
                 r.oh = r.ow = small ? from[k] / 4 : from[k];
                 snprintf(r.name, sizeof(r.name), "%s_grad_%s_%s", interp ? "bilinear" : "nearest", k ? "1.5x" : "2x",
-                         types[ti]);
+                         bench_type_names[ti]);
                 w[n++] = r;
             }
         }
@@ -1274,7 +1280,7 @@ static int add_preset(struct workload *w, int n, const struct options *o, bool f
                                       .oh = bins[k], .ow = bins[k], .rois = small ? 32 : 512, .samples = 2,
                                       .spatial_scale = 0.25f };
                 snprintf(r.name, sizeof(r.name), "roi_align_grad_%ux%u%s_%s", bins[k], bins[k], det ? "_det" : "",
-                         types[ti]);
+                         bench_type_names[ti]);
                 w[n++] = r;
             }
         /* Adaptive sample counts, on the preset's boxes and on regions of +-1e30: the exact
@@ -1283,7 +1289,8 @@ static int add_preset(struct workload *w, int n, const struct options *o, bool f
             struct workload r = { .kind = ROI_ALIGN_GRAD, .type = type, .n = 2, .c = small ? 8 : 256,
                                   .h = small ? 50 : 200, .w = small ? 76 : 304, .oh = 7, .ow = 7,
                                   .rois = small ? 32 : 512, .samples = 0, .spatial_scale = 0.25f, .huge = huge };
-            snprintf(r.name, sizeof(r.name), "roi_align_grad_7x7_adaptive%s_%s", huge ? "_1e30" : "", types[ti]);
+            snprintf(r.name, sizeof(r.name), "roi_align_grad_7x7_adaptive%s_%s", huge ? "_1e30" : "",
+                     bench_type_names[ti]);
             w[n++] = r;
         }
     }
