@@ -67,6 +67,7 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_SPEC_RESCUE 17              /* ROI_ALIGN1 flags regions whose sums overflow for roi_align1_rescue */
 #define ROI_SPEC_PREPARE_PART 18        /* which of dY's transposition's workgroups: ROI_PART_* */
 #define ROI_SPEC_CHANNEL_LANES 19       /* whole bins' neighbouring invocations take neighbouring channels */
+#define ROI_SPEC_GATHER_POOL_STEP 20    /* a pooled line's column weights the walk reads at once: 1 or ROI_GATHER_POOL_STEP */
 #define ROI_PREPARE_DY 0u               /* dY to [region][bin][channel] for the gather */
 #define ROI_PREPARE_LINES 1u            /* the gather's lines and region records */
 #define ROI_PREPARE_INPUT 2u            /* InputTensor to [batch][row][column][channel] */
@@ -133,6 +134,10 @@ DMLVK_PARAMS_END(roi_align_params)
  * a fixed order.
  */
 #define ROI_DERIVATIVE_LINE_VEC4 2u
+/* Where lines have more bins than they hold (ROI_LINE_BINS), the walk reads their pooled column
+ * weights and the bins they weigh ROI_GATHER_POOL_STEP at a time (ROI_SPEC_GATHER_POOL_STEP), so that
+ * those loads issue together. */
+#define ROI_GATHER_POOL_STEP 4u
 /* A line's header holds a bin index and a count in 16 bits each. */
 #define ROI_GATHER_MAX_BINS 0xffffu
 /* Under MAX the gather's dY is a record of ROI_WINNER_BYTES per channel (roi_align_grad_winners):

@@ -152,7 +152,9 @@ layout(constant_id = ROI_SPEC_GATHER_WARPS) const uint WARPS = 1u;
 // macro, as ADD_LOAD. Where the lines hold their bins, the bin loops are unrolled to constant
 // bounds, so that every bin's loads issue before the sums wait on them (few workgroups, on small
 // maps, cannot hide one latency per bin); more bins than a line holds (bins narrower than a
-// pixel) have their weights in the region's pool. Not under MAX, whose bins load a record per
+// pixel) have their weights in the region's pool, where POOL_STEP > 1 read that many columns'
+// weights and bins at once (float32 gathers over many bins per region, without the ROI gradient:
+// lib/roi_align_grad.c). Not under MAX, whose bins load a record per
 // channel: nine unrolled copies of those loads ran a third slower (BENCHMARKS.md note 163).
 #define ADD_REGION(rr, row_line, column_line, gy0, gy1, gx0, gx1)                                                     \
     {                                                                                                                 \
@@ -169,6 +171,24 @@ layout(constant_id = ROI_SPEC_GATHER_WARPS) const uint WARPS = 1u;
                     if (i >= ny || j >= nx || NOTHING(w, rw))                                                         \
                         continue;                                                                                     \
                     ADD_BIN(i, j, w, rw)                                                                              \
+                }                                                                                                     \
+            }                                                                                                         \
+        } else if (POOL_STEP > 1u && !MAXIMUM && DMLVK_GATHER_ROI_GRAD == 0) {                                        \
+            bool pooled_x = nx > LINE_BINS;                                                                           \
+            for (uint i = 0u; i < ny; i++) {                                                                          \
+                float wyi = ny > LINE_BINS ? pool.v[line_y.x + i] : wy[min(i, LINE_BINS - 1u)];                       \
+                if (wyi == 0.0)                                                                                       \
+                    continue;                                                                                         \
+                for (uint j0 = 0u; j0 < nx; j0 += POOL_STEP) {                                                        \
+                    float wxs[POOL_STEP];                                                                             \
+                    [[unroll]] for (uint k = 0u; k < POOL_STEP; k++)                                                  \
+                        wxs[k] = j0 + k >= nx ? 0.0 : pooled_x ? pool.v[line_x.x + j0 + k] : wx[min(j0 + k, LINE_BINS - 1u)]; \
+                    [[unroll]] for (uint k = 0u; k < POOL_STEP; k++) {                                                \
+                        float w = wyi * wxs[k];                                                                       \
+                        if (w == 0.0)                                                                                 \
+                            continue;                                                                                 \
+                        ADD_BIN(i, j0 + k, w, vec4(0.0))                                                              \
+                    }                                                                                                 \
                 }                                                                                                     \
             }                                                                                                         \
         } else {                                                                                                      \

@@ -79,6 +79,12 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
  * in workgroups of 128 too, note 92), and so did staging the chunk's dY as well (note 92). */
 #define ROI_GATHER_STAGED_MOST_BINS 2
 #define ROI_GATHER_STAGED_REGION_BINS 49
+/* Float32 AVERAGE gathers without the ROI gradient read pooled lines' column weights
+ * ROI_GATHER_POOL_STEP at a time (ROI_SPEC_GATHER_POOL_STEP) where the regions have more than
+ * ROI_GATHER_STEPPED_POOL_BINS bins: 14x14 bins, many of them narrower than a pixel, made 6-16%
+ * faster (BENCHMARKS.md note 170); 7x7 ones and 16-bit gathers, whose walks are shorter or leaner,
+ * ran up to 12% slower so (the code's registers, where it is not needed). */
+#define ROI_GATHER_STEPPED_POOL_BINS 49
 
 /*
  * The gather by tiles (glsl/roi_align_grad_gather.comp): one workgroup per tile of
@@ -117,6 +123,7 @@ struct gather_plan {
     uint32_t tile_w;                    /* ROI_SPEC_GATHER_TILE_W */
     bool rows;                          /* ROI_SPEC_GATHER_ROWS */
     bool staged;                        /* ROI_SPEC_GATHER_STAGED */
+    uint32_t pool_step;                 /* ROI_SPEC_GATHER_POOL_STEP */
     uint32_t workgroup_size;            /* the gather's own */
     bool roi_grad;                      /* it sums the ROI gradient too (roi_align_grad_gather_roi) */
     uint32_t warps;                     /* ROI_SPEC_GATHER_WARPS */
@@ -274,8 +281,11 @@ static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct r
     if (transposed + words >= UINT64_C(1) << 32)
         return false;
     uint64_t blocks = (uint64_t)s->num_rois * ((stride + ROI_TRANSPOSE_CHANNELS - 1) / ROI_TRANSPOSE_CHANNELS);
+    const bool stepped_pool = !max && !roi_grad && s->bins.type == DMLVK_TENSOR_DATA_TYPE_FLOAT32 &&
+                              (uint64_t)s->out_h * s->out_w > ROI_GATHER_STEPPED_POOL_BINS;
     *g = (struct gather_plan){
         .group_channels = channels,
+        .pool_step = stepped_pool ? ROI_GATHER_POOL_STEP : 1,
         .few_workgroups = channels < full_channels || splits > 1,
         .quads = quads,
         .splits = splits,
@@ -461,6 +471,7 @@ static void gather_spec(struct dmlvk_op_plan *p, struct dmlvk_dispatch_plan *d, 
     dmlvk_dispatch_spec(p, d, ROI_SPEC_GATHER_TILE_W, g->tile_w);
     dmlvk_dispatch_spec(p, d, ROI_SPEC_GATHER_WARPS, g->warps);
     dmlvk_dispatch_spec(p, d, ROI_SPEC_GATHER_SCAN, g->scan);
+    dmlvk_dispatch_spec(p, d, ROI_SPEC_GATHER_POOL_STEP, g->pool_step);
 }
 
 /* The ROI gradient that the gather summed by region, tile, channel group and subgroup: a

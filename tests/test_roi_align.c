@@ -736,7 +736,7 @@ static void tile_problem(struct problem *p, int iter, dmlvk_tensor_data_type typ
     /* Rows on 16-byte addresses, on 8 bytes and off both, in each type (iter 10 float16, then
      * bfloat16, float32, ...): the gather's stores by whole segments and by elements. */
     static const uint32_t rows_widths[5] = { 164, 166, 166, 168, 164 };
-    const uint32_t large_bins = iter == 13 || iter == 14 ? 6 : 0;
+    const uint32_t large_bins = iter == 13 || iter == 14 ? 6 : iter >= 20 ? 10 : 0;
     *q = (struct ref_roi){ .batch = rows_map ? 3 : 2,
                            .channels = many_channels ? 130
                                        : rows_map     ? 51 + (uint32_t)iter
@@ -779,12 +779,16 @@ static const uint32_t tile_workgroups[] = { 0, 512, 32, 16 };
  * in every type (16-bit ones in tiles 16 columns wide where they do not stage, float32 ones too
  * where, as there and on the 256x256 map, the regions are few for the map) and on the small maps in
  * 16-bit types, and 32 invocations per element on the tiny maps (float32 in iter 16 and 17, then
- * float16 and bfloat16; channels padded in the odd ones), in workgroups of 256 and 512. */
+ * float16 and bfloat16; channels padded in the odd ones), in workgroups of 256 and 512; float32 on
+ * the tiny maps in iter 20 and 21 with 12 to 17 bins a side, whose pooled lines the walk reads
+ * ROI_GATHER_POOL_STEP columns at a time. */
 static void test_tile_gather(void **state)
 {
     (void)state;
-    for (int iter = 0; iter < 20; iter++) {
-        dmlvk_tensor_data_type type = iter >= 16 ? float_types[iter < 18 ? 0 : iter - 17] : float_types[iter % 3];
+    for (int iter = 0; iter < 22; iter++) {
+        dmlvk_tensor_data_type type = iter >= 18 && iter < 20 ? float_types[iter - 17]
+                                      : iter >= 16            ? DMLVK_TENSOR_DATA_TYPE_FLOAT32
+                                                              : float_types[iter % 3];
         struct problem p;
         tile_problem(&p, iter, type, 5 + 7 * (uint32_t)(iter % 3), iter % 4 != 2, false, 4);
         struct results r;
@@ -826,36 +830,42 @@ static void test_tile_gather_strided(void **state)
     }
 }
 
-/* ROI_SPEC_GATHER_TILE_W of ROI_ALIGN_GRAD's gather for 7x7 AVERAGE bins over `rois` regions of
- * a float32 2x256x200x304 map (issue 15's large map), its input gradient packed or channels last;
- * 0 where no dispatch gathers. */
-static uint32_t gather_tile_width(uint32_t rois, bool channels_last_grad)
+/* Specialization constant `id` of ROI_ALIGN_GRAD's gather (AVERAGE, no ROI gradient) for the
+ * problem q in `type`, its input gradient packed or channels last; 0 where no dispatch gathers. */
+static uint32_t gather_spec_value(const struct ref_roi *q, dmlvk_tensor_data_type type, bool channels_last_grad, uint32_t id)
 {
-    const struct ref_roi q = { .batch = 2, .channels = 256, .height = 200, .width = 304, .num_rois = rois, .out_h = 7,
-                               .out_w = 7, .linear = 1, .spatial_x = 0.25, .spatial_y = 0.25, .min_samples = 2,
-                               .max_samples = 2 };
     struct roi_tensors t;
-    packed_roi_tensors(&t, DMLVK_TENSOR_DATA_TYPE_FLOAT32, (uint32_t[4]){ q.batch, q.channels, q.height, q.width },
-                       (uint32_t[4]){ q.num_rois, q.channels, q.out_h, q.out_w });
+    packed_roi_tensors(&t, type, (uint32_t[4]){ q->batch, q->channels, q->height, q->width },
+                       (uint32_t[4]){ q->num_rois, q->channels, q->out_h, q->out_w });
     dmlvk_tensor_desc grad = t.x;
-    const uint32_t channels_last[4] = { q.height * q.width * q.channels, 1, q.width * q.channels, q.channels };
+    const uint32_t channels_last[4] = { q->height * q->width * q->channels, 1, q->width * q->channels, q->channels };
     if (channels_last_grad)
         grad.Strides = channels_last;
-    dmlvk_roi_align_grad_operator_desc d = backward_desc(&q, &t, &grad, NULL);
+    dmlvk_roi_align_grad_operator_desc d = backward_desc(q, &t, &grad, NULL);
     dmlvk_operator *op;
     assert_int_equal(test_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ROI_ALIGN_GRAD, &d }, NULL, &op),
                      DMLVK_OK);
     dmlvk_operator_properties props;
     assert_int_equal(dmlvk_operator_get_properties(op, &props), DMLVK_OK);
-    uint32_t width = 0;
+    uint32_t value = 0;
     for (uint32_t i = 0; i < props.dispatch_count; i++) {
         enum dmlvk_shader shader;
         assert_int_equal(dmlvk_debug_operator_shader(op, i, &shader), DMLVK_OK);
         if (shader == DMLVK_SHADER_ROI_ALIGN_GRAD_GATHER)
-            assert_int_equal(dmlvk_debug_operator_spec(op, i, ROI_SPEC_GATHER_TILE_W, &width), DMLVK_OK);
+            assert_int_equal(dmlvk_debug_operator_spec(op, i, id, &value), DMLVK_OK);
     }
     dmlvk_operator_destroy(op);
-    return width;
+    return value;
+}
+
+/* ROI_SPEC_GATHER_TILE_W of the gather for 7x7 AVERAGE bins over `rois` regions of a float32
+ * 2x256x200x304 map (issue 15's large map), its input gradient packed or channels last. */
+static uint32_t gather_tile_width(uint32_t rois, bool channels_last_grad)
+{
+    const struct ref_roi q = { .batch = 2, .channels = 256, .height = 200, .width = 304, .num_rois = rois, .out_h = 7,
+                               .out_w = 7, .linear = 1, .spatial_x = 0.25, .spatial_y = 0.25, .min_samples = 2,
+                               .max_samples = 2 };
+    return gather_spec_value(&q, DMLVK_TENSOR_DATA_TYPE_FLOAT32, channels_last_grad, ROI_SPEC_GATHER_TILE_W);
 }
 
 /* Float32 gathers over few regions for their map store rows of a packed input gradient in tiles
@@ -869,6 +879,27 @@ static void test_tile_gather_width(void **state)
     assert_int_equal(gather_tile_width(238, false), 8);
     assert_int_equal(gather_tile_width(512, false), 8);
     assert_int_equal(gather_tile_width(64, true), 8);
+}
+
+/* Float32 gathers whose regions have more than 49 bins read pooled lines ROI_GATHER_POOL_STEP
+ * columns at a time (BENCHMARKS.md note 170): 861 regions of 14x14 or 8x7 bins on an 8x64x27x29
+ * map step, 7x7 ones and 16-bit gathers read a column at a time. */
+static void test_gather_pool_step(void **state)
+{
+    (void)state;
+    struct ref_roi q = { .batch = 8, .channels = 64, .height = 27, .width = 29, .num_rois = 861, .out_h = 14,
+                         .out_w = 14, .linear = 1, .spatial_x = 0.25, .spatial_y = 0.25, .min_samples = 1,
+                         .max_samples = 1 };
+    assert_int_equal(gather_spec_value(&q, DMLVK_TENSOR_DATA_TYPE_FLOAT32, false, ROI_SPEC_GATHER_POOL_STEP),
+                     ROI_GATHER_POOL_STEP);
+    assert_int_equal(gather_spec_value(&q, DMLVK_TENSOR_DATA_TYPE_FLOAT16, false, ROI_SPEC_GATHER_POOL_STEP), 1);
+    assert_int_equal(gather_spec_value(&q, DMLVK_TENSOR_DATA_TYPE_BFLOAT16, false, ROI_SPEC_GATHER_POOL_STEP), 1);
+    q.out_h = 8;
+    q.out_w = 7;
+    assert_int_equal(gather_spec_value(&q, DMLVK_TENSOR_DATA_TYPE_FLOAT32, true, ROI_SPEC_GATHER_POOL_STEP),
+                     ROI_GATHER_POOL_STEP);
+    q.out_h = 7;
+    assert_int_equal(gather_spec_value(&q, DMLVK_TENSOR_DATA_TYPE_FLOAT32, false, ROI_SPEC_GATHER_POOL_STEP), 1);
 }
 
 /* The gather under MAX (where the mode's atomics are missing: int64 ones in the deterministic
@@ -1766,6 +1797,7 @@ int main(void)
         cmocka_unit_test(test_tile_gather),
         cmocka_unit_test(test_tile_gather_strided),
         cmocka_unit_test(test_tile_gather_width),
+        cmocka_unit_test(test_gather_pool_step),
         cmocka_unit_test(test_max_gather),
         cmocka_unit_test(test_max_flat_ties),
         cmocka_unit_test(test_roi_gradient_gpu),
