@@ -67,7 +67,7 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_SPEC_RESCUE 17              /* ROI_ALIGN1 flags regions whose sums overflow for roi_align1_rescue */
 #define ROI_SPEC_PREPARE_PART 18        /* which of dY's transposition's workgroups: ROI_PART_* */
 #define ROI_SPEC_CHANNEL_LANES 19       /* whole bins' neighbouring invocations take neighbouring channels */
-#define ROI_SPEC_GATHER_POOL_STEP 20    /* a pooled line's column weights the walk reads at once: 1 or ROI_GATHER_POOL_STEP */
+#define ROI_SPEC_GATHER_POOL_STEP 20    /* pooled column weights the walk reads at once: 1 or ROI_GATHER_POOL_STEP */
 #define ROI_PREPARE_DY 0u               /* dY to [region][bin][channel] for the gather */
 #define ROI_PREPARE_LINES 1u            /* the gather's lines and region records */
 #define ROI_PREPARE_INPUT 2u            /* InputTensor to [batch][row][column][channel] */

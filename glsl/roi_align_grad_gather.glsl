@@ -181,8 +181,10 @@ layout(constant_id = ROI_SPEC_GATHER_WARPS) const uint WARPS = 1u;
                     continue;                                                                                         \
                 for (uint j0 = 0u; j0 < nx; j0 += POOL_STEP) {                                                        \
                     float wxs[POOL_STEP];                                                                             \
-                    [[unroll]] for (uint k = 0u; k < POOL_STEP; k++)                                                  \
-                        wxs[k] = j0 + k >= nx ? 0.0 : pooled_x ? pool.v[line_x.x + j0 + k] : wx[min(j0 + k, LINE_BINS - 1u)]; \
+                    [[unroll]] for (uint k = 0u; k < POOL_STEP; k++) {                                                \
+                        uint j = min(j0 + k, nx - 1u);                                                                \
+                        wxs[k] = j0 + k >= nx ? 0.0 : pooled_x ? pool.v[line_x.x + j] : wx[min(j, LINE_BINS - 1u)];   \
+                    }                                                                                                 \
                     [[unroll]] for (uint k = 0u; k < POOL_STEP; k++) {                                                \
                         float w = wyi * wxs[k];                                                                       \
                         if (w == 0.0)                                                                                 \

@@ -81,9 +81,9 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
 #define ROI_GATHER_STAGED_REGION_BINS 49
 /* Float32 AVERAGE gathers without the ROI gradient read pooled lines' column weights
  * ROI_GATHER_POOL_STEP at a time (ROI_SPEC_GATHER_POOL_STEP) where the regions have more than
- * ROI_GATHER_STEPPED_POOL_BINS bins: 14x14 bins, many of them narrower than a pixel, made 6-16%
- * faster (BENCHMARKS.md note 170); 7x7 ones and 16-bit gathers, whose walks are shorter or leaner,
- * ran up to 12% slower so (the code's registers, where it is not needed). */
+ * ROI_GATHER_STEPPED_POOL_BINS bins: 14x14 bins narrower than a pixel (small regions) 12-16% faster,
+ * wide ones (few pools) up to 2% slower (BENCHMARKS.md note 170); 7x7 bins and 16-bit gathers ran up
+ * to 12% slower so (the code's registers, where pools are rare). */
 #define ROI_GATHER_STEPPED_POOL_BINS 49
 
 /*

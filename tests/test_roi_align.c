@@ -832,7 +832,8 @@ static void test_tile_gather_strided(void **state)
 
 /* Specialization constant `id` of ROI_ALIGN_GRAD's gather (AVERAGE, no ROI gradient) for the
  * problem q in `type`, its input gradient packed or channels last; 0 where no dispatch gathers. */
-static uint32_t gather_spec_value(const struct ref_roi *q, dmlvk_tensor_data_type type, bool channels_last_grad, uint32_t id)
+static uint32_t gather_spec_value(const struct ref_roi *q, dmlvk_tensor_data_type type, bool channels_last_grad,
+                                  uint32_t id)
 {
     struct roi_tensors t;
     packed_roi_tensors(&t, type, (uint32_t[4]){ q->batch, q->channels, q->height, q->width },
