@@ -883,8 +883,9 @@ static void test_tile_gather_width(void **state)
 }
 
 /* Float32 gathers whose regions have more than 49 bins read pooled lines ROI_GATHER_POOL_STEP
- * columns at a time (BENCHMARKS.md note 170): 861 regions of 14x14 or 8x7 bins on an 8x64x27x29
- * map step, 7x7 ones and 16-bit gathers read a column at a time. */
+ * columns at a time (BENCHMARKS.md note 170): 861 regions of 14x14 bins on an 8x64x27x29 map step,
+ * and 8x7 ones with a channels-last input gradient; 7x7 ones and 16-bit gathers read a column at a
+ * time. */
 static void test_gather_pool_step(void **state)
 {
     (void)state;
