@@ -33,6 +33,7 @@ DMLVK_PARAMS_BEGIN(roi_align_params)
     DMLVK_U32 roi_grad_base;        /* their partial sums in scratch, in vec4, where parts > 1 */
     DMLVK_U32 input_base;           /* the ROI gradient's channels-last copy of InputTensor in scratch, in uvec4 */
     DMLVK_U32 rescue_base;          /* ROI_ALIGN1's flag word per region in scratch, in uvec4 (ROI_SPEC_RESCUE) */
+    DMLVK_U32 parts_base;           /* the gather's parts' sums in scratch, in floats (ROI_SPEC_GATHER_PARTS) */
 DMLVK_PARAMS_END(roi_align_params)
 
 /* counters: the operators' diagnostics counters (ROI_COUNTER_*), one uint each. */
@@ -68,6 +69,7 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_SPEC_PREPARE_PART 18        /* which of dY's transposition's workgroups: ROI_PART_* */
 #define ROI_SPEC_CHANNEL_LANES 19       /* whole bins' neighbouring invocations take neighbouring channels */
 #define ROI_SPEC_GATHER_POOL_STEP 20    /* pooled column weights the walk reads at once: 1 or ROI_GATHER_POOL_STEP */
+#define ROI_SPEC_GATHER_PARTS 21        /* the gather's parts of the regions, each in workgroups of its own */
 #define ROI_PREPARE_DY 0u               /* dY to [region][bin][channel] for the gather */
 #define ROI_PREPARE_LINES 1u            /* the gather's lines and region records */
 #define ROI_PREPARE_INPUT 2u            /* InputTensor to [batch][row][column][channel] */
@@ -95,6 +97,11 @@ DMLVK_PARAMS_END(roi_align_params)
  * sums in a fixed order (through shared memory: at most ROI_GATHER_SPLIT_SUMS per invocation). */
 #define ROI_GATHER_MAX_SPLITS 2u
 #define ROI_GATHER_SPLIT_SUMS 8u
+/* Where its tiles are few even so (small maps with many regions), the regions fall into up to
+ * ROI_GATHER_MAX_PARTS parts of consecutive regions, each walked by workgroups of its own over the
+ * same tiles, which store their float32 sums to scratch (a packed input gradient per part, at
+ * parts_base); roi_align_grad_convert then adds an element's parts in part order: deterministic. */
+#define ROI_GATHER_MAX_PARTS 16u
 /* The gather passes its sums through shared memory, ROI_GATHER_ROW_SUMS of each invocation's at a
  * time (ROI_GATHER_ROW_SUMS * quads * (pixels of a tile + 1) floats), so that an invocation stores
  * 16 bytes of a tile row at once and neighbouring invocations neighbouring bytes. */

@@ -32,6 +32,9 @@ DMLVK_PUSH(roi_align_grad_push, ROI_ALIGN_GRAD_PUSH)
 #include "roi_align_common.glsl"
 
 layout(constant_id = ROI_SPEC_TO_SCRATCH) const bool TO_SCRATCH = false;
+// The gather's parts of the regions (roi_align_abi.h, ROI_GATHER_MAX_PARTS): each stores its sums
+// to scratch, which roi_align_grad_convert adds.
+layout(constant_id = ROI_SPEC_GATHER_PARTS) const uint PARTS = 1u;
 // Channels per workgroup: the scatter by regions takes this many of one region; the gather a
 // multiple of a load's channels times QUADS, at most 4 * ROI_GATHER_VECS * QUADS.
 layout(constant_id = ROI_SPEC_GROUP_CHANNELS) const uint GROUP_CHANNELS = 0;
@@ -110,11 +113,23 @@ uint grad_offset(uvec4 i)
     return i.x * pc.p.grad_strides[0] + i.y * pc.p.grad_strides[1] + i.z * pc.p.grad_strides[2] + i.w * pc.p.grad_strides[3];
 }
 
+// Index of (b, c, y, x) in a packed input gradient: the scratch sums' layout.
+uint grad_packed(uint b, uint c, uint y, uint x)
+{
+    return ((b * pc.p.channels + c) * pc.p.in_h + y) * pc.p.in_w + x;
+}
+
 uint grad_target(uint b, uint c, uint y, uint x)
 {
     if (TO_SCRATCH)
-        return ((b * pc.p.channels + c) * pc.p.in_h + y) * pc.p.in_w + x;
+        return grad_packed(b, c, y, x);
     return grad_offset(uvec4(b, c, y, x));
+}
+
+// Where part `part` of the gather keeps the sum of packed element e, in floats into scratch.
+uint part_sum(uint part, uint e)
+{
+    return pc.p.parts_base + part * pc.p.grad_elements + e;
 }
 
 void add(uint i, float v, vec2 fixed_scale)

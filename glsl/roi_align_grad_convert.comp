@@ -1,6 +1,7 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
-// ROI_ALIGN_GRAD: turns the scatter's float32 or fixed-point sums in scratch into OutputGradientTensor.
+// ROI_ALIGN_GRAD: turns the scatter's float32 or fixed-point sums in scratch into OutputGradientTensor,
+// or the gather's parts' float32 sums, added in part order.
 #include "roi_align_grad_common.glsl"
 
 void main()
@@ -17,7 +18,9 @@ void main()
         v = nan ? uintBitsToFloat(0x7fc00000u) : uintBitsToFloat(flags == FIXED_POSITIVE_INF ? 0x7f800000u : 0xff800000u);
     }
 #else
-    float v = pc.scratch.v[e];
+    float v = FloatSums(pc.scratch).v[part_sum(0u, e)];
+    for (uint part = 1u; part < PARTS; part++)
+        v += FloatSums(pc.scratch).v[part_sum(part, e)];
 #endif
     store(pc.grad, grad_offset(i), v);
 }

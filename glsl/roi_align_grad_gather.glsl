@@ -242,9 +242,12 @@ void main()
     uint tiles_x = (pc.p.in_w + TILE_W - 1u) / TILE_W, tiles_y = (pc.p.in_h + TILE_H - 1u) / TILE_H;
     uint chunks = (pc.p.channels + GROUP_CHANNELS - 1u) / GROUP_CHANNELS;
     uint tx = group % tiles_x, ty = (group / tiles_x) % tiles_y, q = group / (tiles_x * tiles_y);
-    uint c0 = (q % chunks) * GROUP_CHANNELS, b = q / chunks;
-    if (b >= pc.p.batch_count)
+    uint c0 = (q % chunks) * GROUP_CHANNELS, b = q / chunks % pc.p.batch_count, part = q / chunks / pc.p.batch_count;
+    if (part >= PARTS)
         return;
+    // This part's regions: [first_region, end_region).
+    uint per_part = (pc.p.num_rois + PARTS - 1u) / PARTS, first_region = part * per_part;
+    uint end_region = min(pc.p.num_rois, first_region + per_part);
     uint y0 = ty * TILE_H, x0 = tx * TILE_W;
     // A warp's invocations share a split, so that their loads of a bin are contiguous.
     uint split = lid / TILE_INVOCATIONS, pixel = lid % TILE_INVOCATIONS / QUADS, quad = lid % QUADS;
@@ -281,7 +284,7 @@ void main()
 #endif
     const uint row = pixel / TILE_W, column = TILE_H + pixel % TILE_W;
     uint set = 0u;
-    for (uint base = 0u; base < pc.p.num_rois; base += ROUND_REGIONS) {
+    for (uint base = first_region; base < end_region; base += ROUND_REGIONS) {
         barrier();
         for (uint n = lid; n < ROUND_WORDS; n += gl_WorkGroupSize.x)
             gather_over[n] = 0u;
@@ -292,8 +295,8 @@ void main()
         uint batch[SCAN];
         [[unroll]] for (uint k = 0u; k < SCAN; k++) {
             uint r = base + k * gl_WorkGroupSize.x + lid;
-            span[k] = r < pc.p.num_rois ? lines_of.v[regions_vec4() + 2u * r] : uvec4(1u, 0u, 1u, 0u);
-            batch[k] = r < pc.p.num_rois ? lines_of.v[regions_vec4() + 2u * r + 1u].x : NO_BIN;
+            span[k] = r < end_region ? lines_of.v[regions_vec4() + 2u * r] : uvec4(1u, 0u, 1u, 0u);
+            batch[k] = r < end_region ? lines_of.v[regions_vec4() + 2u * r + 1u].x : NO_BIN;
         }
         bool over = false;      // slot lid's (where it stages, the only one)
         [[unroll]] for (uint k = 0u; k < SCAN; k++) {
@@ -395,13 +398,17 @@ void main()
                 acc[v] += split_sums[((k - 1u) * TILE_INVOCATIONS + inner) * vecs + v];
         }
     }
-    if (!ROWS) {
+    if (!ROWS || PARTS > 1u) {
         if (split > 0u || !inside)
             return;
         [[unroll]] for (uint v = 0u; v < GROUP_CHANNELS / (4u * QUADS); v++) {
             [[unroll]] for (uint k = 0u; k < 4u; k++) {
                 uint c = c0 + sum_channel(4u * v + k, quad);
-                if (c < pc.p.channels)
+                if (c >= pc.p.channels)
+                    continue;
+                if (PARTS > 1u)
+                    pool.v[part_sum(part, grad_packed(b, c, y, x))] = acc[v][k];
+                else
                     store(pc.grad, grad_offset(uvec4(b, c, y, x)), acc[v][k]);
             }
         }

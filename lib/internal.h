@@ -36,7 +36,7 @@ dmlvk_status dmlvk_vk_error(VkResult result, const char *what);
 
 /* ---- pipelines and dispatch plans --------------------------------------------------------- */
 
-#define DMLVK_MAX_DISPATCHES 8
+#define DMLVK_MAX_DISPATCHES 9
 /* Bindings of one operator: its tensor fields. */
 #define DMLVK_MAX_BINDINGS 8
 

@@ -61,6 +61,16 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
 #define ROI_GATHER_LARGE_FROM 2048
 /* Workgroups below which it splits each element's regions over more invocations. */
 #define ROI_GATHER_SPLIT_BELOW 1024
+/* Workgroups below which it divides the regions into parts (ROI_GATHER_MAX_PARTS), each part at
+ * least ROI_GATHER_PART_REGIONS regions, where the regions' bins number at least
+ * ROI_GATHER_PARTS_FROM_BINS per input pixel: before fewer channels per workgroup or splits, as
+ * parts repeat no walk (fewer channels repeat every region's walk for each of their workgroups),
+ * for the price of each part's float32 input gradient, stored element by element and read once
+ * more. That pays where each element's walk is long (BENCHMARKS.md note 171: 25 to 164 bins per
+ * pixel 19-44% faster), not where it is short (6 to 8.5 bins per pixel 13-58% slower). */
+#define ROI_GATHER_PARTS_BELOW 2048
+#define ROI_GATHER_PART_REGIONS 64
+#define ROI_GATHER_PARTS_FROM_BINS 16
 /* Bins per input pixel past which a 16-bit gather of 8 invocations per element stores an element
  * per invocation (plan_gather's `rows`). */
 #define ROI_GATHER_ROWS_MOST_BINS 2
@@ -119,7 +129,8 @@ _Static_assert((ROI_GATHER_VECS & (ROI_GATHER_VECS - 1)) == 0, "the gather masks
 
 struct gather_plan {
     uint32_t group_channels, quads, splits;
-    bool few_workgroups;                /* fewer channels per workgroup, or splits, to make more */
+    uint32_t parts;                     /* ROI_SPEC_GATHER_PARTS */
+    bool few_workgroups;                /* fewer channels per workgroup, splits or parts, to make more */
     uint32_t tile_w;                    /* ROI_SPEC_GATHER_TILE_W */
     bool rows;                          /* ROI_SPEC_GATHER_ROWS */
     bool staged;                        /* ROI_SPEC_GATHER_STAGED */
@@ -177,7 +188,8 @@ static uint64_t gather_shared_bytes(uint32_t wg, uint32_t scan, uint32_t quads, 
 }
 
 /* The gather's plan with `wide_quads` invocations per element where it takes more than
- * ROI_GATHER_QUADS (plan_gather chooses them). False where the gather does not apply. With
+ * ROI_GATHER_QUADS (plan_gather chooses them) and at most `most_parts` parts of the regions. False
+ * where the gather does not apply. With
  * `roi_grad` (AVERAGE and LINEAR) it sums the ROI gradient too (g->roi_grad) where that measured
  * faster than the ROI gradient's own stages (BENCHMARKS.md note 82: float32 gathers with all their
  * channels and no splits; the element's input channels take registers that 16-bit and small-map
@@ -185,7 +197,7 @@ static uint64_t gather_shared_bytes(uint32_t wg, uint32_t scan, uint32_t quads, 
  * and where it can: subgroups of at least 4 that each lie in one share of the regions, to sum a
  * region's terms in a butterfly of shuffles, and sums that fit in 1 GiB. */
 static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
-                              bool roi_grad, uint32_t wide_quads, struct gather_plan *g)
+                              bool roi_grad, uint32_t wide_quads, uint32_t most_parts, struct gather_plan *g)
 {
     const uint32_t wg = ctx->workgroup_size;
     uint32_t quads = ROI_GATHER_QUADS;
@@ -213,8 +225,18 @@ static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct r
     most = ROI_GATHER_VECS * 4 * quads;
     uint32_t channels = s->channels >= most ? (uint32_t)most : (s->channels + step - 1) / step * step;
     const uint32_t full_channels = channels;
+    /* Parts of the regions first, their sums indexed in 32 bits. */
+    const uint64_t elements = s->grad.elements;
+    const uint64_t bins = (uint64_t)s->num_rois * s->out_h * s->out_w;
+    const uint64_t pixels_all = (uint64_t)s->batch_count * s->in_h * s->in_w;
+    uint32_t parts = 1;
+    while (2 * parts <= most_parts && bins >= ROI_GATHER_PARTS_FROM_BINS * pixels_all &&
+           s->num_rois >= (uint64_t)ROI_GATHER_PART_REGIONS * 2 * parts &&
+           2 * parts * elements < UINT64_C(1) << 31 &&
+           tiles * s->batch_count * ((s->channels + channels - 1) / channels) * parts < ROI_GATHER_PARTS_BELOW)
+        parts *= 2;
     while (channels > step &&
-           tiles * s->batch_count * ((s->channels + channels - 1) / channels) < ROI_GATHER_MIN_WORKGROUPS)
+           tiles * s->batch_count * ((s->channels + channels - 1) / channels) * parts < ROI_GATHER_MIN_WORKGROUPS)
         channels = channels / 2 < step ? step : channels / 2 / step * step;
     uint64_t stride = (s->channels + channels - 1) / channels * channels;
     /* Still few workgroups: each walk over the regions is a chain of dependent loads, so split
@@ -223,7 +245,7 @@ static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct r
     uint32_t splits = 1;
     while (splits < ROI_GATHER_MAX_SPLITS && s->num_rois >= 4 * 2 * splits && channels / quads <= ROI_GATHER_SPLIT_SUMS &&
            gather_shared_bytes(wg, scan, quads, 2 * splits, 0, false, false) <= ctx->max_shared_bytes && wg % (2 * splits) == 0 &&
-           tiles * s->batch_count * (stride / channels) < ROI_GATHER_SPLIT_BELOW) {
+           tiles * s->batch_count * (stride / channels) * parts < ROI_GATHER_SPLIT_BELOW) {
         uint64_t split_tiles;
         if (!gather_tiles(wg / (2 * splits), quads, ROI_GATHER_TILE_W, s, &split_tiles))
             break;
@@ -241,10 +263,8 @@ static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct r
     const bool bits16 = DMLVK_IS_16BIT_FLOAT(s->grad.type);
     const uint32_t segment = ROI_GATHER_LOAD_BYTES / (bits16 ? 2 : 4);
     uint32_t tile_w = tile_width(pixels, ROI_GATHER_TILE_W);
-    bool rows = !max && channels / quads % ROI_GATHER_ROW_SUMS == 0 &&
+    bool rows = !max && parts == 1 && channels / quads % ROI_GATHER_ROW_SUMS == 0 &&
                 gather_shared_bytes(wg, scan, quads, splits, tile_w, true, false) <= ctx->max_shared_bytes;
-    const uint64_t bins = (uint64_t)s->num_rois * s->out_h * s->out_w;
-    const uint64_t pixels_all = (uint64_t)s->batch_count * s->in_h * s->in_w;
     if (bits16)
         rows = rows && quads == ROI_GATHER_QUADS_WIDE && bins <= ROI_GATHER_ROWS_MOST_BINS * pixels_all;
     rows = rows && tile_w % segment == 0;
@@ -277,18 +297,22 @@ static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct r
     const uint32_t warps = roi_grad ? wg / subgroup : 0;
     const uint64_t partials = (uint64_t)s->num_rois * tiles * (stride / channels) * warps;
     if (roi_grad && partials >= UINT64_C(1) << 26)
-        return plan_gather_quads(ctx, f, s, false, wide_quads, g);
+        return plan_gather_quads(ctx, f, s, false, wide_quads, most_parts, g);
     if (transposed + words >= UINT64_C(1) << 32)
         return false;
+    /* The parts' sums follow the rest of its scratch (plan). */
+    if (parts > 1 && (words + 3) / 4 * 4 + parts * elements >= UINT64_C(1) << 32)
+        return plan_gather_quads(ctx, f, s, roi_grad, wide_quads, 1, g);
     uint64_t blocks = (uint64_t)s->num_rois * ((stride + ROI_TRANSPOSE_CHANNELS - 1) / ROI_TRANSPOSE_CHANNELS);
     const bool stepped_pool = !max && !roi_grad && s->bins.type == DMLVK_TENSOR_DATA_TYPE_FLOAT32 &&
                               (uint64_t)s->out_h * s->out_w > ROI_GATHER_STEPPED_POOL_BINS;
     *g = (struct gather_plan){
         .group_channels = channels,
         .pool_step = stepped_pool ? ROI_GATHER_POOL_STEP : 1,
-        .few_workgroups = channels < full_channels || splits > 1,
+        .few_workgroups = channels < full_channels || splits > 1 || parts > 1,
         .quads = quads,
         .splits = splits,
+        .parts = parts,
         .rows = rows,
         .staged = staged,
         .tile_w = tile_w,
@@ -300,7 +324,7 @@ static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct r
         .roi_partials = partials,
         .transpose_blocks = blocks,
         .line_invocations = lines,
-        .gather_invocations = tiles * s->batch_count * (stride / channels) * wg,
+        .gather_invocations = tiles * s->batch_count * (stride / channels) * parts * wg,
     };
     return true;
 }
@@ -320,11 +344,12 @@ static uint64_t gather_stride(const struct roi_shape *s, const struct gather_pla
 static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
                         bool roi_grad, struct gather_plan *g)
 {
-    if (!plan_gather_quads(ctx, f, s, roi_grad, ROI_GATHER_QUADS_WIDE, g))
+    if (!plan_gather_quads(ctx, f, s, roi_grad, ROI_GATHER_QUADS_WIDE, ROI_GATHER_MAX_PARTS, g))
         return false;
     struct gather_plan h;
     if (g->splits > 1 && f->reduction != DMLVK_REDUCE_FUNCTION_MAX &&
-        plan_gather_quads(ctx, f, s, roi_grad, ROI_GATHER_QUADS_SPLIT, &h) && h.quads == ROI_GATHER_QUADS_SPLIT &&
+        plan_gather_quads(ctx, f, s, roi_grad, ROI_GATHER_QUADS_SPLIT, ROI_GATHER_MAX_PARTS, &h) &&
+        h.quads == ROI_GATHER_QUADS_SPLIT &&
         h.splits > 1 && gather_stride(s, &h) <= gather_stride(s, g))
         *g = h;
     return true;
@@ -346,6 +371,7 @@ static bool plan_gather_sized(const struct dmlvk_op_context *ctx, const struct r
     const bool float32 = s->bins.type == DMLVK_TENSOR_DATA_TYPE_FLOAT32;
     if (ctx->workgroup_size > 128 && f->reduction != DMLVK_REDUCE_FUNCTION_MAX && float32 && !g->few_workgroups &&
         plan_gather(&half, f, s, roi_grad, &h) && h.group_channels == g->group_channels && h.splits == g->splits &&
+        h.parts == g->parts &&
         (h.roi_grad || !g->roi_grad))
         *g = h;
     return true;
@@ -472,6 +498,7 @@ static void gather_spec(struct dmlvk_op_plan *p, struct dmlvk_dispatch_plan *d, 
     dmlvk_dispatch_spec(p, d, ROI_SPEC_GATHER_WARPS, g->warps);
     dmlvk_dispatch_spec(p, d, ROI_SPEC_GATHER_SCAN, g->scan);
     dmlvk_dispatch_spec(p, d, ROI_SPEC_GATHER_POOL_STEP, g->pool_step);
+    dmlvk_dispatch_spec(p, d, ROI_SPEC_GATHER_PARTS, g->parts);
 }
 
 /* The ROI gradient that the gather summed by region, tile, channel group and subgroup: a
@@ -547,14 +574,20 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
         if (gathered) {
             struct dmlvk_op_context gather_ctx = dmlvk_context_capped(ctx, g.workgroup_size);
             p->scratch_bytes = g.scratch_bytes;
-            struct dmlvk_dispatch_plan *first = NULL, *lines = NULL, *second = NULL, *gather = NULL;
+            if (g.parts > 1) {
+                const uint32_t parts_base = dmlvk_roi_align_reserve_scratch(p, (g.parts * elements + 3) / 4);
+                struct roi_align_params *params = dmlvk_roi_align_params(&s, p);
+                if (params)
+                    params->parts_base = 4 * parts_base;
+            }
+            struct dmlvk_dispatch_plan *first = NULL, *lines = NULL, *second = NULL, *gather = NULL, *sum = NULL;
             /* dY's transposition reads no sample table: half of it runs beside the geometry stage,
              * half beside the lines, which wait for the geometry (BENCHMARKS.md note 94: hidden
              * where the lines are few, after them where they fill the device; an event instead of
              * the barrier cost more than it hid). The winners read the tables, and the lines
-             * (which touch nothing the winners write) run beside the winners instead. At most 8
-             * dispatches: geometry, InputTensor's copy, two halves, lines, gather, and the ROI
-             * gradient's two. */
+             * (which touch nothing the winners write) run beside the winners instead. At most 9
+             * dispatches: geometry, InputTensor's copy, two halves, lines, gather, the sum of its
+             * parts, and the ROI gradient's two. */
             const bool max = f.reduction == DMLVK_REDUCE_FUNCTION_MAX;
             const bool halves = !max && g.transpose_blocks > 1;
             const uint64_t first_blocks = halves ? g.transpose_blocks / 2 : g.transpose_blocks;
@@ -566,7 +599,8 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
                                              (g.transpose_blocks - first_blocks) * ctx->workgroup_size,
                                              g.group_channels))) &&
                  (gather = stage(p, &gather_ctx, &f, fused ? DMLVK_SHADER_ROI_ALIGN_GRAD_GATHER_ROI : DMLVK_SHADER_ROI_ALIGN_GRAD_GATHER,
-                                 false, 0, g.gather_invocations, g.group_channels));
+                                 false, 0, g.gather_invocations, g.group_channels)) &&
+                 (g.parts == 1 || (sum = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_CONVERT, true, 0, elements, 0)));
             if (ok) {
                 first->concurrent = !max;
                 lines->concurrent = max;
@@ -578,6 +612,8 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
                 dmlvk_dispatch_spec(p, lines, ROI_SPEC_PREPARE, ROI_PREPARE_LINES);
                 dmlvk_dispatch_spec(p, lines, ROI_SPEC_GATHER_ROI_GRAD, fused);
                 gather_spec(p, gather, &g);
+                if (sum)
+                    dmlvk_dispatch_spec(p, sum, ROI_SPEC_GATHER_PARTS, g.parts);
                 transposed = max ? 0 : g.group_channels;
             }
         } else if (ctx->deterministic) {

@@ -770,6 +770,20 @@ static void tile_problem(struct problem *p, int iter, dmlvk_tensor_data_type typ
 
 static const uint32_t tile_workgroups[] = { 0, 512, 32, 16 };
 
+/* The input gradient of problem p in `type` with `params` against the reference, and bitwise the
+ * same with `again` (another path that must sum alike, or the deterministic mode). */
+static void expect_input_gradient_alike(const char *what, const struct problem *p, dmlvk_tensor_data_type type,
+                                        const struct test_params *params, const struct test_params *again)
+{
+    struct results r;
+    reference_results(p, &r);
+    assert_int_equal(gpu_backward(p, params, type, r.got, NULL), DMLVK_OK);
+    expect_close(what, r.got, r.want, r.mag, p->nx, type_tolerance(type));
+    assert_int_equal(gpu_backward(p, again, type, r.again, NULL), DMLVK_OK);
+    assert_memory_equal(r.got, r.again, p->nx * sizeof(double));
+    free_results(&r);
+}
+
 /* The gather by tiles (AVERAGE): maps of several partial tiles, regions over many tiles and tiny
  * ones whose lines more than 3 bins reach (weights in the region's pool), regions of another batch
  * or none, more regions than a workgroup scans at once, channels padded and split over workgroups
@@ -791,15 +805,10 @@ static void test_tile_gather(void **state)
                                                               : float_types[iter % 3];
         struct problem p;
         tile_problem(&p, iter, type, 5 + 7 * (uint32_t)(iter % 3), iter % 4 != 2, false, 4);
-        struct results r;
-        reference_results(&p, &r);
         struct test_params params = { .workgroup_size = iter >= 16 && iter % 2 ? 512 : iter >= 8 ? 0 : tile_workgroups[iter % 4] };
-        assert_int_equal(gpu_backward(&p, &params, type, r.got, NULL), DMLVK_OK);
-        expect_close("tile gather", r.got, r.want, r.mag, p.nx, type_tolerance(type));
-        params.deterministic = 1;
-        assert_int_equal(gpu_backward(&p, &params, type, r.again, NULL), DMLVK_OK);
-        assert_memory_equal(r.got, r.again, p.nx * sizeof(double));
-        free_results(&r);
+        struct test_params det = params;
+        det.deterministic = 1;
+        expect_input_gradient_alike("tile gather", &p, type, &params, &det);
         free_problem(&p);
     }
 }
@@ -830,10 +839,11 @@ static void test_tile_gather_strided(void **state)
     }
 }
 
-/* Specialization constant `id` of ROI_ALIGN_GRAD's gather (AVERAGE, no ROI gradient) for the
- * problem q in `type`, its input gradient packed or channels last; 0 where no dispatch gathers. */
-static uint32_t gather_spec_value(const struct ref_roi *q, dmlvk_tensor_data_type type, bool channels_last_grad,
-                                  uint32_t id)
+/* Specialization constant `id` of ROI_ALIGN_GRAD's gather for the problem q in `type` with
+ * `params`, the ROI gradient beside the input gradient where roi_grad, its input gradient packed
+ * or channels last; 0 where no dispatch gathers. */
+static uint32_t gather_spec_with(const struct ref_roi *q, dmlvk_tensor_data_type type, const struct test_params *params,
+                                 bool roi_grad, bool channels_last_grad, uint32_t id)
 {
     struct roi_tensors t;
     packed_roi_tensors(&t, type, (uint32_t[4]){ q->batch, q->channels, q->height, q->width },
@@ -842,9 +852,9 @@ static uint32_t gather_spec_value(const struct ref_roi *q, dmlvk_tensor_data_typ
     const uint32_t channels_last[4] = { q->height * q->width * q->channels, 1, q->width * q->channels, q->channels };
     if (channels_last_grad)
         grad.Strides = channels_last;
-    dmlvk_roi_align_grad_operator_desc d = backward_desc(q, &t, &grad, NULL);
+    dmlvk_roi_align_grad_operator_desc d = backward_desc(q, &t, &grad, roi_grad ? &t.rois : NULL);
     dmlvk_operator *op;
-    assert_int_equal(test_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ROI_ALIGN_GRAD, &d }, NULL, &op),
+    assert_int_equal(test_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ROI_ALIGN_GRAD, &d }, params, &op),
                      DMLVK_OK);
     dmlvk_operator_properties props;
     assert_int_equal(dmlvk_operator_get_properties(op, &props), DMLVK_OK);
@@ -852,11 +862,18 @@ static uint32_t gather_spec_value(const struct ref_roi *q, dmlvk_tensor_data_typ
     for (uint32_t i = 0; i < props.dispatch_count; i++) {
         enum dmlvk_shader shader;
         assert_int_equal(dmlvk_debug_operator_shader(op, i, &shader), DMLVK_OK);
-        if (shader == DMLVK_SHADER_ROI_ALIGN_GRAD_GATHER)
+        if (shader == DMLVK_SHADER_ROI_ALIGN_GRAD_GATHER || shader == DMLVK_SHADER_ROI_ALIGN_GRAD_GATHER_ROI)
             assert_int_equal(dmlvk_debug_operator_spec(op, i, id, &value), DMLVK_OK);
     }
     dmlvk_operator_destroy(op);
     return value;
+}
+
+/* The same for the gather of AVERAGE without the ROI gradient and with the default parameters. */
+static uint32_t gather_spec_value(const struct ref_roi *q, dmlvk_tensor_data_type type, bool channels_last_grad,
+                                  uint32_t id)
+{
+    return gather_spec_with(q, type, NULL, false, channels_last_grad, id);
 }
 
 /* ROI_SPEC_GATHER_TILE_W of the gather for 7x7 AVERAGE bins over `rois` regions of a float32
@@ -1118,6 +1135,52 @@ static void test_roi_gradient_gpu(void **state)
     }
 }
 
+/* Region k of a varied set, in turn: large and overlapping, narrower than its bins (the lines'
+ * pools), mirrored, past the edges (clamped samples), on whole pixels (taps of weight 0 whose
+ * derivative is not; corners below `whole`, extents up to `whole_extent`); w x h is the map in the
+ * regions' coordinates. */
+static void varied_region(uint32_t k, double w, double h, uint32_t whole, uint32_t whole_extent, double *r)
+{
+    switch (k % 5) {
+    case 0: /* large, overlapping */
+        r[0] = uniform(-w / 4, w / 2), r[1] = uniform(-h / 4, h / 2);
+        r[2] = r[0] + uniform(w / 4, w), r[3] = r[1] + uniform(h / 4, h);
+        break;
+    case 1: /* narrower than its bins */
+        r[0] = uniform(0, w), r[1] = uniform(0, h), r[2] = r[0] + uniform(0.2, 2), r[3] = r[1] + uniform(0.2, 2);
+        break;
+    case 2: /* mirrored */
+        r[0] = uniform(w / 2, w), r[1] = uniform(h / 2, h), r[2] = r[0] - uniform(2, w / 2), r[3] = r[1] - uniform(2, h / 2);
+        break;
+    case 3: /* past the edges */
+        r[0] = uniform(-w / 2, 0), r[1] = uniform(h / 2, h), r[2] = w + uniform(0, w / 2), r[3] = h + uniform(0, h);
+        break;
+    default: /* whole pixels */
+        r[0] = (double)below(whole), r[1] = (double)below(whole);
+        r[2] = r[0] + 1 + below(whole_extent), r[3] = r[1] + 1 + below(whole_extent);
+        break;
+    }
+}
+
+/* Problem p's sampling by `iter` (fixed, adaptive and corner-aligned; offsets and spatial scales)
+ * and its regions varied_region's, with corners and extents on whole pixels below `whole` and
+ * `whole_extent`; region 7, and every `out_of_range`-th after it, of a batch past the input's. */
+static void vary_regions(struct problem *p, int iter, uint32_t whole, uint32_t whole_extent, uint32_t out_of_range)
+{
+    struct ref_roi *q = &p->q;
+    q->align_corners = iter % 4 == 3;
+    q->spatial_x = iter % 2 ? 0.5 : 1;
+    q->spatial_y = iter % 3 ? 1 : 0.25;
+    q->input_offset = iter % 2 ? 0.5 : 0;
+    q->output_offset = iter % 2 ? -0.5 : 0;
+    q->min_samples = 1 + below(2);
+    q->max_samples = iter % 3 == 1 ? UINT32_MAX : q->min_samples + below(2);
+    for (uint32_t k = 0; k < q->num_rois; k++) {
+        varied_region(k, q->width / q->spatial_x, q->height / q->spatial_y, whole, whole_extent, &p->rois[4 * k]);
+        p->batch[k] = k % out_of_range == 7 ? 2 : below(2);
+    }
+}
+
 /* The ROI gradient that the gather sums on the way (float32 AVERAGE LINEAR gathers with all their
  * channels and no splits: in workgroups of 64, maps of 1024 tiles and more; in iter 6 and 7 in
  * workgroups of 32, whose scan for the regions over a tile takes two rounds), against the reference
@@ -1140,35 +1203,7 @@ static void test_roi_gradient_gathered(void **state)
         q->out_h = 1 + below(7);
         q->out_w = 1 + below(7);
         q->linear = 1;
-        q->align_corners = iter % 4 == 3;
-        q->spatial_x = iter % 2 ? 0.5 : 1;
-        q->spatial_y = iter % 3 ? 1 : 0.25;
-        q->input_offset = iter % 2 ? 0.5 : 0;
-        q->output_offset = iter % 2 ? -0.5 : 0;
-        q->min_samples = 1 + below(2);
-        q->max_samples = iter % 3 == 1 ? UINT32_MAX : q->min_samples + below(2);
-        for (uint32_t k = 0; k < q->num_rois; k++) {
-            double *r = &p.rois[4 * k], w = q->width / q->spatial_x, h = q->height / q->spatial_y;
-            switch (k % 5) {
-            case 0: /* large, overlapping */
-                r[0] = uniform(-w / 4, w / 2), r[1] = uniform(-h / 4, h / 2);
-                r[2] = r[0] + uniform(w / 4, w), r[3] = r[1] + uniform(h / 4, h);
-                break;
-            case 1: /* narrower than its bins */
-                r[0] = uniform(0, w), r[1] = uniform(0, h), r[2] = r[0] + uniform(0.2, 2), r[3] = r[1] + uniform(0.2, 2);
-                break;
-            case 2: /* mirrored */
-                r[0] = uniform(w / 2, w), r[1] = uniform(h / 2, h), r[2] = r[0] - uniform(2, w / 2), r[3] = r[1] - uniform(2, h / 2);
-                break;
-            case 3: /* past the edges */
-                r[0] = uniform(-w / 2, 0), r[1] = uniform(h / 2, h), r[2] = w + uniform(0, w / 2), r[3] = h + uniform(0, h);
-                break;
-            default: /* whole pixels */
-                r[0] = (double)below(40), r[1] = (double)below(40), r[2] = r[0] + 1 + below(30), r[3] = r[1] + 1 + below(30);
-                break;
-            }
-            p.batch[k] = k == 7 ? 2 : below(2);
-        }
+        vary_regions(&p, iter, 40, 30, UINT32_MAX);
         alloc_problem(&p);
         for (uint64_t i = 0; i < p.nx; i++)
             p.x[i] = uniform(-1, 1);
@@ -1187,6 +1222,93 @@ static void test_roi_gradient_gathered(void **state)
         assert_true(backward_dispatches(&p, &params) < backward_dispatches(&p, &own_stages));
         free_problem(&p);
     }
+}
+
+/* Many regions over a small map, whose gather divides them into parts in workgroups of their own
+ * (ROI_SPEC_GATHER_PARTS), each part's sums added in part order: 2 batches of 9 to 12 rows and 10
+ * to 14 columns, 40 or 70 channels (padded, and in two groups), 513 to 544 regions of 4x4 to 7x7 bins
+ * (at least 16 bins per pixel; 260 channels and 6x6 to 7x7 with the ROI gradient), large and overlapping, narrower than their bins (the lines'
+ * pools), mirrored, past the edges, on whole pixels, some of a batch out of range; LINEAR and
+ * NEAREST, fixed, adaptive and corner-aligned sampling; every type. AVERAGE against the reference
+ * and bitwise the same run to run and in the deterministic mode; MAX's gather (where the atomics
+ * are missing) on inputs of a few integers under NEAREST, whose ties are exact; float32 with the
+ * ROI gradient too, summed in the gather and, without subgroup shuffles, in its own stages, which
+ * makes ROI_ALIGN_GRAD's most dispatches (DMLVK_MAX_DISPATCHES: the geometry, the input's copy,
+ * dY's transposition in halves, the lines, the gather, the parts' sum and the ROI gradient's two). */
+static void test_gather_parts(void **state)
+{
+    (void)state;
+    for (int iter = 0; iter < 10; iter++) {
+        const dmlvk_tensor_data_type type = iter >= 8 ? DMLVK_TENSOR_DATA_TYPE_FLOAT32 : float_types[iter % 3];
+        const bool maximum = iter == 6 || iter == 7, roi_grad = iter >= 8;
+        struct problem p;
+        memset(&p, 0, sizeof(p));
+        struct ref_roi *q = &p.q;
+        q->batch = 2;
+        /* With the ROI gradient enough (channel, bin) items for its own stages' two workgroups per
+         * region. */
+        q->channels = roi_grad ? 260 : iter % 2 ? 70 : 40;
+        q->height = 9 + below(4);
+        q->width = 10 + below(5);
+        q->num_rois = 513 + below(MAX_ROIS - 512);
+        q->out_h = roi_grad ? 6 + below(2) : 4 + below(4);
+        q->out_w = roi_grad ? 6 + below(2) : 4 + below(4);
+        q->linear = !maximum && (roi_grad || iter % 4 != 1);
+        q->maximum = maximum;
+        vary_regions(&p, iter, 10, 8, 97);
+        alloc_problem(&p);
+        for (uint64_t i = 0; i < p.nx; i++)
+            p.x[i] = maximum ? (double)below(5) - 2 : uniform(-1, 1);
+        for (uint64_t i = 0; i < p.ny; i++)
+            p.dy[i] = uniform(-1, 1);
+        round_to_type(p.x, p.nx, type);
+        round_to_type(p.dy, p.ny, type);
+        round_to_type(p.rois, 4 * q->num_rois, type);
+        /* MAX gathers where its atomics are missing. */
+        const struct test_params params = { .force_no_int64_atomics = maximum, .deterministic = maximum };
+        assert_true(gather_spec_with(q, type, &params, roi_grad, false, ROI_SPEC_GATHER_PARTS) > 1);
+        if (roi_grad) {
+            expect_both_gradients(&p, &params, type);
+            const struct test_params own_stages = { .force_no_subgroup_shuffle = true };
+            assert_int_equal(backward_dispatches(&p, &own_stages), DMLVK_MAX_DISPATCHES);
+            expect_both_gradients(&p, &own_stages, type);
+            free_problem(&p);
+            continue;
+        }
+        const struct test_params det = { .deterministic = 1, .force_no_int64_atomics = maximum };
+        expect_input_gradient_alike("gather in parts", &p, type, &params, &det);
+        free_problem(&p);
+    }
+}
+
+/* ROI_SPEC_GATHER_PARTS where the regions' bins number at least 16 per input pixel and the tiles
+ * are few (BENCHMARKS.md note 171): 4096 regions of 7x7 bins on a 4x64x32x32 map (49 bins per
+ * pixel) take 16 parts in float32 and bfloat16, 512 regions there (6.1 per pixel) none; 256
+ * regions of 14x14 on a 2x256x50x76 map (6.6 per pixel) none; 2233 regions of 14x14 on a
+ * 2x512x35x38 map (164 per pixel) 16; fewer than 128 regions none. */
+static void test_gather_parts_rule(void **state)
+{
+    (void)state;
+    struct ref_roi q = { .batch = 4, .channels = 64, .height = 32, .width = 32, .num_rois = 4096, .out_h = 7,
+                         .out_w = 7, .linear = 1, .spatial_x = 0.0625, .spatial_y = 0.0625, .min_samples = 1,
+                         .max_samples = UINT32_MAX };
+    assert_int_equal(gather_spec_value(&q, DMLVK_TENSOR_DATA_TYPE_FLOAT32, false, ROI_SPEC_GATHER_PARTS), 16);
+    assert_int_equal(gather_spec_value(&q, DMLVK_TENSOR_DATA_TYPE_BFLOAT16, false, ROI_SPEC_GATHER_PARTS), 16);
+    q.num_rois = 512;
+    assert_int_equal(gather_spec_value(&q, DMLVK_TENSOR_DATA_TYPE_FLOAT32, false, ROI_SPEC_GATHER_PARTS), 1);
+    q = (struct ref_roi){ .batch = 2, .channels = 256, .height = 50, .width = 76, .num_rois = 256, .out_h = 14,
+                          .out_w = 14, .linear = 1, .spatial_x = 0.0625, .spatial_y = 0.0625, .min_samples = 2,
+                          .max_samples = 2 };
+    assert_int_equal(gather_spec_value(&q, DMLVK_TENSOR_DATA_TYPE_FLOAT32, false, ROI_SPEC_GATHER_PARTS), 1);
+    q.channels = 512;
+    q.height = 35;
+    q.width = 38;
+    q.num_rois = 2233;
+    assert_int_equal(gather_spec_value(&q, DMLVK_TENSOR_DATA_TYPE_BFLOAT16, false, ROI_SPEC_GATHER_PARTS), 16);
+    q.num_rois = 127;
+    q.height = 3;
+    q.width = 3;
+    assert_int_equal(gather_spec_value(&q, DMLVK_TENSOR_DATA_TYPE_FLOAT32, false, ROI_SPEC_GATHER_PARTS), 1);
 }
 
 /* torchvision.ops.roi_align's own algorithm (forward and backward), written from its source's
@@ -1700,9 +1822,10 @@ static int teardown(void **state)
     return 0;
 }
 
-/* ROI_ALIGN_GRAD's most dispatches (DMLVK_MAX_DISPATCHES): the geometry, InputTensor's copy, dY's
- * transposition in two halves, the lines, the gather and the ROI gradient's own two stages (without
- * subgroup shuffles, several workgroups per region); both outputs right and the same run to run. */
+/* ROI_ALIGN_GRAD's most dispatches where the gather takes no parts (test_gather_parts makes one more):
+ * the geometry, InputTensor's copy, dY's transposition in two halves, the lines, the gather and the
+ * ROI gradient's own two stages (without subgroup shuffles, several workgroups per region); both
+ * outputs right and the same run to run. */
 static void test_gather_dispatch_budget(void **state)
 {
     (void)state;
@@ -1800,6 +1923,8 @@ int main(void)
         cmocka_unit_test(test_tile_gather_strided),
         cmocka_unit_test(test_tile_gather_width),
         cmocka_unit_test(test_gather_pool_step),
+        cmocka_unit_test(test_gather_parts),
+        cmocka_unit_test(test_gather_parts_rule),
         cmocka_unit_test(test_max_gather),
         cmocka_unit_test(test_max_flat_ties),
         cmocka_unit_test(test_roi_gradient_gpu),
