@@ -101,7 +101,7 @@ DMLVK_PARAMS_END(roi_align_params)
  * ROI_GATHER_MAX_PARTS parts of consecutive regions, each walked by workgroups of its own over the
  * same tiles, which store their float32 sums to scratch (a packed input gradient per part, at
  * parts_base); roi_align_grad_convert then adds an element's parts in part order: deterministic. */
-#define ROI_GATHER_MAX_PARTS 16u
+#define ROI_GATHER_MAX_PARTS 8u
 /* The gather passes its sums through shared memory, ROI_GATHER_ROW_SUMS of each invocation's at a
  * time (ROI_GATHER_ROW_SUMS * quads * (pixels of a tile + 1) floats), so that an invocation stores
  * 16 bytes of a tile row at once and neighbouring invocations neighbouring bytes. */
