@@ -13,7 +13,9 @@
 // share an element, each loading 16 bytes of a bin's channels at once (4 of float32, 8 of a 16-bit
 // type): neighbouring invocations read neighbouring bytes, and neighbouring elements mostly the
 // same bins. On small maps SPLITS invocations per element and channels each walk every SPLITS-th
-// region, so that each walk is shorter, and their sums meet in shared memory. Under MAX the same
+// region, so that each walk is shorter, and their sums meet in shared memory; under many regions
+// PARTS of consecutive regions walk the same tiles in workgroups of their own, each storing its
+// sums to scratch for roi_align_grad_convert to add. Under MAX the same
 // lines name the bins whose samples reach the element, and each channel's record says whether
 // its winner tapped it (no weights in the lines are used).
 layout(constant_id = ROI_SPEC_GATHER_QUADS) const uint QUADS = ROI_GATHER_QUADS;

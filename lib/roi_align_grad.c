@@ -3,7 +3,9 @@
  * validation shared with ROI_ALIGN1 in roi_align.c.
  *
  * Under AVERAGE the input gradient is a gather by tiles (plan_gather): every element is stored
- * once, summed in region order, so every mode is deterministic and needs no atomics. So it is
+ * once, summed in region order (on small maps under many regions, in parts of consecutive regions
+ * whose sums a last pass adds in part order), so every mode is deterministic and needs no
+ * atomics. So it is
  * under MAX where the atomics that mode wants are missing (float atomics by default, int64 atomics
  * in the deterministic mode): a first pass finds each bin's winning sample per channel, and the
  * gather adds the winners' shares. It loads a 16-byte record per channel where AVERAGE loads 2 or
