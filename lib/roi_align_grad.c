@@ -227,14 +227,13 @@ static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct r
     most = ROI_GATHER_VECS * 4 * quads;
     uint32_t channels = s->channels >= most ? (uint32_t)most : (s->channels + step - 1) / step * step;
     const uint32_t full_channels = channels;
-    /* Parts of the regions first, their sums indexed in 32 bits. */
+    /* Parts of the regions first (their sums' 32-bit indices are checked below). */
     const uint64_t elements = s->grad.elements;
     const uint64_t bins = (uint64_t)s->num_rois * s->out_h * s->out_w;
     const uint64_t pixels_all = (uint64_t)s->batch_count * s->in_h * s->in_w;
     uint32_t parts = 1;
     while (2 * parts <= most_parts && bins >= ROI_GATHER_PARTS_FROM_BINS * pixels_all &&
            s->num_rois >= (uint64_t)ROI_GATHER_PART_REGIONS * 2 * parts &&
-           2 * parts * elements < UINT64_C(1) << 31 &&
            tiles * s->batch_count * ((s->channels + channels - 1) / channels) * parts < ROI_GATHER_PARTS_BELOW)
         parts *= 2;
     while (channels > step &&

@@ -854,8 +854,8 @@ static uint32_t gather_spec_with(const struct ref_roi *q, dmlvk_tensor_data_type
         grad.Strides = channels_last;
     dmlvk_roi_align_grad_operator_desc d = backward_desc(q, &t, &grad, roi_grad ? &t.rois : NULL);
     dmlvk_operator *op;
-    assert_int_equal(test_operator_create(dev, &(dmlvk_operator_desc){ DMLVK_OPERATOR_ROI_ALIGN_GRAD, &d }, params, &op),
-                     DMLVK_OK);
+    const dmlvk_operator_desc od = { DMLVK_OPERATOR_ROI_ALIGN_GRAD, &d };
+    assert_int_equal(test_operator_create(dev, &od, params, &op), DMLVK_OK);
     dmlvk_operator_properties props;
     assert_int_equal(dmlvk_operator_get_properties(op, &props), DMLVK_OK);
     uint32_t value = 0;
@@ -1150,7 +1150,8 @@ static void varied_region(uint32_t k, double w, double h, uint32_t whole, uint32
         r[0] = uniform(0, w), r[1] = uniform(0, h), r[2] = r[0] + uniform(0.2, 2), r[3] = r[1] + uniform(0.2, 2);
         break;
     case 2: /* mirrored */
-        r[0] = uniform(w / 2, w), r[1] = uniform(h / 2, h), r[2] = r[0] - uniform(2, w / 2), r[3] = r[1] - uniform(2, h / 2);
+        r[0] = uniform(w / 2, w), r[1] = uniform(h / 2, h);
+        r[2] = r[0] - uniform(2, w / 2), r[3] = r[1] - uniform(2, h / 2);
         break;
     case 3: /* past the edges */
         r[0] = uniform(-w / 2, 0), r[1] = uniform(h / 2, h), r[2] = w + uniform(0, w / 2), r[3] = h + uniform(0, h);
@@ -1226,9 +1227,10 @@ static void test_roi_gradient_gathered(void **state)
 
 /* Many regions over a small map, whose gather divides them into parts in workgroups of their own
  * (ROI_SPEC_GATHER_PARTS), each part's sums added in part order: 2 batches of 9 to 12 rows and 10
- * to 14 columns, 40 or 70 channels (padded, and in two groups), 513 to 544 regions of 4x4 to 7x7 bins
- * (at least 16 bins per pixel; 260 channels and 6x6 to 7x7 with the ROI gradient), large and overlapping, narrower than their bins (the lines'
- * pools), mirrored, past the edges, on whole pixels, some of a batch out of range; LINEAR and
+ * to 14 columns, 40 or 70 channels (padded, and in two groups), 513 to 544 regions of 4x4 to 7x7
+ * bins (at least 16 bins per pixel; 260 channels and 6x6 to 7x7 with the ROI gradient), large and
+ * overlapping, narrower than their bins (the lines' pools), mirrored, past the edges, on whole
+ * pixels, some of a batch out of range; LINEAR and
  * NEAREST, fixed, adaptive and corner-aligned sampling; every type. AVERAGE against the reference
  * and bitwise the same run to run and in the deterministic mode; MAX's gather (where the atomics
  * are missing) on inputs of a few integers under NEAREST, whose ties are exact; float32 with the
