@@ -1230,7 +1230,7 @@ static void test_roi_gradient_gathered(void **state)
  * to 14 columns, 40 or 70 channels (padded, and in two groups), 513 to 544 regions of 4x4 to 7x7
  * bins (at least 16 bins per pixel; 260 channels and 6x6 to 7x7 with the ROI gradient), large and
  * overlapping, narrower than their bins (the lines' pools), mirrored, past the edges, on whole
- * pixels, some of a batch out of range; LINEAR and
+ * pixels, some of a batch out of range; some dY infinite or NaN; LINEAR and
  * NEAREST, fixed, adaptive and corner-aligned sampling; every type. AVERAGE against the reference
  * and bitwise the same run to run and in the deterministic mode; MAX's gather (where the atomics
  * are missing) on inputs of a few integers under NEAREST, whose ties are exact; float32 with the
@@ -1261,8 +1261,11 @@ static void test_gather_parts(void **state)
         alloc_problem(&p);
         for (uint64_t i = 0; i < p.nx; i++)
             p.x[i] = maximum ? (double)below(5) - 2 : uniform(-1, 1);
+        /* In iter 0 and 5 some dY infinite or NaN, so that parts may hold Inf, -Inf and NaN that
+         * their sum must meet as float addition does. */
+        const double specials[3] = { INFINITY, -INFINITY, NAN };
         for (uint64_t i = 0; i < p.ny; i++)
-            p.dy[i] = uniform(-1, 1);
+            p.dy[i] = iter % 5 == 0 && below(50) == 0 ? specials[below(3)] : uniform(-1, 1);
         round_to_type(p.x, p.nx, type);
         round_to_type(p.dy, p.ny, type);
         round_to_type(p.rois, 4 * q->num_rois, type);
