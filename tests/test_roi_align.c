@@ -1916,6 +1916,58 @@ static void test_forward_whole_bins(void **state)
     }
 }
 
+/* ROI_ALIGN1 under AVERAGE where neighbouring samples share taps (5 to 8 samples per bin and axis
+ * on bins of a pixel or two, or adaptive sampling of wide regions), which the workgroups sum by
+ * their bins' listed taps (roi_align1.glsl's separable bins): every type, linear and nearest,
+ * mirrored, overhanging and out-of-range regions, aligned corners, an out-of-bounds value, input
+ * packed or channels-last, 1 to 9 channels, against the reference; where the lists do not fit in
+ * shared memory (many samples, many bins), whole bins as before. */
+static void test_forward_separable(void **state)
+{
+    (void)state;
+    for (int iter = 0; iter < 24; iter++) {
+        const dmlvk_tensor_data_type type = float_types[iter % 3];
+        const bool adaptive = iter % 4 == 3, channels_last = iter % 5 == 2, too_many = iter % 8 == 5;
+        struct problem p;
+        random_problem_channels(&p, iter % 2 == 0, false, adaptive, 1 + below(9), false);
+        free_problem(&p);
+        struct ref_roi *q = &p.q;
+        q->height = 6 + below(20);
+        q->width = 6 + below(20);
+        q->out_h = 1 + below(7);
+        q->out_w = too_many ? 40 + below(30) : 1 + below(7);
+        q->align_corners = iter % 6 == 1;
+        q->oob_value = iter % 3 == 1 ? -0.25 : 0;
+        q->spatial_x = q->spatial_y = 1;
+        if (!adaptive)
+            q->min_samples = q->max_samples = (too_many ? 14 : 5) + below(4);
+        q->num_rois = 1 + below(12);
+        for (uint32_t k = 0; k < q->num_rois; k++) {
+            /* bins of up to two pixels, or for adaptive sampling regions up to twice the map */
+            const double most_w = adaptive ? 2.0 * q->width : 2.0 * q->out_w, most_h = adaptive ? 2.0 * q->height : 2.0 * q->out_h;
+            const double x1 = uniform(-3, q->width + 1), y1 = uniform(-3, q->height + 1);
+            const double w = uniform(0.3, most_w) * (k % 5 == 4 ? -1 : 1), h = uniform(0.3, most_h) * (k % 7 == 6 ? -1 : 1);
+            p.rois[4 * k] = x1;
+            p.rois[4 * k + 1] = y1;
+            p.rois[4 * k + 2] = x1 + w;
+            p.rois[4 * k + 3] = y1 + h;
+            p.batch[k] = k % 9 == 8 ? 7 : below(2);
+        }
+        alloc_problem(&p);
+        for (uint64_t i = 0; i < p.nx; i++)
+            p.x[i] = uniform(-1, 1);
+        round_to_type(p.x, p.nx, type);
+        round_to_type(p.rois, 4 * q->num_rois, type);
+        char what[128];
+        snprintf(what, sizeof(what), "ROI_ALIGN1 separable case %d (%u regions, %ux%u bins, %u channels%s)", iter,
+                 q->num_rois, q->out_h, q->out_w, q->channels, channels_last ? ", channels-last" : "");
+        const uint32_t c = q->channels, hh = q->height, ww = q->width;
+        const uint32_t x_strides[4] = { hh * ww * c, 1, ww * c, c };
+        expect_forward_strided(what, &p, type, 1, channels_last ? x_strides : NULL, NULL);
+        free_problem(&p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1947,6 +1999,7 @@ int main(void)
         cmocka_unit_test(test_max_scatter_channels_last),
         cmocka_unit_test(test_gather_channels_last),
         cmocka_unit_test(test_forward_whole_bins),
+        cmocka_unit_test(test_forward_separable),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
