@@ -7,9 +7,7 @@
 // instead hold neighbouring sample columns of one sample row, a bin's columns
 // then summed by shuffles: each load instruction falls on one input row, where whole bins spread
 // a warp's loads over several bin rows (BENCHMARKS.md note 56). Regions whose samples per bin
-// along x are not a power of two that fits the subgroup take whole bins. Under AVERAGE, regions
-// whose samples share taps (less than a pixel apart) take separable bins in both shaders, each tap
-// of a bin loaded once (separable_region).
+// along x are not a power of two that fits the subgroup take whole bins.
 #include "common.glsl"
 
 #include "roi_align_abi.h"
@@ -152,125 +150,14 @@ void whole_bin(Region g, uint r, uint c0, uint oy, uint ox)
     }
 }
 
-// Separable bins (AVERAGE, where SEPARABLE_ENTRIES > 1): a bin's in-bounds samples weigh the input by
-// the products of their x and y tap weights, so its sum is the sum over its tap rows of the row's
-// weight times that row's columns weighed by their weights, each weight the sum of the bin's
-// samples' weights on that row or column. Where samples lie less than a pixel apart (adaptive
-// sampling) neighbouring samples share taps, and a bin loads each of its pixels once where whole
-// bins load four taps per sample. The workgroup first lists each bin column's and bin row's taps and
-// weights in shared memory (bin k of an axis with n samples per bin from entry 2nk: at most two taps
-// per sample), then takes the region by them where that loads at most half the taps
-// (separable_worth). A tap of weight 0 takes no part, as in weigh_taps.
-layout(constant_id = ROI_SPEC_SEPARABLE_ENTRIES) const uint SEPARABLE_ENTRIES = 1u;
-shared uvec2 separable_taps[2][SEPARABLE_ENTRIES];    // the tap, the bits of its weight
-shared uint separable_count[2][ROI_SEPARABLE_BINS];
-shared uint separable_total[2];
-
-// Whether `loads` loads of listed taps beat whole bins' `taps`: at most half as many, as each listed
-// tap costs a read of shared memory besides its load.
-bool separable_worth(float loads, float taps)
-{
-    return 2.0 * loads <= taps;
-}
-
-// Adds weight w on tap i to the list of axis a from `first` holding `count` entries: onto one of its
-// last three taps where one is i (samples move one way, so a tap recurs among those), else as a new
-// entry. Returns the new count.
-uint separable_add(uint a, uint first, uint count, uint i, float w)
-{
-    for (uint back = 1u; back <= min(count, 3u); back++) {
-        uvec2 e = separable_taps[a][first + count - back];
-        if (e.x == i) {
-            separable_taps[a][first + count - back].y = floatBitsToUint(uintBitsToFloat(e.y) + w);
-            return count;
-        }
-    }
-    separable_taps[a][first + count] = uvec2(i, floatBitsToUint(w));
-    return count + 1u;
-}
-
-// Lists bin k's taps along axis a (0: x, 1: y); returns their count.
-uint separable_list(Region g, uint a, uint k)
-{
-    uint n = a == 0u ? g.nx : g.ny, first = 2u * n * k, count = 0u;
-    uvec2 window = a == 0u ? bin_columns(g, k) : bin_rows(g, k);
-    for (uint j = window.x; j < window.y; j++) {
-        Axis s = a == 0u ? sample_x(g, k, j) : sample_y(g, k, j);
-        count = separable_add(a, first, count, s.i0, 1.0 - s.w);
-        if (s.w != 0.0)
-            count = separable_add(a, first, count, s.i1, s.w);
-    }
-    separable_count[a][k] = count;
-    return count;
-}
-
-// Whether the workgroup takes region g by separable bins: every invocation lists its share of the
-// bins' taps first. Uniform in the workgroup.
-bool separable_region(Region g)
-{
-    if (SEPARABLE_ENTRIES <= 1u || MAXIMUM || !g.valid || pc.p.out_w > ROI_SEPARABLE_BINS ||
-        pc.p.out_h > ROI_SEPARABLE_BINS || g.nx > SEPARABLE_ENTRIES / (2u * pc.p.out_w) ||
-        g.ny > SEPARABLE_ENTRIES / (2u * pc.p.out_h))
-        return false;
-    if (gl_LocalInvocationIndex < 2u)
-        separable_total[gl_LocalInvocationIndex] = 0u;
-    barrier();
-    uint lists = pc.p.out_w + pc.p.out_h, totals[2] = { 0u, 0u };
-    for (uint k = gl_LocalInvocationID.x; k < lists; k += gl_WorkGroupSize.x) {
-        uint a = k < pc.p.out_w ? 0u : 1u;
-        totals[a] += separable_list(g, a, k - a * pc.p.out_w);
-    }
-    atomicAdd(separable_total[0], totals[0]);
-    atomicAdd(separable_total[1], totals[1]);
-    barrier();
-    float taps = (LINEAR ? 4.0 : 1.0) * float(window_samples(g.wx, g.nx)) * float(window_samples(g.wy, g.ny));
-    return separable_worth(float(separable_total[0]) * float(separable_total[1]), taps);
-}
-
-// Bin (oy, ox) of CHANNELS channels from c0 by its listed taps, in one invocation.
-void separable_bin(Region g, uint r, uint c0, uint oy, uint ox)
-{
-    float acc[ROI_MAX_CHANNELS];
-    [[unroll]] for (uint k = 0u; k < ROI_MAX_CHANNELS; k++)
-        acc[k] = 0.0;
-    uint plane = g.b * pc.p.in_strides[0] + c0 * pc.p.in_strides[1];
-    uint first_x = 2u * g.nx * ox, columns = separable_count[0][ox];
-    uint first_y = 2u * g.ny * oy, rows = separable_count[1][oy];
-    for (uint j = 0u; j < rows; j++) {
-        uvec2 tap_y = separable_taps[1][first_y + j];
-        uint row = plane + tap_y.x * pc.p.in_strides[2];
-        float row_sum[ROI_MAX_CHANNELS];
-        [[unroll]] for (uint k = 0u; k < ROI_MAX_CHANNELS; k++)
-            row_sum[k] = 0.0;
-        for (uint i = 0u; i < columns; i++) {
-            uvec2 tap_x = separable_taps[0][first_x + i];
-            uint at = row + tap_x.x * pc.p.in_strides[3];
-            float w = uintBitsToFloat(tap_x.y);
-            [[unroll]] for (uint k = 0u; k < ROI_MAX_CHANNELS; k++)
-                if (k < CHANNELS && c0 + k < pc.p.channels)
-                    row_sum[k] += w * load(pc.x, at + k * pc.p.in_strides[1]);
-        }
-        [[unroll]] for (uint k = 0u; k < ROI_MAX_CHANNELS; k++)
-            acc[k] += uintBitsToFloat(tap_y.y) * row_sum[k];
-    }
-    uvec2 window_y = bin_rows(g, oy), window_x = bin_columns(g, ox);
-    float inside = float(window_y.y - window_y.x) * float(window_x.y - window_x.x);
-    [[unroll]] for (uint k = 0u; k < ROI_MAX_CHANNELS; k++)
-        if (k < CHANNELS && c0 + k < pc.p.channels)
-            store_bin(g, uvec4(r, c0 + k, oy, ox), acc[k], inside, true);
-}
-
 // The invocation's whole bins of the workgroup's region and channels: neighbouring invocations
 // take neighbouring bins of a channel or, with CHANNEL_LANES, neighbouring channels of a bin.
-void whole_bins(Region g, uint r, uint c_first, uint c_end, bool separable)
+void whole_bins(Region g, uint r, uint c_first, uint c_end)
 {
     uint bins = pc.p.out_h * pc.p.out_w, sets = (c_end - c_first + CHANNELS - 1u) / CHANNELS, jobs = sets * bins;
     for (uint j = gl_LocalInvocationID.x; j < jobs; j += gl_WorkGroupSize.x) {
         uvec2 job = whole_bins_job(j, sets, bins);
-        if (separable)
-            separable_bin(g, r, c_first + job.x * CHANNELS, job.y / pc.p.out_w, job.y % pc.p.out_w);
-        else
-            whole_bin(g, r, c_first + job.x * CHANNELS, job.y / pc.p.out_w, job.y % pc.p.out_w);
+        whole_bin(g, r, c_first + job.x * CHANNELS, job.y / pc.p.out_w, job.y % pc.p.out_w);
     }
 }
 
@@ -345,10 +232,6 @@ void main()
         return;
     uint c_end = min(c_first + GROUP_CHANNELS, pc.p.channels);
     Region g = region(r);
-    if (separable_region(g)) {
-        whole_bins(g, r, c_first, c_end, true);
-        return;
-    }
 #if ROI_ALIGN1_ROWS
     // Lanes by their rank among the present ones; shuffles pair lanes by their ids, so sample
     // rows need the present lanes to be the first ones.
@@ -359,6 +242,6 @@ void main()
         return;
     }
 #endif
-    whole_bins(g, r, c_first, c_end, false);
+    whole_bins(g, r, c_first, c_end);
 }
 #endif

@@ -70,7 +70,6 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_SPEC_CHANNEL_LANES 19       /* whole bins' neighbouring invocations take neighbouring channels */
 #define ROI_SPEC_GATHER_POOL_STEP 20    /* pooled column weights the walk reads at once: 1 or ROI_GATHER_POOL_STEP */
 #define ROI_SPEC_GATHER_PARTS 21        /* the gather's parts of the regions, each in workgroups of its own */
-#define ROI_SPEC_SEPARABLE_ENTRIES 22   /* ROI_ALIGN1's separable bins' taps per axis in shared memory, 1: none */
 #define ROI_PREPARE_DY 0u               /* dY to [region][bin][channel] for the gather */
 #define ROI_PREPARE_LINES 1u            /* the gather's lines and region records */
 #define ROI_PREPARE_INPUT 2u            /* InputTensor to [batch][row][column][channel] */
@@ -78,11 +77,6 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_PART_FIRST_HALF 1u
 #define ROI_PART_SECOND_HALF 2u
 #define ROI_MAX_CHANNELS 8u
-/* ROI_ALIGN1 under AVERAGE lists each bin's taps per axis in shared memory (roi_align1.glsl's
- * separable bins): ROI_SEPARABLE_ENTRIES taps per axis where the device has room for them, bins of
- * n samples taking 2n each, for at most ROI_SEPARABLE_BINS bins per axis. */
-#define ROI_SEPARABLE_ENTRIES 1024u
-#define ROI_SEPARABLE_BINS 64u
 
 /*
  * The gather by tiles: ROI_GATHER_QUADS_WIDE invocations per element (ROI_GATHER_QUADS under MAX

@@ -1,6 +1,5 @@
 /* ROI_ALIGN1 (OPERATORS.md section 4): the sample tables (roi_align.c), then the bins, a workgroup
- * per region and group of channels (by sample rows, whole bins, or where samples share taps
- * separable bins), then where sums overflowed those bins again. Shaders:
+ * per region and group of channels, then where sums overflowed those bins again. Shaders:
  * glsl/roi_align_geometry.comp, glsl/roi_align1.comp, glsl/roi_align1_rows.comp and
  * glsl/roi_align1_rescue.comp (the last three from glsl/roi_align1.glsl); validation shared with
  * ROI_ALIGN_GRAD in roi_align.c. */
@@ -76,11 +75,6 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     dmlvk_dispatch_spec(p, dp, ROI_SPEC_CHANNELS, channels);
     dmlvk_dispatch_spec(p, dp, ROI_SPEC_GROUP_CHANNELS, group_channels);
     dmlvk_dispatch_spec(p, dp, ROI_SPEC_CHANNEL_LANES, walk == ROI_WALK_CHANNEL_LANES);
-    /* AVERAGE bins by their listed taps where regions' samples share them (roi_align1.glsl's
-     * separable bins), where the device has the shared memory for the lists. */
-    const uint64_t separable_bytes = 2 * (uint64_t)ROI_SEPARABLE_ENTRIES * 8 + 2 * ROI_SEPARABLE_BINS * 4 + 2 * 4;
-    const bool separable = f.reduction != DMLVK_REDUCE_FUNCTION_MAX && separable_bytes <= ctx->max_shared_bytes;
-    dmlvk_dispatch_spec(p, dp, ROI_SPEC_SEPARABLE_ENTRIES, separable ? ROI_SEPARABLE_ENTRIES : 1);
     bind(dp);
     /* AVERAGE sums that overflow where their means do not are summed again, scaled, by a dispatch
      * of their own (roi_align1.glsl). Float16 needs none: its finite inputs are at most 65504 and

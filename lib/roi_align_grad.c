@@ -73,6 +73,9 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
 #define ROI_GATHER_PARTS_BELOW 2048
 #define ROI_GATHER_PART_REGIONS 64
 #define ROI_GATHER_PARTS_FROM_BINS 16
+/* Where the regions' bins number at most ROI_GATHER_PARTS_FOR_SPLITS_MOST_BINS per input pixel (short
+ * walks), parts replace the splits the gather would make, as many (plan_gather; BENCHMARKS.md note 172). */
+#define ROI_GATHER_PARTS_FOR_SPLITS_MOST_BINS 2
 /* Bins per input pixel past which a 16-bit gather of 8 invocations per element stores an element
  * per invocation (plan_gather's `rows`). */
 #define ROI_GATHER_ROWS_MOST_BINS 2
@@ -190,8 +193,9 @@ static uint64_t gather_shared_bytes(uint32_t wg, uint32_t scan, uint32_t quads, 
 }
 
 /* The gather's plan with `wide_quads` invocations per element where it takes more than
- * ROI_GATHER_QUADS (plan_gather chooses them) and at most `most_parts` parts of the regions. False
- * where the gather does not apply. With
+ * ROI_GATHER_QUADS (plan_gather chooses them) and at most `most_parts` parts of the regions (with
+ * `parts_for_splits`, at any count of bins per pixel and no splits). False where the gather does not
+ * apply. With
  * `roi_grad` (AVERAGE and LINEAR) it sums the ROI gradient too (g->roi_grad) where that measured
  * faster than the ROI gradient's own stages (BENCHMARKS.md note 82: float32 gathers with all their
  * channels and no splits; the element's input channels take registers that 16-bit and small-map
@@ -199,7 +203,8 @@ static uint64_t gather_shared_bytes(uint32_t wg, uint32_t scan, uint32_t quads, 
  * and where it can: subgroups of at least 4 that each lie in one share of the regions, to sum a
  * region's terms in a butterfly of shuffles, and sums that fit in 1 GiB. */
 static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
-                              bool roi_grad, uint32_t wide_quads, uint32_t most_parts, struct gather_plan *g)
+                              bool roi_grad, uint32_t wide_quads, uint32_t most_parts, bool parts_for_splits,
+                              struct gather_plan *g)
 {
     const uint32_t wg = ctx->workgroup_size;
     uint32_t quads = ROI_GATHER_QUADS;
@@ -232,7 +237,7 @@ static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct r
     const uint64_t bins = (uint64_t)s->num_rois * s->out_h * s->out_w;
     const uint64_t pixels_all = (uint64_t)s->batch_count * s->in_h * s->in_w;
     uint32_t parts = 1;
-    while (2 * parts <= most_parts && bins >= ROI_GATHER_PARTS_FROM_BINS * pixels_all &&
+    while (2 * parts <= most_parts && (parts_for_splits || bins >= ROI_GATHER_PARTS_FROM_BINS * pixels_all) &&
            s->num_rois >= (uint64_t)ROI_GATHER_PART_REGIONS * 2 * parts &&
            tiles * s->batch_count * ((s->channels + channels - 1) / channels) * parts < ROI_GATHER_PARTS_BELOW)
         parts *= 2;
@@ -244,7 +249,7 @@ static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct r
      * the regions over invocations (whole tiles of wg / splits invocations, their sums in shared
      * memory) while that is short of ROI_GATHER_SPLIT_BELOW workgroups. */
     uint32_t splits = 1;
-    while (splits < ROI_GATHER_MAX_SPLITS && s->num_rois >= 4 * 2 * splits && channels / quads <= ROI_GATHER_SPLIT_SUMS &&
+    while (!parts_for_splits && splits < ROI_GATHER_MAX_SPLITS && s->num_rois >= 4 * 2 * splits && channels / quads <= ROI_GATHER_SPLIT_SUMS &&
            gather_shared_bytes(wg, scan, quads, 2 * splits, 0, false, false) <= ctx->max_shared_bytes && wg % (2 * splits) == 0 &&
            tiles * s->batch_count * (stride / channels) * parts < ROI_GATHER_SPLIT_BELOW) {
         uint64_t split_tiles;
@@ -298,12 +303,12 @@ static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct r
     const uint32_t warps = roi_grad ? wg / subgroup : 0;
     const uint64_t partials = (uint64_t)s->num_rois * tiles * (stride / channels) * warps;
     if (roi_grad && partials >= UINT64_C(1) << 26)
-        return plan_gather_quads(ctx, f, s, false, wide_quads, most_parts, g);
+        return plan_gather_quads(ctx, f, s, false, wide_quads, most_parts, parts_for_splits, g);
     if (transposed + words >= UINT64_C(1) << 32)
         return false;
     /* The parts' sums follow the rest of its scratch (plan). */
     if (parts > 1 && (words + 3) / 4 * 4 + parts * elements >= UINT64_C(1) << 32)
-        return plan_gather_quads(ctx, f, s, roi_grad, wide_quads, 1, g);
+        return plan_gather_quads(ctx, f, s, roi_grad, wide_quads, 1, parts_for_splits, g);
     uint64_t blocks = (uint64_t)s->num_rois * ((stride + ROI_TRANSPOSE_CHANNELS - 1) / ROI_TRANSPOSE_CHANNELS);
     const bool stepped_pool = !max && !roi_grad && s->bins.type == DMLVK_TENSOR_DATA_TYPE_FLOAT32 &&
                               (uint64_t)s->out_h * s->out_w > ROI_GATHER_STEPPED_POOL_BINS;
@@ -341,17 +346,26 @@ static uint64_t gather_stride(const struct roi_shape *s, const struct gather_pla
  * ROI_GATHER_QUADS_SPLIT invocations (an NVIDIA warp) where that pads no more channels: a warp
  * then walks one pixel's regions, where 4 pixels diverged over different ones (BENCHMARKS.md
  * note 83: the tiny map 14% faster in every type; the 14x14 small map, which does not split,
- * 23% slower so). */
+ * 23% slower so). Where the regions are enough for parts (2 * ROI_GATHER_PART_REGIONS) and their
+ * bins few per pixel (ROI_GATHER_PARTS_FOR_SPLITS_MOST_BINS), as many parts in place of those splits
+ * (note 172: 235 regions of 0.6 bins per pixel, 2 parts for 2 splits, 10.4% faster; longer walks
+ * and more parts than splits not measured). */
 static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
                         bool roi_grad, struct gather_plan *g)
 {
-    if (!plan_gather_quads(ctx, f, s, roi_grad, ROI_GATHER_QUADS_WIDE, ROI_GATHER_MAX_PARTS, g))
+    if (!plan_gather_quads(ctx, f, s, roi_grad, ROI_GATHER_QUADS_WIDE, ROI_GATHER_MAX_PARTS, false, g))
         return false;
     struct gather_plan h;
-    if (g->splits > 1 && f->reduction != DMLVK_REDUCE_FUNCTION_MAX &&
-        plan_gather_quads(ctx, f, s, roi_grad, ROI_GATHER_QUADS_SPLIT, ROI_GATHER_MAX_PARTS, &h) &&
+    const bool average = f->reduction != DMLVK_REDUCE_FUNCTION_MAX;
+    if (g->splits > 1 && average &&
+        plan_gather_quads(ctx, f, s, roi_grad, ROI_GATHER_QUADS_SPLIT, ROI_GATHER_MAX_PARTS, false, &h) &&
         h.quads == ROI_GATHER_QUADS_SPLIT &&
         h.splits > 1 && gather_stride(s, &h) <= gather_stride(s, g))
+        *g = h;
+    const uint64_t bins = (uint64_t)s->num_rois * s->out_h * s->out_w;
+    if (g->splits > 1 && g->parts == 1 && average &&
+        bins <= ROI_GATHER_PARTS_FOR_SPLITS_MOST_BINS * (uint64_t)s->batch_count * s->in_h * s->in_w &&
+        plan_gather_quads(ctx, f, s, roi_grad, ROI_GATHER_QUADS_WIDE, g->splits, true, &h) && h.parts > 1)
         *g = h;
     return true;
 }

@@ -1289,8 +1289,9 @@ static void test_gather_parts(void **state)
 /* ROI_SPEC_GATHER_PARTS where the regions' bins number at least 16 per input pixel and the tiles
  * are few (BENCHMARKS.md note 171), up to ROI_GATHER_MAX_PARTS: 4096 regions of 7x7 bins on a
  * 4x64x32x32 map (49 bins per pixel) take 8 parts in float32 and bfloat16, 512 regions there (6.1
- * per pixel) none; 256 regions of 14x14 on a 2x256x50x76 map (6.6 per pixel) none; 2233 regions of
- * 14x14 on a 2x512x35x38 map (164 per pixel) 8; fewer than 128 regions none. */
+ * per pixel) none, but its splits; 256 regions of 14x14 on a 2x256x50x76 map (6.6 per pixel) none;
+ * 2233 regions of 14x14 on a 2x512x35x38 map (164 per pixel) 8; fewer than 128 regions none; and
+ * 2 parts in place of 2 splits on rnd051's shape (0.6 bins per pixel, note 172). */
 static void test_gather_parts_rule(void **state)
 {
     (void)state;
@@ -1301,6 +1302,7 @@ static void test_gather_parts_rule(void **state)
     assert_int_equal(gather_spec_value(&q, DMLVK_TENSOR_DATA_TYPE_BFLOAT16, false, ROI_SPEC_GATHER_PARTS), 8);
     q.num_rois = 512;
     assert_int_equal(gather_spec_value(&q, DMLVK_TENSOR_DATA_TYPE_FLOAT32, false, ROI_SPEC_GATHER_PARTS), 1);
+    assert_int_equal(gather_spec_value(&q, DMLVK_TENSOR_DATA_TYPE_FLOAT32, false, ROI_SPEC_GATHER_SPLITS), 2);
     q = (struct ref_roi){ .batch = 2, .channels = 256, .height = 50, .width = 76, .num_rois = 256, .out_h = 14,
                           .out_w = 14, .linear = 1, .spatial_x = 0.0625, .spatial_y = 0.0625, .min_samples = 2,
                           .max_samples = 2 };
@@ -1314,6 +1316,62 @@ static void test_gather_parts_rule(void **state)
     q.height = 3;
     q.width = 3;
     assert_int_equal(gather_spec_value(&q, DMLVK_TENSOR_DATA_TYPE_FLOAT32, false, ROI_SPEC_GATHER_PARTS), 1);
+    /* rnd051's shape, 0.6 bins per pixel: 2 parts in place of 2 splits; with fewer than 128 regions
+     * the splits. */
+    q = (struct ref_roi){ .batch = 2, .channels = 64, .height = 84, .width = 117, .num_rois = 235, .out_h = 7,
+                          .out_w = 7, .linear = 1, .spatial_x = 0.25, .spatial_y = 0.25, .min_samples = 2,
+                          .max_samples = 2 };
+    assert_int_equal(gather_spec_value(&q, DMLVK_TENSOR_DATA_TYPE_BFLOAT16, false, ROI_SPEC_GATHER_PARTS), 2);
+    assert_int_equal(gather_spec_value(&q, DMLVK_TENSOR_DATA_TYPE_BFLOAT16, false, ROI_SPEC_GATHER_SPLITS), 1);
+    q.num_rois = 127;
+    assert_int_equal(gather_spec_value(&q, DMLVK_TENSOR_DATA_TYPE_BFLOAT16, false, ROI_SPEC_GATHER_PARTS), 1);
+    assert_int_equal(gather_spec_value(&q, DMLVK_TENSOR_DATA_TYPE_BFLOAT16, false, ROI_SPEC_GATHER_SPLITS), 2);
+}
+
+/* Where the gather would split the regions of a small map and their bins are few per pixel, 2 parts
+ * in place of 2 splits (plan_gather, BENCHMARKS.md note 172): 2 maps of 38-41 x 48-53, 8 to 24
+ * channels, 130 to 160 regions of 7x7 bins (at most 2 bins per pixel), mirrored, overhanging and
+ * out of range among them; every type, LINEAR and NEAREST, fixed and adaptive sampling, against
+ * the reference and bitwise the same run to run and in the deterministic mode. */
+static void test_gather_parts_for_splits(void **state)
+{
+    (void)state;
+    for (int iter = 0; iter < 6; iter++) {
+        const dmlvk_tensor_data_type type = float_types[iter % 3];
+        struct problem p;
+        memset(&p, 0, sizeof(p));
+        struct ref_roi *q = &p.q;
+        q->batch = 2;
+        q->channels = 8 + 8 * below(3);
+        q->height = 38 + below(4);
+        q->width = 48 + below(6);
+        q->num_rois = 130 + below(31);
+        q->out_h = q->out_w = 7;
+        q->linear = iter % 4 != 1;
+        q->spatial_x = q->spatial_y = 1;
+        q->min_samples = iter % 3 == 2 ? 1 : 2;
+        q->max_samples = iter % 3 == 2 ? UINT32_MAX : 2;
+        for (uint32_t k = 0; k < q->num_rois; k++) {
+            const double x1 = uniform(-4, q->width), y1 = uniform(-4, q->height);
+            p.rois[4 * k] = x1;
+            p.rois[4 * k + 1] = y1;
+            p.rois[4 * k + 2] = x1 + uniform(-3, q->width / 3.0);
+            p.rois[4 * k + 3] = y1 + uniform(-3, q->height / 3.0);
+            p.batch[k] = k % 31 == 30 ? 2 : below(2);
+        }
+        alloc_problem(&p);
+        for (uint64_t i = 0; i < p.nx; i++)
+            p.x[i] = uniform(-1, 1);
+        for (uint64_t i = 0; i < p.ny; i++)
+            p.dy[i] = uniform(-1, 1);
+        round_to_type(p.dy, p.ny, type);
+        round_to_type(p.rois, 4 * q->num_rois, type);
+        const struct test_params params = { 0 }, det = { .deterministic = 1 };
+        assert_int_equal(gather_spec_with(q, type, &params, false, false, ROI_SPEC_GATHER_PARTS), 2);
+        assert_int_equal(gather_spec_with(q, type, &params, false, false, ROI_SPEC_GATHER_SPLITS), 1);
+        expect_input_gradient_alike("gather in parts for splits", &p, type, &params, &det);
+        free_problem(&p);
+    }
 }
 
 /* torchvision.ops.roi_align's own algorithm (forward and backward), written from its source's
@@ -1917,12 +1975,11 @@ static void test_forward_whole_bins(void **state)
 }
 
 /* ROI_ALIGN1 under AVERAGE where neighbouring samples share taps (5 to 8 samples per bin and axis
- * on bins of a pixel or two, or adaptive sampling of wide regions), which the workgroups sum by
- * their bins' listed taps (roi_align1.glsl's separable bins): every type, linear and nearest,
- * mirrored, overhanging and out-of-range regions, aligned corners, an out-of-bounds value, input
- * packed or channels-last, 1 to 9 channels, against the reference; where the lists do not fit in
- * shared memory (many samples, many bins), whole bins as before. */
-static void test_forward_separable(void **state)
+ * on bins of a pixel or two, 14 to 17 on up to 69 bins per row, or adaptive sampling of wide
+ * regions; BENCHMARKS.md note 172 tried walks that load such shared taps once): every type, linear
+ * and nearest, mirrored, overhanging and out-of-range regions, aligned corners, an out-of-bounds
+ * value, input packed or channels-last, 1 to 9 channels, against the reference. */
+static void test_forward_dense_samples(void **state)
 {
     (void)state;
     for (int iter = 0; iter < 24; iter++) {
@@ -1959,7 +2016,7 @@ static void test_forward_separable(void **state)
         round_to_type(p.x, p.nx, type);
         round_to_type(p.rois, 4 * q->num_rois, type);
         char what[128];
-        snprintf(what, sizeof(what), "ROI_ALIGN1 separable case %d (%u regions, %ux%u bins, %u channels%s)", iter,
+        snprintf(what, sizeof(what), "ROI_ALIGN1 dense samples case %d (%u regions, %ux%u bins, %u channels%s)", iter,
                  q->num_rois, q->out_h, q->out_w, q->channels, channels_last ? ", channels-last" : "");
         const uint32_t c = q->channels, hh = q->height, ww = q->width;
         const uint32_t x_strides[4] = { hh * ww * c, 1, ww * c, c };
@@ -1982,6 +2039,7 @@ int main(void)
         cmocka_unit_test(test_gather_pool_step),
         cmocka_unit_test(test_gather_parts),
         cmocka_unit_test(test_gather_parts_rule),
+        cmocka_unit_test(test_gather_parts_for_splits),
         cmocka_unit_test(test_max_gather),
         cmocka_unit_test(test_max_flat_ties),
         cmocka_unit_test(test_roi_gradient_gpu),
@@ -1999,7 +2057,7 @@ int main(void)
         cmocka_unit_test(test_max_scatter_channels_last),
         cmocka_unit_test(test_gather_channels_last),
         cmocka_unit_test(test_forward_whole_bins),
-        cmocka_unit_test(test_forward_separable),
+        cmocka_unit_test(test_forward_dense_samples),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
