@@ -50,6 +50,22 @@ static void alloc_problem(struct problem *p)
     p->dy = calloc(p->ny, sizeof(double));
 }
 
+/* alloc_problem with x uniform in [-1, 1], dY zero. */
+static void alloc_input(struct problem *p)
+{
+    alloc_problem(p);
+    for (uint64_t i = 0; i < p->nx; i++)
+        p->x[i] = uniform(-1, 1);
+}
+
+/* alloc_problem with x and dY uniform in [-1, 1]. */
+static void alloc_uniform(struct problem *p)
+{
+    alloc_input(p);
+    for (uint64_t i = 0; i < p->ny; i++)
+        p->dy[i] = uniform(-1, 1);
+}
+
 /* Random regions with corners off any grid, so that no sample sits on a tie or a cell edge. */
 static void random_problem(struct problem *p, bool linear, bool maximum, bool adaptive)
 {
@@ -78,11 +94,7 @@ static void random_problem(struct problem *p, bool linear, bool maximum, bool ad
         p->rois[4 * k + 3] = y1 + uniform(-4, 2 * q->height);
         p->batch[k] = below(2);
     }
-    alloc_problem(p);
-    for (uint64_t i = 0; i < p->nx; i++)
-        p->x[i] = uniform(-1, 1);
-    for (uint64_t i = 0; i < p->ny; i++)
-        p->dy[i] = uniform(-1, 1);
+    alloc_uniform(p);
 }
 
 static void free_problem(struct problem *p)
@@ -106,9 +118,7 @@ static void random_problem_channels(struct problem *p, bool linear, bool maximum
         q->out_h = 4 + below(4);
         q->out_w = 4 + below(4);
     }
-    alloc_problem(p);
-    for (uint64_t i = 0; i < p->nx; i++)
-        p->x[i] = uniform(-1, 1);
+    alloc_input(p);
 }
 
 /* Values made representable in the tested type, so that the reference sees what the GPU reads. */
@@ -1105,11 +1115,7 @@ static void test_roi_gradient_gpu(void **state)
             p.q.channels = 20 + below(200);
             p.q.out_h = 1 + below(6);
             p.q.out_w = 1 + below(6);
-            alloc_problem(&p);
-            for (uint64_t i = 0; i < p.nx; i++)
-                p.x[i] = uniform(-1, 1);
-            for (uint64_t i = 0; i < p.ny; i++)
-                p.dy[i] = uniform(-1, 1);
+            alloc_uniform(&p);
         }
         round_to_type(p.x, p.nx, type);
         round_to_type(p.dy, p.ny, type);
@@ -1205,11 +1211,7 @@ static void test_roi_gradient_gathered(void **state)
         q->out_w = 1 + below(7);
         q->linear = 1;
         vary_regions(&p, iter, 40, 30, UINT32_MAX);
-        alloc_problem(&p);
-        for (uint64_t i = 0; i < p.nx; i++)
-            p.x[i] = uniform(-1, 1);
-        for (uint64_t i = 0; i < p.ny; i++)
-            p.dy[i] = uniform(-1, 1);
+        alloc_uniform(&p);
         const dmlvk_tensor_data_type type = DMLVK_TENSOR_DATA_TYPE_FLOAT32;
         round_to_type(p.x, p.nx, type);
         round_to_type(p.dy, p.ny, type);
@@ -1359,11 +1361,7 @@ static void test_gather_parts_for_splits(void **state)
             p.rois[4 * k + 3] = y1 + uniform(-3, q->height / 3.0);
             p.batch[k] = k % 31 == 30 ? 2 : below(2);
         }
-        alloc_problem(&p);
-        for (uint64_t i = 0; i < p.nx; i++)
-            p.x[i] = uniform(-1, 1);
-        for (uint64_t i = 0; i < p.ny; i++)
-            p.dy[i] = uniform(-1, 1);
+        alloc_uniform(&p);
         round_to_type(p.dy, p.ny, type);
         round_to_type(p.rois, 4 * q->num_rois, type);
         const struct test_params params = { 0 }, det = { .deterministic = 1 };
@@ -1899,11 +1897,7 @@ static void test_gather_dispatch_budget(void **state)
         p.q.channels = 64;
         p.q.out_h = 5;
         p.q.out_w = 5;
-        alloc_problem(&p);
-        for (uint64_t i = 0; i < p.nx; i++)
-            p.x[i] = uniform(-1, 1);
-        for (uint64_t i = 0; i < p.ny; i++)
-            p.dy[i] = uniform(-1, 1);
+        alloc_uniform(&p);
         const struct test_params params = { .workgroup_size = 32, .force_no_subgroup_shuffle = true };
         assert_int_equal(backward_dispatches(&p, &params), 8);
         expect_both_gradients(&p, &params, DMLVK_TENSOR_DATA_TYPE_FLOAT32);
@@ -1957,9 +1951,7 @@ static void test_forward_whole_bins(void **state)
             p.rois[4 * k + 2] = x1 + uniform(-4, 2 * q->width);
             p.rois[4 * k + 3] = y1 + uniform(-4, 2 * q->height);
         }
-        alloc_problem(&p);
-        for (uint64_t i = 0; i < p.nx; i++)
-            p.x[i] = uniform(-1, 1);
+        alloc_input(&p);
         round_to_type(p.x, p.nx, DMLVK_TENSOR_DATA_TYPE_FLOAT32);
         round_to_type(p.rois, 4 * q->num_rois, DMLVK_TENSOR_DATA_TYPE_FLOAT32);
         char what[96];
@@ -2010,9 +2002,7 @@ static void test_forward_dense_samples(void **state)
             p.rois[4 * k + 3] = y1 + h;
             p.batch[k] = k % 9 == 8 ? 7 : below(2);
         }
-        alloc_problem(&p);
-        for (uint64_t i = 0; i < p.nx; i++)
-            p.x[i] = uniform(-1, 1);
+        alloc_input(&p);
         round_to_type(p.x, p.nx, type);
         round_to_type(p.rois, 4 * q->num_rois, type);
         char what[128];
