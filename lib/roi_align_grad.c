@@ -249,7 +249,8 @@ static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct r
      * the regions over invocations (whole tiles of wg / splits invocations, their sums in shared
      * memory) while that is short of ROI_GATHER_SPLIT_BELOW workgroups. */
     uint32_t splits = 1;
-    while (!parts_for_splits && splits < ROI_GATHER_MAX_SPLITS && s->num_rois >= 4 * 2 * splits && channels / quads <= ROI_GATHER_SPLIT_SUMS &&
+    while (!parts_for_splits && splits < ROI_GATHER_MAX_SPLITS && s->num_rois >= 4 * 2 * splits &&
+           channels / quads <= ROI_GATHER_SPLIT_SUMS &&
            gather_shared_bytes(wg, scan, quads, 2 * splits, 0, false, false) <= ctx->max_shared_bytes && wg % (2 * splits) == 0 &&
            tiles * s->batch_count * (stride / channels) * parts < ROI_GATHER_SPLIT_BELOW) {
         uint64_t split_tiles;

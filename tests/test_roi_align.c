@@ -1993,9 +1993,11 @@ static void test_forward_dense_samples(void **state)
         q->num_rois = 1 + below(12);
         for (uint32_t k = 0; k < q->num_rois; k++) {
             /* bins of up to two pixels, or for adaptive sampling regions up to twice the map */
-            const double most_w = adaptive ? 2.0 * q->width : 2.0 * q->out_w, most_h = adaptive ? 2.0 * q->height : 2.0 * q->out_h;
+            const double most_w = adaptive ? 2.0 * q->width : 2.0 * q->out_w;
+            const double most_h = adaptive ? 2.0 * q->height : 2.0 * q->out_h;
             const double x1 = uniform(-3, q->width + 1), y1 = uniform(-3, q->height + 1);
-            const double w = uniform(0.3, most_w) * (k % 5 == 4 ? -1 : 1), h = uniform(0.3, most_h) * (k % 7 == 6 ? -1 : 1);
+            const double w = uniform(0.3, most_w) * (k % 5 == 4 ? -1 : 1);
+            const double h = uniform(0.3, most_h) * (k % 7 == 6 ? -1 : 1);
             p.rois[4 * k] = x1;
             p.rois[4 * k + 1] = y1;
             p.rois[4 * k + 2] = x1 + w;
