@@ -194,8 +194,8 @@ static uint64_t gather_shared_bytes(uint32_t wg, uint32_t scan, uint32_t quads, 
 
 /* The gather's plan with `wide_quads` invocations per element where it takes more than
  * ROI_GATHER_QUADS (plan_gather chooses them) and at most `most_parts` parts of the regions (with
- * `parts_for_splits`, at any count of bins per pixel and no splits). False where the gather does not
- * apply. With
+ * `parts_for_splits`, where the bins number at most ROI_GATHER_PARTS_FOR_SPLITS_MOST_BINS per pixel,
+ * and no splits). False where the gather does not apply. With
  * `roi_grad` (AVERAGE and LINEAR) it sums the ROI gradient too (g->roi_grad) where that measured
  * faster than the ROI gradient's own stages (BENCHMARKS.md note 82: float32 gathers with all their
  * channels and no splits; the element's input channels take registers that 16-bit and small-map
@@ -237,7 +237,9 @@ static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct r
     const uint64_t bins = (uint64_t)s->num_rois * s->out_h * s->out_w;
     const uint64_t pixels_all = (uint64_t)s->batch_count * s->in_h * s->in_w;
     uint32_t parts = 1;
-    while (2 * parts <= most_parts && (parts_for_splits || bins >= ROI_GATHER_PARTS_FROM_BINS * pixels_all) &&
+    const bool parts_apply = parts_for_splits ? bins <= ROI_GATHER_PARTS_FOR_SPLITS_MOST_BINS * pixels_all
+                                              : bins >= ROI_GATHER_PARTS_FROM_BINS * pixels_all;
+    while (parts_apply && 2 * parts <= most_parts &&
            s->num_rois >= (uint64_t)ROI_GATHER_PART_REGIONS * 2 * parts &&
            tiles * s->batch_count * ((s->channels + channels - 1) / channels) * parts < ROI_GATHER_PARTS_BELOW)
         parts *= 2;
@@ -363,9 +365,7 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
         h.quads == ROI_GATHER_QUADS_SPLIT &&
         h.splits > 1 && gather_stride(s, &h) <= gather_stride(s, g))
         *g = h;
-    const uint64_t bins = (uint64_t)s->num_rois * s->out_h * s->out_w;
     if (g->splits > 1 && g->parts == 1 && average &&
-        bins <= ROI_GATHER_PARTS_FOR_SPLITS_MOST_BINS * (uint64_t)s->batch_count * s->in_h * s->in_w &&
         plan_gather_quads(ctx, f, s, roi_grad, ROI_GATHER_QUADS_WIDE, g->splits, true, &h) && h.parts > 1)
         *g = h;
     return true;
