@@ -8,6 +8,9 @@
 // then summed by shuffles: each load instruction falls on one input row, where whole bins spread
 // a warp's loads over several bin rows (BENCHMARKS.md note 56). Regions whose samples per bin
 // along x are not a power of two that fits the subgroup take whole bins.
+#ifndef ROI_ALIGN1_SHARED_TAPS
+#define ROI_ALIGN1_SHARED_TAPS 0
+#endif
 #include "common.glsl"
 
 #include "roi_align_abi.h"
@@ -150,6 +153,87 @@ void whole_bin(Region g, uint r, uint c0, uint oy, uint ox)
     }
 }
 
+// Regions the geometry marked ROI_SHARED_TAPS take roi_align1_shared_taps where the plan has it
+// (SHARED_TAPS_APART, AVERAGE), the other walks skip them.
+layout(constant_id = ROI_SPEC_SHARED_TAPS_APART) const bool SHARED_TAPS_APART = false;
+
+bool takes_shared_taps(Region g)
+{
+    return SHARED_TAPS_APART && (g.decreasing & ROI_SHARED_TAPS) != 0u;
+}
+
+#if ROI_ALIGN1_SHARED_TAPS
+// The region's bins' taps per axis (0: x, 1: y), bin k of an axis with n samples per bin from entry
+// 2nk (at most two taps per sample): the tap and the bits of its weight, the sum of the bin's
+// samples' weights on it. A bin's sum is then the sum over its tap rows of the row's weight times
+// the row's columns weighed by theirs, each pixel loaded once.
+shared uvec2 listed_taps[2][ROI_SHARED_TAPS_ENTRIES];
+shared uint listed_count[2][ROI_SHARED_TAPS_BINS];
+
+// Adds weight w on tap i to the list of axis a from `first` holding `count` entries: onto one of its
+// last three taps where one is i (samples move one way, so a tap recurs among those), else as a new
+// entry. Returns the new count.
+uint list_tap(uint a, uint first, uint count, uint i, float w)
+{
+    for (uint back = 1u; back <= min(count, 3u); back++) {
+        uvec2 e = listed_taps[a][first + count - back];
+        if (e.x == i) {
+            listed_taps[a][first + count - back].y = floatBitsToUint(uintBitsToFloat(e.y) + w);
+            return count;
+        }
+    }
+    listed_taps[a][first + count] = uvec2(i, floatBitsToUint(w));
+    return count + 1u;
+}
+
+// Lists bin k's taps along axis a; a tap of weight 0 takes no part, as in weigh_taps.
+void list_bin_taps(Region g, uint a, uint k)
+{
+    uint n = a == 0u ? g.nx : g.ny, first = 2u * n * k, count = 0u;
+    uvec2 window = a == 0u ? bin_columns(g, k) : bin_rows(g, k);
+    for (uint j = window.x; j < window.y; j++) {
+        Axis s = a == 0u ? sample_x(g, k, j) : sample_y(g, k, j);
+        count = list_tap(a, first, count, s.i0, 1.0 - s.w);
+        if (s.w != 0.0)
+            count = list_tap(a, first, count, s.i1, s.w);
+    }
+    listed_count[a][k] = count;
+}
+
+// Bin (oy, ox) of CHANNELS channels from c0 by its listed taps, in one invocation.
+void listed_bin(Region g, uint r, uint c0, uint oy, uint ox)
+{
+    float acc[ROI_MAX_CHANNELS];
+    [[unroll]] for (uint k = 0u; k < ROI_MAX_CHANNELS; k++)
+        acc[k] = 0.0;
+    uint plane = g.b * pc.p.in_strides[0] + c0 * pc.p.in_strides[1];
+    uint first_x = 2u * g.nx * ox, columns = listed_count[0][ox];
+    uint first_y = 2u * g.ny * oy, rows = listed_count[1][oy];
+    for (uint j = 0u; j < rows; j++) {
+        uvec2 tap_y = listed_taps[1][first_y + j];
+        uint row = plane + tap_y.x * pc.p.in_strides[2];
+        float row_sum[ROI_MAX_CHANNELS];
+        [[unroll]] for (uint k = 0u; k < ROI_MAX_CHANNELS; k++)
+            row_sum[k] = 0.0;
+        for (uint i = 0u; i < columns; i++) {
+            uvec2 tap_x = listed_taps[0][first_x + i];
+            uint at = row + tap_x.x * pc.p.in_strides[3];
+            float w = uintBitsToFloat(tap_x.y);
+            [[unroll]] for (uint k = 0u; k < ROI_MAX_CHANNELS; k++)
+                if (k < CHANNELS && c0 + k < pc.p.channels)
+                    row_sum[k] += w * load(pc.x, at + k * pc.p.in_strides[1]);
+        }
+        [[unroll]] for (uint k = 0u; k < ROI_MAX_CHANNELS; k++)
+            acc[k] += uintBitsToFloat(tap_y.y) * row_sum[k];
+    }
+    uvec2 window_y = bin_rows(g, oy), window_x = bin_columns(g, ox);
+    float inside = float(window_y.y - window_y.x) * float(window_x.y - window_x.x);
+    [[unroll]] for (uint k = 0u; k < ROI_MAX_CHANNELS; k++)
+        if (k < CHANNELS && c0 + k < pc.p.channels)
+            store_bin(g, uvec4(r, c0 + k, oy, ox), acc[k], inside, true);
+}
+#endif
+
 // The invocation's whole bins of the workgroup's region and channels: neighbouring invocations
 // take neighbouring bins of a channel or, with CHANNEL_LANES, neighbouring channels of a bin.
 void whole_bins(Region g, uint r, uint c_first, uint c_end)
@@ -157,7 +241,11 @@ void whole_bins(Region g, uint r, uint c_first, uint c_end)
     uint bins = pc.p.out_h * pc.p.out_w, sets = (c_end - c_first + CHANNELS - 1u) / CHANNELS, jobs = sets * bins;
     for (uint j = gl_LocalInvocationID.x; j < jobs; j += gl_WorkGroupSize.x) {
         uvec2 job = whole_bins_job(j, sets, bins);
+#if ROI_ALIGN1_SHARED_TAPS
+        listed_bin(g, r, c_first + job.x * CHANNELS, job.y / pc.p.out_w, job.y % pc.p.out_w);
+#else
         whole_bin(g, r, c_first + job.x * CHANNELS, job.y / pc.p.out_w, job.y % pc.p.out_w);
+#endif
     }
 }
 
@@ -224,6 +312,47 @@ void rows_walk(Region g, uint r, uint c_first, uint c_end, uint t, uint lanes)
 }
 #endif
 
+#if ROI_ALIGN1_SHARED_TAPS
+layout(constant_id = ROI_SPEC_SHARED_TAPS_SLOTS) const uint SHARED_TAPS_SLOTS = 1;
+shared uint marked[(gl_WorkGroupSize.x + 31u) / 32u];
+
+// Workgroup (slot, channel group) takes the marked regions among slot, slot + SHARED_TAPS_SLOTS,
+// ..., looking at a workgroup's worth of them at once: a few workgroups, which cost little where
+// no region is marked, in place of one per region and channel group as the other walks.
+void main()
+{
+    uint group = workgroup_index(), lid = gl_LocalInvocationID.x;
+    uint slot = group % SHARED_TAPS_SLOTS, c_first = group / SHARED_TAPS_SLOTS * GROUP_CHANNELS;
+    if (c_first >= pc.p.channels || slot >= pc.p.num_rois)
+        return;
+    uint c_end = min(c_first + GROUP_CHANNELS, pc.p.channels);
+    const uint words = (gl_WorkGroupSize.x + 31u) / 32u, round = SHARED_TAPS_SLOTS * gl_WorkGroupSize.x;
+    for (uint first = slot;;) {
+        barrier();     // the last round's bits are read
+        if (lid < words)
+            marked[lid] = 0u;
+        barrier();
+        uint candidates = (pc.p.num_rois - first - 1u) / SHARED_TAPS_SLOTS + 1u;
+        if (lid < candidates && takes_shared_taps(region(first + lid * SHARED_TAPS_SLOTS)))
+            atomicOr(marked[lid / 32u], 1u << (lid % 32u));
+        barrier();
+        for (uint w = 0u; w < words; w++) {
+            for (uint bits = marked[w]; bits != 0u; bits &= bits - 1u) {
+                uint r = first + (32u * w + uint(findLSB(bits))) * SHARED_TAPS_SLOTS;
+                Region g = region(r);
+                for (uint k = lid; k < pc.p.out_w + pc.p.out_h; k += gl_WorkGroupSize.x)
+                    list_bin_taps(g, k < pc.p.out_w ? 0u : 1u, k < pc.p.out_w ? k : k - pc.p.out_w);
+                barrier();
+                whole_bins(g, r, c_first, c_end);
+                barrier();     // the lists are read
+            }
+        }
+        if (pc.p.num_rois - first <= round)
+            break;
+        first += round;
+    }
+}
+#else
 void main()
 {
     uint group = workgroup_index();
@@ -232,6 +361,8 @@ void main()
         return;
     uint c_end = min(c_first + GROUP_CHANNELS, pc.p.channels);
     Region g = region(r);
+    if (takes_shared_taps(g))
+        return;
 #if ROI_ALIGN1_ROWS
     // Lanes by their rank among the present ones; shuffles pair lanes by their ids, so sample
     // rows need the present lanes to be the first ones.
@@ -244,4 +375,5 @@ void main()
 #endif
     whole_bins(g, r, c_first, c_end);
 }
+#endif
 #endif

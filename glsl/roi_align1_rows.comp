@@ -8,4 +8,5 @@
 // ROI_ALIGN1 by sample rows (roi_align1.glsl).
 #define ROI_ALIGN1_ROWS 1
 #define ROI_ALIGN1_RESCUE 0
+#define ROI_ALIGN1_SHARED_TAPS 0
 #include "roi_align1.glsl"

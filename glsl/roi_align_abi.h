@@ -70,6 +70,8 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_SPEC_CHANNEL_LANES 19       /* whole bins' neighbouring invocations take neighbouring channels */
 #define ROI_SPEC_GATHER_POOL_STEP 20    /* pooled column weights the walk reads at once: 1 or ROI_GATHER_POOL_STEP */
 #define ROI_SPEC_GATHER_PARTS 21        /* the gather's parts of the regions, each in workgroups of its own */
+#define ROI_SPEC_SHARED_TAPS_APART 22   /* ROI_ALIGN1's ROI_SHARED_TAPS regions take their own dispatch */
+#define ROI_SPEC_SHARED_TAPS_SLOTS 23   /* its workgroups per channel group, each taking every SLOTS-th region */
 #define ROI_PREPARE_DY 0u               /* dY to [region][bin][channel] for the gather */
 #define ROI_PREPARE_LINES 1u            /* the gather's lines and region records */
 #define ROI_PREPARE_INPUT 2u            /* InputTensor to [batch][row][column][channel] */
@@ -77,6 +79,12 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_PART_FIRST_HALF 1u
 #define ROI_PART_SECOND_HALF 2u
 #define ROI_MAX_CHANNELS 8u
+/* roi_align1_shared_taps lists each bin's taps per axis in shared memory: ROI_SHARED_TAPS_ENTRIES
+ * per axis, bins of n samples taking 2n each, for at most ROI_SHARED_TAPS_BINS bins per axis; its
+ * workgroups look for the regions that take them in rounds of a workgroup's worth. */
+#define ROI_SHARED_TAPS_ENTRIES 1024u
+#define ROI_SHARED_TAPS_BINS 64u
+#define ROI_SHARED_TAPS_BYTES (2u * ROI_SHARED_TAPS_ENTRIES * 8u + 2u * ROI_SHARED_TAPS_BINS * 4u + 4u * 32u)
 
 /*
  * The gather by tiles: ROI_GATHER_QUADS_WIDE invocations per element (ROI_GATHER_QUADS under MAX
@@ -154,7 +162,7 @@ DMLVK_PARAMS_END(roi_align_params)
 
 /*
  * The sample tables (roi_align_geometry.comp), at table_base in scratch, per region: a record of
- * ROI_RECORD_VEC4 uvec4 (batch index or ROI_NO_BATCH, nx, ny, ROI_DECREASING_* bits; then per axis
+ * ROI_RECORD_VEC4 uvec4 (batch index or ROI_NO_BATCH, nx, ny, ROI_DECREASING_* and ROI_SHARED_TAPS bits; then per axis
  * x, y the window of samples in bounds: first bin, first sample in it, end bin, end sample in it),
  * then one uvec4 entry per sample of the x window (room for table_x), then of the y window
  * (table_y). An entry: first tap, ROI_ENTRY_* flags, the second tap's weight and t (float bits).
@@ -164,6 +172,12 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_ENTRY_CLAMPED 1u            /* the position was clamped into the input: no derivative */
 #define ROI_DECREASING_X 1u             /* the extent is negative: taps move down as samples go on */
 #define ROI_DECREASING_Y 2u
+/* Its bins' taps listed per axis (roi_align1_shared_taps) load at most ROI_SHARED_TAPS_MOST_LOADS
+ * of the walks' taps: along an axis of at least two samples per bin they lie less than a pixel
+ * apart, so that n samples per bin tap at most n + 1 lines, and the lists fit (ROI_SHARED_TAPS_*). */
+#define ROI_SHARED_TAPS 4u
+#define ROI_SHARED_TAPS_MOST_LOADS_NUM 2u
+#define ROI_SHARED_TAPS_MOST_LOADS_DEN 5u
 
 #ifndef DMLVK_GLSL
 DMLVK_PUSH(roi_align_geometry_push, ROI_GEOMETRY_PUSH)

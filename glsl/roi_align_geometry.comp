@@ -451,6 +451,38 @@ shared Axis axes[2];
 const uint DIRECT_LANES = gl_WorkGroupSize.x / 2u;
 shared bool axis_direct[2];
 shared uint direct_below[2], direct_above[2];
+// Per axis, the positions (first tap plus weight) of the middle two samples of its window: where
+// they lie less than a pixel apart, so do all (evenly spaced, or clamped onto one tap), and n
+// samples per bin tap at most n + 1 lines (ROI_SHARED_TAPS).
+shared float middle_at[2][2];
+
+// Notes entry e of axis k's window of `count` entries where it is one of the middle two.
+void note_middle(uint k, uint e, uint count, uvec4 entry)
+{
+    if (count >= 2u && e + 1u >= count / 2u && e <= count / 2u)
+        middle_at[k][e + 1u - count / 2u] = float(entry.x) + uintBitsToFloat(entry.z);
+}
+
+// Whether axis k's samples of its window of `count` entries share taps (middle_at).
+bool axis_shares_taps(uint k, uint count)
+{
+    return axes[k].n >= 2u && count >= 2u && abs(middle_at[k][1] - middle_at[k][0]) < 1.0;
+}
+
+// ROI_SHARED_TAPS, or 0: the lists of the bins' taps fit and load at most
+// ROI_SHARED_TAPS_MOST_LOADS_NUM / ROI_SHARED_TAPS_MOST_LOADS_DEN of the taps the walks load (two
+// per sample and axis where LINEAR, else one).
+uint shared_taps(uint count_x, uint count_y)
+{
+    uint nx = axes[0].n, ny = axes[1].n, per_sample = LINEAR ? 2u : 1u;
+    if (pc.p.out_w > ROI_SHARED_TAPS_BINS || pc.p.out_h > ROI_SHARED_TAPS_BINS ||
+        nx > ROI_SHARED_TAPS_ENTRIES / (2u * pc.p.out_w) || ny > ROI_SHARED_TAPS_ENTRIES / (2u * pc.p.out_h))
+        return 0u;
+    bool sx = axis_shares_taps(0u, count_x), sy = axis_shares_taps(1u, count_y);
+    uint tx = sx ? nx + 1u : per_sample * nx, ty = sy ? ny + 1u : per_sample * ny;
+    bool fewer = ROI_SHARED_TAPS_MOST_LOADS_DEN * tx * ty <= ROI_SHARED_TAPS_MOST_LOADS_NUM * per_sample * per_sample * nx * ny;
+    return (sx || sy) && fewer ? ROI_SHARED_TAPS : 0u;
+}
 
 // Lanes per search: a power of two, so that the four searches fill a warp of 32; more would
 // only add work where the estimate is right, as it mostly is.
@@ -627,8 +659,10 @@ void main()
             count_x = axis_window[0].z - axis_window[0].x;
             count_y = axis_window[1].z - axis_window[1].x;
             uvec4 w = placing ? axis_window[direct_axis] : uvec4(0u);
-            if (placing && direct_sample >= w.x && direct_sample < w.z)
+            if (placing && direct_sample >= w.x && direct_sample < w.z) {
                 pc.scratch.v[base + ROI_RECORD_VEC4 + (direct_axis == 0u ? 0u : pc.p.table_x) + direct_sample - w.x] = direct_entry;
+                note_middle(direct_axis, direct_sample - w.x, direct_axis == 0u ? count_x : count_y, direct_entry);
+            }
         }
         for (uint k = lid; k < (phase == 0u ? gl_WorkGroupSize.x : count_x + count_y); k += gl_WorkGroupSize.x) {
             bool x = k < count_x;
@@ -641,6 +675,7 @@ void main()
             uvec4 entry = placed_entry(a, s, p);
             if (phase == 1u) {
                 pc.scratch.v[base + ROI_RECORD_VEC4 + (x ? 0u : pc.p.table_x) + e] = entry;
+                note_middle(slot, e, x ? count_x : count_y, entry);
                 continue;
             }
             direct_entry = entry;
@@ -650,6 +685,7 @@ void main()
                 atomicAdd(direct_above[slot], 1u);
         }
     }
+    barrier();
     if (lid == 0u) {
         if (!valid)
             atomicAdd(pc.counters.v[ROI_COUNTER_SKIPPED_REGIONS], 1u);
@@ -676,7 +712,8 @@ void main()
             record[k] = split;
         }
         pc.scratch.v[base] = uvec4(valid ? b : ROI_NO_BATCH, axes[0].n, axes[1].n,
-                                   (axes[0].dir < 0 ? ROI_DECREASING_X : 0u) | (axes[1].dir < 0 ? ROI_DECREASING_Y : 0u));
+                                   (axes[0].dir < 0 ? ROI_DECREASING_X : 0u) | (axes[1].dir < 0 ? ROI_DECREASING_Y : 0u) |
+                                       (valid ? shared_taps(count_x, count_y) : 0u));
         pc.scratch.v[base + 1u] = record[0];
         pc.scratch.v[base + 2u] = record[1];
     }

@@ -15,6 +15,8 @@ typedef dmlvk_roi_align1_operator_desc desc_t;
 #define WHOLE_BINS_MOST_REGIONS 1024
 #define WHOLE_BINS_LEAST_BINS 196
 #define WHOLE_BIN_CHANNELS 4
+/* Workgroups of roi_align1_shared_taps: about two waves of a large GPU. */
+#define SHARED_TAPS_WORKGROUPS 2048
 
 static void bind(struct dmlvk_dispatch_plan *dp)
 {
@@ -83,6 +85,34 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
      * the same infinity. */
     bool rescue = f.reduction != DMLVK_REDUCE_FUNCTION_MAX && s.bins.type != DMLVK_TENSOR_DATA_TYPE_FLOAT16;
     dmlvk_dispatch_spec(p, dp, ROI_SPEC_RESCUE, rescue);
+    /* AVERAGE regions whose bins' taps, listed per axis, are at most 2/5 of what the walks load
+     * (ROI_SHARED_TAPS, marked by the geometry stage) take a dispatch of their own beside the
+     * walks': lists in shared memory cost every region of a dispatch that holds them (BENCHMARKS.md
+     * note 172). Not beside sample rows: float32's rows walk regions of 4 samples per bin and axis
+     * faster than lists do (note 173). Its workgroups look for the marked regions
+     * (ROI_SPEC_SHARED_TAPS_SLOTS), about SHARED_TAPS_WORKGROUPS of them. */
+    const bool shared_taps = f.reduction != DMLVK_REDUCE_FUNCTION_MAX && walk != ROI_WALK_ROWS &&
+                             ROI_SHARED_TAPS_BYTES <= ctx->max_shared_bytes;
+    dmlvk_dispatch_spec(p, dp, ROI_SPEC_SHARED_TAPS_APART, shared_taps);
+    if (shared_taps) {
+        const uint64_t chunks = (s.channels + group_channels - 1) / group_channels;
+        uint64_t slots = SHARED_TAPS_WORKGROUPS / chunks;
+        slots = slots < 1 ? 1 : slots > s.num_rois ? s.num_rois : slots;
+        struct dmlvk_dispatch_plan *sd = dmlvk_plan_add_dispatch(p, ctx, DMLVK_SHADER_ROI_ALIGN1_SHARED_TAPS,
+                                                                 DMLVK_PUSH_SLOTS(roi_align1_push),
+                                                                 slots * chunks * ctx->workgroup_size);
+        if (!sd)
+            return DMLVK_ERROR_UNSUPPORTED;
+        sd->concurrent = true;
+        dmlvk_roi_align_spec(&f, p, sd);
+        dmlvk_dispatch_spec(p, sd, ROI_SPEC_CHANNELS, channels);
+        dmlvk_dispatch_spec(p, sd, ROI_SPEC_GROUP_CHANNELS, group_channels);
+        dmlvk_dispatch_spec(p, sd, ROI_SPEC_CHANNEL_LANES, walk == ROI_WALK_CHANNEL_LANES);
+        dmlvk_dispatch_spec(p, sd, ROI_SPEC_SHARED_TAPS_APART, true);
+        dmlvk_dispatch_spec(p, sd, ROI_SPEC_SHARED_TAPS_SLOTS, (uint32_t)slots);
+        dmlvk_dispatch_spec(p, sd, ROI_SPEC_RESCUE, rescue);
+        bind(sd);
+    }
     if (rescue) {
         struct dmlvk_dispatch_plan *rd = dmlvk_plan_add_dispatch(p, ctx, DMLVK_SHADER_ROI_ALIGN1_RESCUE,
                                                                  DMLVK_PUSH_SLOTS(roi_align1_push),
