@@ -7,7 +7,9 @@
 // instead hold neighbouring sample columns of one sample row, a bin's columns
 // then summed by shuffles: each load instruction falls on one input row, where whole bins spread
 // a warp's loads over several bin rows (BENCHMARKS.md note 56). Regions whose samples per bin
-// along x are not a power of two that fits the subgroup take whole bins.
+// along x are not a power of two that fits the subgroup take whole bins. With
+// ROI_ALIGN1_SHARED_TAPS, roi_align1_shared_taps.comp: the regions the geometry marked
+// ROI_SHARED_TAPS, which the walks then skip, by lists of their bins' taps (takes_shared_taps).
 #ifndef ROI_ALIGN1_SHARED_TAPS
 #define ROI_ALIGN1_SHARED_TAPS 0
 #endif
@@ -326,7 +328,7 @@ void main()
     if (c_first >= pc.p.channels || slot >= pc.p.num_rois)
         return;
     uint c_end = min(c_first + GROUP_CHANNELS, pc.p.channels);
-    const uint words = (gl_WorkGroupSize.x + 31u) / 32u, round = SHARED_TAPS_SLOTS * gl_WorkGroupSize.x;
+    const uint words = (gl_WorkGroupSize.x + 31u) / 32u, per_round = SHARED_TAPS_SLOTS * gl_WorkGroupSize.x;
     for (uint first = slot;;) {
         barrier();     // the last round's bits are read
         if (lid < words)
@@ -347,9 +349,9 @@ void main()
                 barrier();     // the lists are read
             }
         }
-        if (pc.p.num_rois - first <= round)
+        if (pc.p.num_rois - first <= per_round)
             break;
-        first += round;
+        first += per_round;
     }
 }
 #else

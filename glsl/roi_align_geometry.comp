@@ -480,7 +480,8 @@ uint shared_taps(uint count_x, uint count_y)
         return 0u;
     bool sx = axis_shares_taps(0u, count_x), sy = axis_shares_taps(1u, count_y);
     uint tx = sx ? nx + 1u : per_sample * nx, ty = sy ? ny + 1u : per_sample * ny;
-    bool fewer = ROI_SHARED_TAPS_MOST_LOADS_DEN * tx * ty <= ROI_SHARED_TAPS_MOST_LOADS_NUM * per_sample * per_sample * nx * ny;
+    uint walk_loads = per_sample * per_sample * nx * ny;
+    bool fewer = ROI_SHARED_TAPS_MOST_LOADS_DEN * tx * ty <= ROI_SHARED_TAPS_MOST_LOADS_NUM * walk_loads;
     return (sx || sy) && fewer ? ROI_SHARED_TAPS : 0u;
 }
 
@@ -660,8 +661,9 @@ void main()
             count_y = axis_window[1].z - axis_window[1].x;
             uvec4 w = placing ? axis_window[direct_axis] : uvec4(0u);
             if (placing && direct_sample >= w.x && direct_sample < w.z) {
-                pc.scratch.v[base + ROI_RECORD_VEC4 + (direct_axis == 0u ? 0u : pc.p.table_x) + direct_sample - w.x] = direct_entry;
-                note_middle(direct_axis, direct_sample - w.x, direct_axis == 0u ? count_x : count_y, direct_entry);
+                uint e = direct_sample - w.x;
+                pc.scratch.v[base + ROI_RECORD_VEC4 + (direct_axis == 0u ? 0u : pc.p.table_x) + e] = direct_entry;
+                note_middle(direct_axis, e, direct_axis == 0u ? count_x : count_y, direct_entry);
             }
         }
         for (uint k = lid; k < (phase == 0u ? gl_WorkGroupSize.x : count_x + count_y); k += gl_WorkGroupSize.x) {
