@@ -1,7 +1,8 @@
 /* ROI_ALIGN1 (OPERATORS.md section 4): the sample tables (roi_align.c), then the bins, a workgroup
- * per region and group of channels, then where sums overflowed those bins again. Shaders:
- * glsl/roi_align_geometry.comp, glsl/roi_align1.comp, glsl/roi_align1_rows.comp and
- * glsl/roi_align1_rescue.comp (the last three from glsl/roi_align1.glsl); validation shared with
+ * per region and group of channels (beside them the regions whose samples share taps, by lists of
+ * them), then where sums overflowed those bins again. Shaders: glsl/roi_align_geometry.comp,
+ * glsl/roi_align1.comp, glsl/roi_align1_rows.comp, glsl/roi_align1_shared_taps.comp and
+ * glsl/roi_align1_rescue.comp (the last four from glsl/roi_align1.glsl); validation shared with
  * ROI_ALIGN_GRAD in roi_align.c. */
 #include <stddef.h>
 
