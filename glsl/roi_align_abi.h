@@ -162,8 +162,9 @@ DMLVK_PARAMS_END(roi_align_params)
 
 /*
  * The sample tables (roi_align_geometry.comp), at table_base in scratch, per region: a record of
- * ROI_RECORD_VEC4 uvec4 (batch index or ROI_NO_BATCH, nx, ny, ROI_DECREASING_* and ROI_SHARED_TAPS bits; then per axis
- * x, y the window of samples in bounds: first bin, first sample in it, end bin, end sample in it),
+ * ROI_RECORD_VEC4 uvec4 (batch index or ROI_NO_BATCH, nx, ny, ROI_DECREASING_* and ROI_SHARED_TAPS
+ * bits; then per axis x, y the window of samples in bounds: first bin, first sample in it, end bin,
+ * end sample in it),
  * then one uvec4 entry per sample of the x window (room for table_x), then of the y window
  * (table_y). An entry: first tap, ROI_ENTRY_* flags, the second tap's weight and t (float bits).
  */
@@ -172,9 +173,11 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_ENTRY_CLAMPED 1u            /* the position was clamped into the input: no derivative */
 #define ROI_DECREASING_X 1u             /* the extent is negative: taps move down as samples go on */
 #define ROI_DECREASING_Y 2u
-/* Its bins' taps listed per axis (roi_align1_shared_taps) load at most ROI_SHARED_TAPS_MOST_LOADS
- * of the walks' taps: along an axis of at least two samples per bin they lie less than a pixel
- * apart, so that n samples per bin tap at most n + 1 lines, and the lists fit (ROI_SHARED_TAPS_*). */
+/* Its bins' taps listed per axis (roi_align1_shared_taps) load at most ROI_SHARED_TAPS_MOST_LOADS_NUM /
+ * ROI_SHARED_TAPS_MOST_LOADS_DEN of the walks' taps: along an axis of at least two samples per bin
+ * they lie less than a pixel apart, so that n samples per bin tap at most n + 1 lines, and the
+ * lists fit (ROI_SHARED_TAPS_ENTRIES, ROI_SHARED_TAPS_BINS). A choice of speed only: either path
+ * sums every sample. */
 #define ROI_SHARED_TAPS 4u
 #define ROI_SHARED_TAPS_MOST_LOADS_NUM 2u
 #define ROI_SHARED_TAPS_MOST_LOADS_DEN 5u
