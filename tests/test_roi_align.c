@@ -491,19 +491,26 @@ static void expect_close(const char *what, const double *got, const double *want
 
 /* ROI_ALIGN1 in `type` against the reference, within the type's tolerance of `magnitude`; strides
  * as gpu_forward_strided's. */
-static void expect_forward_strided(const char *what, const struct problem *p, dmlvk_tensor_data_type type,
-                                   double magnitude, const uint32_t x_strides[4], const uint32_t bin_strides[4])
+static void expect_forward_with(const char *what, const struct problem *p, dmlvk_tensor_data_type type, double magnitude,
+                                const struct test_params *params, const uint32_t x_strides[4],
+                                const uint32_t bin_strides[4])
 {
     double *want = malloc(p->ny * sizeof(double)), *got = malloc(p->ny * sizeof(double));
     double *mag = malloc(p->ny * sizeof(double));
     ref_roi_forward(&p->q, p->x, want);
     for (uint64_t i = 0; i < p->ny; i++)
         mag[i] = magnitude;
-    gpu_forward_strided(p, type, NULL, x_strides, bin_strides, got);
+    gpu_forward_strided(p, type, params, x_strides, bin_strides, got);
     expect_close(what, got, want, mag, p->ny, type_tolerance(type));
     free(want);
     free(got);
     free(mag);
+}
+
+static void expect_forward_strided(const char *what, const struct problem *p, dmlvk_tensor_data_type type,
+                                   double magnitude, const uint32_t x_strides[4], const uint32_t bin_strides[4])
+{
+    expect_forward_with(what, p, type, magnitude, NULL, x_strides, bin_strides);
 }
 
 static void expect_forward(const char *what, const struct problem *p, dmlvk_tensor_data_type type, double magnitude)
@@ -1971,7 +1978,8 @@ static void test_forward_whole_bins(void **state)
  * its lists hold; or adaptive sampling of wide regions): the regions roi_align1_shared_taps takes
  * and those the walks keep side by side, every type, linear and nearest, AVERAGE and (never by
  * the lists) MAX, mirrored, overhanging and out-of-range regions, aligned corners, an out-of-bounds
- * value, input packed or channels-last, 1 to 9 channels, against the reference. */
+ * value, input packed or channels-last, 1 to 9 channels, workgroups of 256, 48, 1024 and 32, against
+ * the reference. */
 static void test_forward_dense_samples(void **state)
 {
     (void)state;
@@ -2009,11 +2017,84 @@ static void test_forward_dense_samples(void **state)
         round_to_type(p.x, p.nx, type);
         round_to_type(p.rois, 4 * q->num_rois, type);
         char what[128];
-        snprintf(what, sizeof(what), "ROI_ALIGN1 dense samples case %d (%u regions, %ux%u bins, %u channels%s)", iter,
-                 q->num_rois, q->out_h, q->out_w, q->channels, channels_last ? ", channels-last" : "");
+        /* roi_align1_shared_taps looks for its regions a workgroup's worth at a time. */
+        static const uint32_t workgroups[4] = { 0, 48, 1024, 32 };
+        const struct test_params params = { .workgroup_size = workgroups[iter % 4] };
+        snprintf(what, sizeof(what), "ROI_ALIGN1 dense samples case %d (%u regions, %ux%u bins, %u channels%s, workgroup %u)",
+                 iter, q->num_rois, q->out_h, q->out_w, q->channels, channels_last ? ", channels-last" : "",
+                 params.workgroup_size);
         const uint32_t c = q->channels, hh = q->height, ww = q->width;
         const uint32_t x_strides[4] = { hh * ww * c, 1, ww * c, c };
-        expect_forward_strided(what, &p, type, 1, channels_last ? x_strides : NULL, NULL);
+        expect_forward_with(what, &p, type, 1, &params, channels_last ? x_strides : NULL, NULL);
+        free_problem(&p);
+    }
+}
+
+/* ROI_SPEC_SHARED_TAPS_SLOTS of ROI_ALIGN1's roi_align1_shared_taps dispatch, 0 where it has none. */
+static uint32_t shared_taps_slots(const struct ref_roi *q, dmlvk_tensor_data_type type, const struct test_params *params)
+{
+    struct roi_tensors t;
+    packed_roi_tensors(&t, type, (uint32_t[4]){ q->batch, q->channels, q->height, q->width },
+                       (uint32_t[4]){ q->num_rois, q->channels, q->out_h, q->out_w });
+    dmlvk_roi_align1_operator_desc d = forward_desc(q, &t);
+    const dmlvk_operator_desc od = { DMLVK_OPERATOR_ROI_ALIGN1, &d };
+    dmlvk_operator *op;
+    assert_int_equal(test_operator_create(dev, &od, params, &op), DMLVK_OK);
+    dmlvk_operator_properties props;
+    assert_int_equal(dmlvk_operator_get_properties(op, &props), DMLVK_OK);
+    uint32_t slots = 0;
+    for (uint32_t i = 0; i < props.dispatch_count; i++) {
+        enum dmlvk_shader shader;
+        assert_int_equal(dmlvk_debug_operator_shader(op, i, &shader), DMLVK_OK);
+        if (shader == DMLVK_SHADER_ROI_ALIGN1_SHARED_TAPS)
+            assert_int_equal(dmlvk_debug_operator_spec(op, i, ROI_SPEC_SHARED_TAPS_SLOTS, &slots), DMLVK_OK);
+    }
+    dmlvk_operator_destroy(op);
+    return slots;
+}
+
+/* roi_align1_shared_taps's workgroups over more regions than a round of their search holds
+ * (workgroups of 2 under 2048 channels: few regions per round, asserted from the plan). Small
+ * regions of 4 samples per bin and axis (their lists marked), large ones (the walks'), out-of-range
+ * batch indices; float16 and bfloat16, linear and nearest, against the reference. */
+static void test_forward_shared_taps_rounds(void **state)
+{
+    (void)state;
+    for (int iter = 0; iter < 4; iter++) {
+        const dmlvk_tensor_data_type type = float_types[1 + iter % 2];
+        struct problem p;
+        memset(&p, 0, sizeof(p));
+        struct ref_roi *q = &p.q;
+        q->batch = 2;
+        q->channels = 2048;
+        q->height = 6 + below(4);
+        q->width = 6 + below(4);
+        q->num_rois = 100 + below(41);
+        q->out_h = q->out_w = 2;
+        q->linear = iter < 2;
+        q->spatial_x = q->spatial_y = 1;
+        q->input_offset = 0.5;
+        q->output_offset = -0.5;
+        q->min_samples = q->max_samples = 4;
+        for (uint32_t k = 0; k < q->num_rois; k++) {
+            const double x1 = uniform(-1, q->width), y1 = uniform(-1, q->height);
+            const double most = k % 3 == 0 ? 3 * q->width : 3.5;    /* bins of 2 pixels or less, or wide */
+            p.rois[4 * k] = x1;
+            p.rois[4 * k + 1] = y1;
+            p.rois[4 * k + 2] = x1 + uniform(0.5, most);
+            p.rois[4 * k + 3] = y1 + uniform(0.5, most);
+            p.batch[k] = k % 11 == 10 ? 5 : below(2);
+        }
+        alloc_input(&p);
+        round_to_type(p.x, p.nx, type);
+        round_to_type(p.rois, 4 * q->num_rois, type);
+        const struct test_params params = { .workgroup_size = 2 };
+        const uint32_t slots = shared_taps_slots(q, type, &params);
+        assert_true(slots > 0 && q->num_rois > 2 * slots);
+        char what[128];
+        snprintf(what, sizeof(what), "ROI_ALIGN1 shared taps in rounds, case %d (%u regions, %u slots)", iter,
+                 q->num_rois, slots);
+        expect_forward_with(what, &p, type, 1, &params, NULL, NULL);
         free_problem(&p);
     }
 }
@@ -2051,6 +2132,7 @@ int main(void)
         cmocka_unit_test(test_gather_channels_last),
         cmocka_unit_test(test_forward_whole_bins),
         cmocka_unit_test(test_forward_dense_samples),
+        cmocka_unit_test(test_forward_shared_taps_rounds),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
