@@ -491,8 +491,8 @@ static void expect_close(const char *what, const double *got, const double *want
 
 /* ROI_ALIGN1 in `type` against the reference, within the type's tolerance of `magnitude`; strides
  * as gpu_forward_strided's. */
-static void expect_forward_with(const char *what, const struct problem *p, dmlvk_tensor_data_type type, double magnitude,
-                                const struct test_params *params, const uint32_t x_strides[4],
+static void expect_forward_with(const char *what, const struct problem *p, dmlvk_tensor_data_type type,
+                                double magnitude, const struct test_params *params, const uint32_t x_strides[4],
                                 const uint32_t bin_strides[4])
 {
     double *want = malloc(p->ny * sizeof(double)), *got = malloc(p->ny * sizeof(double));
@@ -2020,8 +2020,9 @@ static void test_forward_dense_samples(void **state)
         /* roi_align1_shared_taps looks for its regions a workgroup's worth at a time. */
         static const uint32_t workgroups[4] = { 0, 48, 1024, 32 };
         const struct test_params params = { .workgroup_size = workgroups[iter % 4] };
-        snprintf(what, sizeof(what), "ROI_ALIGN1 dense samples case %d (%u regions, %ux%u bins, %u channels%s, workgroup %u)",
-                 iter, q->num_rois, q->out_h, q->out_w, q->channels, channels_last ? ", channels-last" : "",
+        snprintf(what, sizeof(what),
+                 "ROI_ALIGN1 dense samples case %d (%u regions, %ux%u bins, %u channels%s, workgroup %u)", iter,
+                 q->num_rois, q->out_h, q->out_w, q->channels, channels_last ? ", channels-last" : "",
                  params.workgroup_size);
         const uint32_t c = q->channels, hh = q->height, ww = q->width;
         const uint32_t x_strides[4] = { hh * ww * c, 1, ww * c, c };
@@ -2031,7 +2032,8 @@ static void test_forward_dense_samples(void **state)
 }
 
 /* ROI_SPEC_SHARED_TAPS_SLOTS of ROI_ALIGN1's roi_align1_shared_taps dispatch, 0 where it has none. */
-static uint32_t shared_taps_slots(const struct ref_roi *q, dmlvk_tensor_data_type type, const struct test_params *params)
+static uint32_t shared_taps_slots(const struct ref_roi *q, dmlvk_tensor_data_type type,
+                                  const struct test_params *params)
 {
     struct roi_tensors t;
     packed_roi_tensors(&t, type, (uint32_t[4]){ q->batch, q->channels, q->height, q->width },
