@@ -713,9 +713,9 @@ void main()
             }
             record[k] = split;
         }
-        pc.scratch.v[base] = uvec4(valid ? b : ROI_NO_BATCH, axes[0].n, axes[1].n,
-                                   (axes[0].dir < 0 ? ROI_DECREASING_X : 0u) | (axes[1].dir < 0 ? ROI_DECREASING_Y : 0u) |
-                                       (valid ? shared_taps(count_x, count_y) : 0u));
+        uint flags = (axes[0].dir < 0 ? ROI_DECREASING_X : 0u) | (axes[1].dir < 0 ? ROI_DECREASING_Y : 0u);
+        flags |= valid ? shared_taps(count_x, count_y) : 0u;
+        pc.scratch.v[base] = uvec4(valid ? b : ROI_NO_BATCH, axes[0].n, axes[1].n, flags);
         pc.scratch.v[base + 1u] = record[0];
         pc.scratch.v[base + 2u] = record[1];
     }
