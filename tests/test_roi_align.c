@@ -856,6 +856,25 @@ static void test_tile_gather_strided(void **state)
     }
 }
 
+/* Specialization constant `id` of the operator's last dispatch of shader a or b, 0 where it has none. */
+static uint32_t shader_spec(const dmlvk_operator_desc *od, const struct test_params *params, enum dmlvk_shader a,
+                            enum dmlvk_shader b, uint32_t id)
+{
+    dmlvk_operator *op;
+    assert_int_equal(test_operator_create(dev, od, params, &op), DMLVK_OK);
+    dmlvk_operator_properties props;
+    assert_int_equal(dmlvk_operator_get_properties(op, &props), DMLVK_OK);
+    uint32_t value = 0;
+    for (uint32_t i = 0; i < props.dispatch_count; i++) {
+        enum dmlvk_shader shader;
+        assert_int_equal(dmlvk_debug_operator_shader(op, i, &shader), DMLVK_OK);
+        if (shader == a || shader == b)
+            assert_int_equal(dmlvk_debug_operator_spec(op, i, id, &value), DMLVK_OK);
+    }
+    dmlvk_operator_destroy(op);
+    return value;
+}
+
 /* Specialization constant `id` of ROI_ALIGN_GRAD's gather for the problem q in `type` with
  * `params`, the ROI gradient beside the input gradient where roi_grad, its input gradient packed
  * or channels last; 0 where no dispatch gathers. */
@@ -870,20 +889,8 @@ static uint32_t gather_spec_with(const struct ref_roi *q, dmlvk_tensor_data_type
     if (channels_last_grad)
         grad.Strides = channels_last;
     dmlvk_roi_align_grad_operator_desc d = backward_desc(q, &t, &grad, roi_grad ? &t.rois : NULL);
-    dmlvk_operator *op;
     const dmlvk_operator_desc od = { DMLVK_OPERATOR_ROI_ALIGN_GRAD, &d };
-    assert_int_equal(test_operator_create(dev, &od, params, &op), DMLVK_OK);
-    dmlvk_operator_properties props;
-    assert_int_equal(dmlvk_operator_get_properties(op, &props), DMLVK_OK);
-    uint32_t value = 0;
-    for (uint32_t i = 0; i < props.dispatch_count; i++) {
-        enum dmlvk_shader shader;
-        assert_int_equal(dmlvk_debug_operator_shader(op, i, &shader), DMLVK_OK);
-        if (shader == DMLVK_SHADER_ROI_ALIGN_GRAD_GATHER || shader == DMLVK_SHADER_ROI_ALIGN_GRAD_GATHER_ROI)
-            assert_int_equal(dmlvk_debug_operator_spec(op, i, id, &value), DMLVK_OK);
-    }
-    dmlvk_operator_destroy(op);
-    return value;
+    return shader_spec(&od, params, DMLVK_SHADER_ROI_ALIGN_GRAD_GATHER, DMLVK_SHADER_ROI_ALIGN_GRAD_GATHER_ROI, id);
 }
 
 /* The same for the gather of AVERAGE without the ROI gradient and with the default parameters. */
@@ -2040,19 +2047,8 @@ static uint32_t shared_taps_slots(const struct ref_roi *q, dmlvk_tensor_data_typ
                        (uint32_t[4]){ q->num_rois, q->channels, q->out_h, q->out_w });
     dmlvk_roi_align1_operator_desc d = forward_desc(q, &t);
     const dmlvk_operator_desc od = { DMLVK_OPERATOR_ROI_ALIGN1, &d };
-    dmlvk_operator *op;
-    assert_int_equal(test_operator_create(dev, &od, params, &op), DMLVK_OK);
-    dmlvk_operator_properties props;
-    assert_int_equal(dmlvk_operator_get_properties(op, &props), DMLVK_OK);
-    uint32_t slots = 0;
-    for (uint32_t i = 0; i < props.dispatch_count; i++) {
-        enum dmlvk_shader shader;
-        assert_int_equal(dmlvk_debug_operator_shader(op, i, &shader), DMLVK_OK);
-        if (shader == DMLVK_SHADER_ROI_ALIGN1_SHARED_TAPS)
-            assert_int_equal(dmlvk_debug_operator_spec(op, i, ROI_SPEC_SHARED_TAPS_SLOTS, &slots), DMLVK_OK);
-    }
-    dmlvk_operator_destroy(op);
-    return slots;
+    return shader_spec(&od, params, DMLVK_SHADER_ROI_ALIGN1_SHARED_TAPS, DMLVK_SHADER_ROI_ALIGN1_SHARED_TAPS,
+                       ROI_SPEC_SHARED_TAPS_SLOTS);
 }
 
 /* roi_align1_shared_taps's workgroups over more regions than a round of their search holds
