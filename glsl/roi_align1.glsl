@@ -10,9 +10,6 @@
 // along x are not a power of two that fits the subgroup take whole bins. With
 // ROI_ALIGN1_SHARED_TAPS, roi_align1_shared_taps.comp: the regions the geometry marked
 // ROI_SHARED_TAPS, which the walks then skip, by lists of their bins' taps (takes_shared_taps).
-#ifndef ROI_ALIGN1_SHARED_TAPS
-#define ROI_ALIGN1_SHARED_TAPS 0
-#endif
 #include "common.glsl"
 
 #include "roi_align_abi.h"
