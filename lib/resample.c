@@ -186,7 +186,9 @@ struct block_axis {
     uint32_t block, phase, align;
     uint32_t fold; /* channels folded into this axis (fold_channels); 1 where none */
     bool regular;
-    bool vectors_first; /* columns of 16-bit types: a chunk that loads as vectors beats fewer taps */
+    /* Columns of a 16-bit type: a chunk that loads as vectors beats fewer taps, and block rows whose
+     * pairs leave as 4-byte words beat a narrower window. */
+    bool storage16;
 };
 
 /* What an axis's blocks need: the longest window, and which entries (bit t * block + m for
@@ -510,13 +512,21 @@ static bool exact_sums(const struct block_axis *ba, uint64_t taps, uint32_t wind
     return true;
 }
 
-/* Whether column layout a is better than b (BENCHMARKS.md note 30, H100): block rows that leave
- * as whole 4-element stores (bilinear 2x float16: 79% -> 91% of copy with a chunk more), then a
- * narrower window, then fewer taps. */
-static bool better_layout(const struct block_layout *a, bool a_stores, const struct block_layout *b, bool b_stores)
+/* How a block's rows leave memory at a phase: as whole 4-element stores, as 2-element words (a
+ * 16-bit pair starting on an even element; at an odd one the pair leaves as two 2-byte stores),
+ * or element by element. */
+enum row_stores { STORES_ELEMENTS, STORES_PAIRS, STORES_VECTORS };
+
+/* Whether column layout a is better than b: block rows that leave as whole 4-element stores
+ * (BENCHMARKS.md note 30, H100: bilinear 2x float16 79% -> 91% of copy with a chunk more), then
+ * 16-bit rows whose pairs leave as words (note 174, H200, backward: 49x10 -> 22x4 bfloat16 54%
+ * faster with a chunk more, 3x float16 and 2x3x bfloat16 8% at the same window), then a narrower
+ * window, then fewer taps. */
+static bool better_layout(const struct block_layout *a, enum row_stores a_stores, const struct block_layout *b,
+                          enum row_stores b_stores)
 {
     if (a_stores != b_stores)
-        return a_stores;
+        return a_stores > b_stores;
     if (a->window != b->window)
         return a->window < b->window;
     return layout_taps(a) < layout_taps(b);
@@ -524,10 +534,11 @@ static bool better_layout(const struct block_layout *a, bool a_stores, const str
 
 /* The best window placement of an axis over its phases below `phases`; false where none fits in
  * `max_window`, nor with its members in the tap masks. stores4: the blocks' rows may leave as
- * 4-element stores where the phase is 0. */
+ * 4-element stores where the phase is 0; pairs: as words of 16-bit pairs where it is even. */
 static bool place_windows(struct block_axis *ba, uint32_t phases, uint32_t chunk, uint32_t max_window, bool stores4,
-                          struct block_layout *best, bool *best_stores)
+                          bool pairs, struct block_layout *best, bool *best_stores)
 {
+    enum row_stores best_rank = STORES_ELEMENTS;
     if (max_window * ba->block > RESAMPLE_TAP_BITS)
         max_window = RESAMPLE_TAP_BITS / ba->block;
     struct block_axis try = *ba;
@@ -535,14 +546,17 @@ static bool place_windows(struct block_axis *ba, uint32_t phases, uint32_t chunk
     *best_stores = false;
     for (uint32_t p = 0; p < phases; p++) {
         try.phase = p;
-        bool stores = stores4 && p == 0 && try.block % 4 == 0;
+        enum row_stores stores = stores4 && p == 0 && try.block % 4 == 0   ? STORES_VECTORS
+                                 : pairs && p % 2 == 0 && try.block % 2 == 0 ? STORES_PAIRS
+                                                                             : STORES_ELEMENTS;
         for (int regular = 0; regular < 2; regular++) {
             try.regular = regular;
             struct block_layout l = block_layout(&try);
             l.window = (l.window + chunk - 1) / chunk * chunk;
-            if (l.window <= max_window && better_layout(&l, stores, best, *best_stores)) {
+            if (l.window <= max_window && better_layout(&l, stores, best, best_rank)) {
                 *best = l;
-                *best_stores = stores;
+                best_rank = stores;
+                *best_stores = stores == STORES_VECTORS;
                 ba->phase = p;
                 ba->regular = regular;
             }
@@ -560,7 +574,7 @@ static uint32_t row_loads(const struct block_shape *shape)
 /* Block shape by x bx, if its windows fit: per shape, loads of 4 or of 2 elements, whichever sums
  * fewer taps, then issues fewer load instructions (2-element chunks let windows sit alike in every
  * block where 4-element ones cannot: bilinear 1.5x float16 73% -> 86% of copy; a chunk that rows
- * do not align for takes a load per element: BENCHMARKS.md note 123). With x.vectors_first (16-bit
+ * do not align for takes a load per element: BENCHMARKS.md note 123). With x.storage16 (16-bit
  * types), a chunk that loads as vectors comes first, at more taps: rows of 2 mod 4 elements took 4
  * scalar loads per chunk of 4 (note 156: bilinear 1.3x backward bfloat16 7.9% faster, 1.25x 3.8%,
  * float16 1.4%). */
@@ -571,11 +585,12 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
     if ((by > 1 && y.members < by) || (bx > 1 && x.members < bx))
         return false;
     bool stores4 = rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4);
+    bool pairs = x.storage16 && rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 2);
     struct block_layout rows;
     bool unused;
     y.block = by;
     y.align = 1;
-    if (!place_windows(&y, 1, 1, MAX_ROWS, false, &rows, &unused))
+    if (!place_windows(&y, 1, 1, MAX_ROWS, false, false, &rows, &unused))
         return false;
     bool found = false;
     for (size_t c = 0; c < DMLVK_ARRAY_SIZE(chunks); c++) {
@@ -583,13 +598,13 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
         bool stores, vector = rows_of(hdr->in_sizes, hdr->in_strides, AXES - 1, chunks[c]);
         x.block = bx;
         x.align = vector ? chunks[c] : 1;
-        if (!place_windows(&x, bx, chunks[c], MAX_WINDOW, stores4, &cols, &stores))
+        if (!place_windows(&x, bx, chunks[c], MAX_WINDOW, stores4, pairs, &cols, &stores))
             continue;
         const struct block_shape candidate = { .block_y = by, .block_x = bx, .rows = rows.window ? rows.window : 1,
                                                .chunks = cols.window ? cols.window / chunks[c] : 1, .chunk = chunks[c],
                                                .x_phase = x.phase, .regular_y = y.regular, .regular_x = x.regular,
                                                .vector_loads = vector, .vector_stores = stores, .y = rows, .x = cols };
-        const bool loads_differ = x.vectors_first && found && vector != shape->vector_loads;
+        const bool loads_differ = x.storage16 && found && vector != shape->vector_loads;
         if (loads_differ ? !vector
                          : found && (layout_taps(&cols) > layout_taps(&shape->x) ||
                                      (layout_taps(&cols) == layout_taps(&shape->x) &&
@@ -812,8 +827,8 @@ static bool choose_channel_shape(struct block_axis y, struct block_axis x, bool 
         y.align = 1;
         x.block = bx;
         x.align = 1;
-        if (!place_windows(&y, 1, 1, MAX_ROWS, false, &rows, &unused) ||
-            !place_windows(&x, bx, 1, MAX_WINDOW, false, &cols, &unused))
+        if (!place_windows(&y, 1, 1, MAX_ROWS, false, false, &rows, &unused) ||
+            !place_windows(&x, bx, 1, MAX_WINDOW, false, false, &cols, &unused))
             continue;
         *shape = (struct block_shape){ .block_y = by, .block_x = bx, .rows = rows.window ? rows.window : 1,
                                        .chunks = cols.window ? cols.window : 1, .chunk = 1, .channel_lanes = lanes,
@@ -956,7 +971,7 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
                                      .ranges = backward ? table(plan, table_at, hdr->range_offset[2 + a]) : NULL,
                                      .members = hdr->out_sizes[2 + a],
                                      .advance = backward ? axes[2 + a].scale : 1 / axes[2 + a].scale,
-                                     .fold = 1, .vectors_first = a == 1 && DMLVK_IS_16BIT_FLOAT(type) };
+                                     .fold = 1, .storage16 = a == 1 && DMLVK_IS_16BIT_FLOAT(type) };
     const struct resample_params unfolded = *hdr;
     struct resample_params folded;
     bool fold = false;

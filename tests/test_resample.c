@@ -1850,12 +1850,13 @@ static struct resample_case square_case(uint32_t n, uint32_t c, const uint32_t s
 }
 
 /*
- * The block shapes of BENCHMARKS.md notes 156, 158 and 159 (lib/resample.c): float32 LINEAR
- * backward gathers of downscales in 4x2 blocks, and onto planes of few whole block rows in 4x4,
- * 16-bit LINEAR gathers on narrow planes of one or two block rows in 2x4 or 4x4 and upsampling
- * onto at most 16 rows without 8x4 (choose_block_shape); 16-bit gathers whose read rows are 2 mod
- * 4 elements long loading 2-element vectors where 4-element chunks would load each element alone
- * (try_block_shape). First pinned on the rows that measured them; then the float64 reference on
+ * The block shapes of BENCHMARKS.md notes 156, 158, 159 and 174 (lib/resample.c): float32
+ * LINEAR backward gathers of downscales in 4x2 blocks, and onto planes of few whole block rows in
+ * 4x4, 16-bit LINEAR gathers on narrow planes of one or two block rows in 2x4 or 4x4 and
+ * upsampling onto at most 16 rows without 8x4 (choose_block_shape); 16-bit gathers whose read rows
+ * are 2 mod 4 elements long loading 2-element vectors where 4-element chunks would load each
+ * element alone (try_block_shape), and 16-bit block rows at a phase whose pairs leave as words
+ * (place_windows). First pinned on the rows that measured them; then the float64 reference on
  * small problems that take them, random offsets in half, Inf in half.
  */
 static void test_shape_rules(void **state)
@@ -1896,6 +1897,11 @@ static void test_shape_rules(void **state)
         { "16x16 float16 (note 159)", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 16, 32, RESAMPLE_SPEC_BLOCK_Y, 8, 64, 64, true },
         { "2x64 -> 4x128 float16 (note 159)", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 2, 4, RESAMPLE_SPEC_BLOCK_Y, 4, 64, 256, true, 64, 128 },
         { "8x100 bfloat16 (note 159)", DMLVK_TENSOR_DATA_TYPE_BFLOAT16, 8, 16, RESAMPLE_SPEC_BLOCK_Y, 2, 32, 256, false, 100, 200 },
+        /* 16-bit block rows at a phase whose pairs leave as words (note 174); float32's as before */
+        { "rnd042 bfloat16 (note 174)", DMLVK_TENSOR_DATA_TYPE_BFLOAT16, 49, 22, RESAMPLE_SPEC_X_PHASE, 0, 0, 0, false, 10, 4 },
+        { "bilinear_grad_3x_f16", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 128, 384, RESAMPLE_SPEC_X_PHASE, 2 },
+        { "bilinear_grad_2x3x_bf16", DMLVK_TENSOR_DATA_TYPE_BFLOAT16, 64, 128, RESAMPLE_SPEC_X_PHASE, 2, 0, 0, false, 64, 192 },
+        { "bilinear_grad_2x3x_f32", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 64, 128, RESAMPLE_SPEC_X_PHASE, 1, 0, 0, false, 64, 192 },
     };
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         const uint32_t small[2] = { rows[i].size, rows[i].width ? rows[i].width : rows[i].size },
@@ -1904,7 +1910,23 @@ static void test_shape_rules(void **state)
         expect_spec(&c, !rows[i].forward, rows[i].type, rows[i].spec, "the measured constant", rows[i].due, rows[i].row);
     }
 
-    for (int k = 0; k < 24; k++) {
+    for (int k = 0; k < 30; k++) {
+        if (k >= 24) {
+            /* 16-bit LINEAR backward gathers onto rows of 10 or 14 elements from rows of 4 or 6,
+             * where the narrowest windows sit at odd phases: blocks of 2 columns at an even one */
+            const dmlvk_tensor_data_type type = types[1 + k % 2];
+            const uint32_t height = 30 + (uint32_t)(splitmix64_next(&rng_state) % 31), width = k % 4 < 2 ? 10 : 14;
+            const uint32_t small[2] = { height, width }, big[2] = { (uint32_t)round(height * 0.45), width == 10 ? 4 : 6 };
+            struct resample_case c = square_case(1 + (uint32_t)(k % 2), 3, small, big, k < 27);
+            char what[128];
+            snprintf(what, sizeof(what), "case %d, %ux%u -> %ux%u, type %d", k, small[0], small[1], big[0], big[1], (int)type);
+            uint32_t window_rows;
+            if (plan_spec(&c, true, type, RESAMPLE_SPEC_BLOCK_X, &window_rows, what) != 2 ||
+                plan_spec(&c, true, type, RESAMPLE_SPEC_X_PHASE, &window_rows, what) % 2 != 0 || !window_rows)
+                fail_msg("%s: not a block gather of 2 columns at an even phase", what);
+            check_packed(&c, true, type, k % 2 ? INF_RANDOM : INF_NONE, what);
+            continue;
+        }
         if (k >= 16) {
             /* 16-bit LINEAR upscales (rows by 1.5 to 2, columns by 2) onto planes of one or two
              * block rows of 4 and at most 16 columns, rows that store as vectors: backward onto 4
