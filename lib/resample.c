@@ -791,6 +791,14 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
  * 16-bit forward 7%, float32 forward 7% slower). */
 #define CHANNEL_FEW_LANES 4
 
+/* Bytes of channels per invocation where the written tensor's channel groups cannot leave as
+ * 16-byte vectors (channels not a multiple of the group, and not few): float32 2, 16-bit 4, whose
+ * scalar stores leave a lane's elements 8 bytes apart where 16 wrote a quarter or an eighth of
+ * each sector per instruction (BENCHMARKS.md note 174, H200: float32 at 2 lanes 2.0-18.7% faster
+ * on six rows of 45 to 279 channels, at 1 up to 64% slower; 16-bit at 4 lanes 9.4-36.1% faster
+ * on four rows of 59 to 279 channels, and 47-76% where the channels make whole 4-element vectors). */
+#define CHANNEL_SCALAR_GROUP_BYTES 8
+
 /* Whether channels-last planes of c channels are too few for the type's 16-byte groups: they
  * neither fill them nor make 4 of them, so that a last partial group would waste much. */
 static bool few_channels(uint32_t c, bool storage16)
@@ -817,6 +825,8 @@ static bool choose_channel_shape(struct block_axis y, struct block_axis x, bool 
     uint32_t lanes = f16 ? 8 : 4, channels = hdr->out_sizes[1];
     if (few_channels(channels, f16))
         lanes = channels < CHANNEL_FEW_LANES && (f16 || y.ranges) ? channels : CHANNEL_FEW_LANES;
+    else if (!rows_of(hdr->out_sizes, hdr->out_strides, 1, lanes))
+        lanes = CHANNEL_SCALAR_GROUP_BYTES / (f16 ? 2 : 4);
     for (size_t k = 0; k < DMLVK_ARRAY_SIZE(square_first); k++) {
         uint32_t by = order[k][0], bx = order[k][1];
         if ((by > 1 && y.members < by) || (bx > 1 && x.members < bx) || by > RESAMPLE_MAX_CHANNEL_BLOCK_Y)

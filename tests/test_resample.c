@@ -728,8 +728,9 @@ static void test_channel_blocks(void **state)
     (void)state;
     /* 3, 6, 12, 2 and 5: fewer than four groups that do not fill 16 bytes, in groups of 4 or
      * folded into the columns where both tensors keep each pixel's channels together (not in the
-     * half of the cases that pad one tensor's pixels) */
-    static const uint32_t channels[] = { 8, 16, 24, 19, 40, 64, 3, 6, 12, 2, 5 };
+     * half of the cases that pad one tensor's pixels); 45 and 36: groups of 8 bytes (float32 2
+     * channels, 16-bit 4), whose 16-byte groups could not store as vectors (test_channel_lanes) */
+    static const uint32_t channels[] = { 8, 16, 45, 19, 36, 64, 3, 6, 12, 2, 5 };
     static const float scales[][2] = { { 2, 2 }, { 1.5f, 1.5f }, { 0.5f, 0.75f }, { 3, 1.25f }, { 2.06f, 0.6f } };
     for (int k = 0; k < 132; k++) {
         struct resample_case c = { .dims = 4 };
@@ -1995,6 +1996,51 @@ static void test_shape_rules(void **state)
     }
 }
 
+/*
+ * Channels per invocation of the channels-last block gathers (choose_channel_shape, BENCHMARKS.md
+ * note 174): 16 bytes where the written tensor's channel groups store as vectors, else 8 (float32
+ * 2, 16-bit 4, which store as vectors where the channels make whole groups of 4), but for few
+ * channels (CHANNEL_FEW_LANES). Pinned on 2 x C x 12 x 16 <-> 2 x C x 24 x 32, bilinear, both
+ * directions, the written tensor's pixels `pad` elements apart beyond their channels;
+ * test_channel_blocks runs such channel counts against the float64 reference.
+ */
+static void test_channel_lanes(void **state)
+{
+    (void)state;
+    const dmlvk_tensor_data_type f32 = DMLVK_TENSOR_DATA_TYPE_FLOAT32, f16 = DMLVK_TENSOR_DATA_TYPE_FLOAT16,
+                                 bf16 = DMLVK_TENSOR_DATA_TYPE_BFLOAT16;
+    static const struct {
+        dmlvk_tensor_data_type type;
+        uint32_t channels, pad, lanes, vector_stores;
+    } cases[] = {
+        { f32, 64, 0, 4, 1 }, { f32, 49, 0, 2, 0 }, { f32, 45, 0, 2, 0 }, { f32, 64, 1, 2, 0 },
+        { f16, 64, 0, 8, 1 }, { f16, 235, 0, 4, 0 }, { bf16, 140, 0, 4, 1 }, { f16, 36, 0, 4, 1 },
+        { bf16, 64, 4, 4, 1 }, { bf16, 19, 0, 4, 0 },
+    };
+    static const uint32_t order[4] = { 0, 2, 3, 1 };
+    for (int k = 0; k < (int)(2 * sizeof(cases) / sizeof(cases[0])); k++) {
+        const bool backward = k % 2;
+        const uint32_t small[4] = { 2, cases[k / 2].channels, 12, 16 };
+        struct resample_case c = half_pixel_case(small, 2, DMLVK_INTERPOLATION_MODE_LINEAR);
+        const uint32_t *sizes[2] = { backward ? c.big : c.small, backward ? c.small : c.big };
+        uint32_t strides[2][4], span[2];
+        for (int t = 0; t < 2; t++)
+            span[t] = layout_strides(4, sizes[t], order, t == 1 ? cases[k / 2].pad : 0, strides[t]);
+        dmlvk_operator *op = case_op_create(&c, backward, cases[k / 2].type, strides, span);
+        enum dmlvk_shader shader;
+        uint32_t lanes, vector_stores;
+        assert_int_equal(dmlvk_debug_operator_shader(op, 0, &shader), DMLVK_OK);
+        assert_int_equal(dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_LANES, &lanes), DMLVK_OK);
+        assert_int_equal(dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_VECTOR_STORES, &vector_stores), DMLVK_OK);
+        dmlvk_operator_destroy(op);
+        if (shader != DMLVK_SHADER_RESAMPLE_CHANNEL_BLOCKS || lanes != cases[k / 2].lanes ||
+            vector_stores != cases[k / 2].vector_stores)
+            fail_msg("case %d (%u channels, type %d, %s): shader %d, %u lanes, vector stores %u, where %u and %u were due",
+                     k, cases[k / 2].channels, (int)cases[k / 2].type, backward ? "backward" : "forward", (int)shader,
+                     lanes, vector_stores, cases[k / 2].lanes, cases[k / 2].vector_stores);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2020,6 +2066,7 @@ int main(void)
         cmocka_unit_test(test_folded_views),
         cmocka_unit_test(test_volumes),
         cmocka_unit_test(test_shape_rules),
+        cmocka_unit_test(test_channel_lanes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
