@@ -1104,6 +1104,13 @@ static int add_sweep(struct workload *w, int n, bool f16_ok)
         { "bilinear_nhwc_c3_down2x", BILINEAR, F16, .n = 8, .c = 3, .h = 512, .w = 512, .oh = 256, .ow = 256, .channels_last = 1 },
         { "bilinear_nhwc_c4_2x", BILINEAR, F16, .n = 8, .c = 4, .h = 256, .w = 256, .oh = 512, .ow = 512, .channels_last = 1 },
         { "bilinear_grad_nhwc_c4_2x", BILINEAR_GRAD, F16, .n = 8, .c = 4, .h = 256, .w = 256, .oh = 512, .ow = 512, .channels_last = 1 },
+        /* Channels-last class logits that make no whole 16-byte groups (session 72, BENCHMARKS.md
+         * note 174): a segmentation head's ADE20K 150 classes upsampled 4x, and Cityscapes' 19 in
+         * float32 (not few there), forward and training pass */
+        { "bilinear_nhwc_seg150_4x", BILINEAR, F16, .n = 2, .c = 150, .h = 128, .w = 128, .oh = 512, .ow = 512, .channels_last = 1 },
+        { "bilinear_grad_nhwc_seg150_4x", BILINEAR_GRAD, F16, .n = 2, .c = 150, .h = 128, .w = 128, .oh = 512, .ow = 512, .channels_last = 1 },
+        { "bilinear_nhwc_seg19_4x", BILINEAR, F32, .n = 2, .c = 19, .h = 128, .w = 256, .oh = 512, .ow = 1024, .channels_last = 1 },
+        { "bilinear_grad_nhwc_seg19_4x", BILINEAR_GRAD, F32, .n = 2, .c = 19, .h = 128, .w = 256, .oh = 512, .ow = 1024, .channels_last = 1 },
         /* ReLU forward */
         { "relu", RELU, F32, .n = 1u << 28 },
         { "relu", RELU, F16, .n = 1u << 28 },
