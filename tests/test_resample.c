@@ -1917,10 +1917,12 @@ static void test_shape_rules(void **state)
              * where the narrowest windows sit at odd phases: blocks of 2 columns at an even one */
             const dmlvk_tensor_data_type type = types[1 + k % 2];
             const uint32_t height = 30 + (uint32_t)(splitmix64_next(&rng_state) % 31), width = k % 4 < 2 ? 10 : 14;
-            const uint32_t small[2] = { height, width }, big[2] = { (uint32_t)round(height * 0.45), width == 10 ? 4 : 6 };
+            const uint32_t small[2] = { height, width };
+            const uint32_t big[2] = { (uint32_t)round(height * 0.45), width == 10 ? 4 : 6 };
             struct resample_case c = square_case(1 + (uint32_t)(k % 2), 3, small, big, k < 27);
             char what[128];
-            snprintf(what, sizeof(what), "case %d, %ux%u -> %ux%u, type %d", k, small[0], small[1], big[0], big[1], (int)type);
+            snprintf(what, sizeof(what), "case %d, %ux%u -> %ux%u, type %d", k, small[0], small[1], big[0], big[1],
+                     (int)type);
             uint32_t window_rows;
             if (plan_spec(&c, true, type, RESAMPLE_SPEC_BLOCK_X, &window_rows, what) != 2 ||
                 plan_spec(&c, true, type, RESAMPLE_SPEC_X_PHASE, &window_rows, what) % 2 != 0 || !window_rows)
@@ -2035,7 +2037,8 @@ static void test_channel_lanes(void **state)
         dmlvk_operator_destroy(op);
         if (shader != DMLVK_SHADER_RESAMPLE_CHANNEL_BLOCKS || lanes != cases[k / 2].lanes ||
             vector_stores != cases[k / 2].vector_stores)
-            fail_msg("case %d (%u channels, type %d, %s): shader %d, %u lanes, vector stores %u, where %u and %u were due",
+            fail_msg("case %d (%u channels, type %d, %s): shader %d, %u lanes, vector stores %u, where %u and %u "
+                     "were due",
                      k, cases[k / 2].channels, (int)cases[k / 2].type, backward ? "backward" : "forward", (int)shader,
                      lanes, vector_stores, cases[k / 2].lanes, cases[k / 2].vector_stores);
     }
