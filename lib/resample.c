@@ -534,16 +534,16 @@ static bool better_layout(const struct block_layout *a, enum row_stores a_stores
 
 /* The best window placement of an axis over its phases below `phases`; false where none fits in
  * `max_window`, nor with its members in the tap masks. stores4: the blocks' rows may leave as
- * 4-element stores where the phase is 0; pairs: as words of 16-bit pairs where it is even. */
+ * 4-element stores where the phase is 0; pairs: as words of 16-bit pairs where it is even;
+ * *best_stores: how the best placement's rows leave. */
 static bool place_windows(struct block_axis *ba, uint32_t phases, uint32_t chunk, uint32_t max_window, bool stores4,
-                          bool pairs, struct block_layout *best, bool *best_stores)
+                          bool pairs, struct block_layout *best, enum row_stores *best_stores)
 {
-    enum row_stores best_rank = STORES_ELEMENTS;
     if (max_window * ba->block > RESAMPLE_TAP_BITS)
         max_window = RESAMPLE_TAP_BITS / ba->block;
     struct block_axis try = *ba;
     *best = (struct block_layout){ .window = UINT32_MAX };
-    *best_stores = false;
+    *best_stores = STORES_ELEMENTS;
     for (uint32_t p = 0; p < phases; p++) {
         try.phase = p;
         enum row_stores stores = stores4 && p == 0 && try.block % 4 == 0   ? STORES_VECTORS
@@ -553,10 +553,9 @@ static bool place_windows(struct block_axis *ba, uint32_t phases, uint32_t chunk
             try.regular = regular;
             struct block_layout l = block_layout(&try);
             l.window = (l.window + chunk - 1) / chunk * chunk;
-            if (l.window <= max_window && better_layout(&l, stores, best, best_rank)) {
+            if (l.window <= max_window && better_layout(&l, stores, best, *best_stores)) {
                 *best = l;
-                best_rank = stores;
-                *best_stores = stores == STORES_VECTORS;
+                *best_stores = stores;
                 ba->phase = p;
                 ba->regular = regular;
             }
@@ -587,7 +586,7 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
     bool stores4 = rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4);
     bool pairs = x.storage16 && rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 2);
     struct block_layout rows;
-    bool unused;
+    enum row_stores unused;
     y.block = by;
     y.align = 1;
     if (!place_windows(&y, 1, 1, MAX_ROWS, false, false, &rows, &unused))
@@ -595,7 +594,8 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
     bool found = false;
     for (size_t c = 0; c < DMLVK_ARRAY_SIZE(chunks); c++) {
         struct block_layout cols;
-        bool stores, vector = rows_of(hdr->in_sizes, hdr->in_strides, AXES - 1, chunks[c]);
+        enum row_stores stores;
+        bool vector = rows_of(hdr->in_sizes, hdr->in_strides, AXES - 1, chunks[c]);
         x.block = bx;
         x.align = vector ? chunks[c] : 1;
         if (!place_windows(&x, bx, chunks[c], MAX_WINDOW, stores4, pairs, &cols, &stores))
@@ -603,7 +603,8 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
         const struct block_shape candidate = { .block_y = by, .block_x = bx, .rows = rows.window ? rows.window : 1,
                                                .chunks = cols.window ? cols.window / chunks[c] : 1, .chunk = chunks[c],
                                                .x_phase = x.phase, .regular_y = y.regular, .regular_x = x.regular,
-                                               .vector_loads = vector, .vector_stores = stores, .y = rows, .x = cols };
+                                               .vector_loads = vector, .vector_stores = stores == STORES_VECTORS,
+                                               .y = rows, .x = cols };
         const bool loads_differ = x.storage16 && found && vector != shape->vector_loads;
         if (loads_differ ? !vector
                          : found && (layout_taps(&cols) > layout_taps(&shape->x) ||
@@ -832,7 +833,7 @@ static bool choose_channel_shape(struct block_axis y, struct block_axis x, bool 
         if ((by > 1 && y.members < by) || (bx > 1 && x.members < bx) || by > RESAMPLE_MAX_CHANNEL_BLOCK_Y)
             continue;
         struct block_layout rows, cols;
-        bool unused;
+        enum row_stores unused;
         y.block = by;
         y.align = 1;
         x.block = bx;
