@@ -2097,6 +2097,155 @@ static void test_forward_shared_taps_rounds(void **state)
     }
 }
 
+/* One operator of od executed twice, inputs and outputs from values[0], then from values[1]
+ * (outputs poisoned by the caller), each execution's outputs read back into its own values: the
+ * second must not depend on what the first left in the operator's scratch. Bindings from `outputs`
+ * on are outputs. */
+static void execute_twice(const dmlvk_operator_desc *od, const struct test_params *params,
+                          const dmlvk_tensor_desc *const *descs, void *const values[2][6], uint32_t n, uint32_t outputs)
+{
+    dmlvk_operator *op;
+    if (test_operator_create(dev, od, params, &op) != DMLVK_OK)
+        fail_msg("%s", dmlvk_last_error());
+    dmlvk_buffer *bufs[6] = { 0 };
+    dmlvk_binding b[6] = { 0 };
+    for (uint32_t i = 0; i < n; i++) {
+        if (!descs[i])
+            continue;
+        assert_int_equal(dmlvk_buffer_create(dev, descs[i]->TotalTensorSizeInBytes, &bufs[i]), DMLVK_OK);
+        b[i] = (dmlvk_binding){ .buffer = bufs[i], .size = VK_WHOLE_SIZE };
+    }
+    for (int run = 0; run < 2; run++) {
+        for (uint32_t i = 0; i < n; i++) {
+            const uint64_t bytes = descs[i] ? descs[i]->TotalTensorSizeInBytes : 0;
+            if (bytes)
+                assert_int_equal(dmlvk_buffer_write(bufs[i], 0, values[run][i], bytes), DMLVK_OK);
+        }
+        if (dmlvk_operator_execute(op, b, n) != DMLVK_OK)
+            fail_msg("execution %d: %s", run + 1, dmlvk_last_error());
+        for (uint32_t i = outputs; i < n; i++) {
+            const uint64_t bytes = descs[i] ? descs[i]->TotalTensorSizeInBytes : 0;
+            if (bytes)
+                assert_int_equal(dmlvk_buffer_read(bufs[i], 0, values[run][i], bytes), DMLVK_OK);
+        }
+    }
+    for (uint32_t i = 0; i < n; i++)
+        dmlvk_buffer_destroy(bufs[i]);
+    dmlvk_operator_destroy(op);
+}
+
+/* p's shape and sampling with other regions (varied_region's), batch indices, input and dY. */
+static void redraw_problem(const struct problem *p, struct problem *again)
+{
+    *again = *p;
+    const struct ref_roi *q = &p->q;
+    for (uint32_t k = 0; k < q->num_rois; k++) {
+        varied_region(k + 1, q->width / q->spatial_x, q->height / q->spatial_y, 10, 8, &again->rois[4 * k]);
+        again->batch[k] = k % 13 == 5 ? 2 : below(2);
+    }
+    alloc_uniform(again);
+}
+
+/* Each operator whose plan keeps state in its scratch between its stages, executed twice with other
+ * regions, input and dY the second time (the regions over each tile, the gather's parts, MAX's
+ * winners, the ROI gradient's partial sums, ROI_ALIGN1's second sums and shared taps): both
+ * executions against the reference. */
+static void test_executed_again(void **state)
+{
+    (void)state;
+    for (int iter = 0; iter < 6; iter++) {
+        const bool forward = iter >= 4, maximum = iter == 2, roi_grad = iter == 3;
+        const dmlvk_tensor_data_type type = float_types[iter == 1 || iter == 5 ? 1 : 0];
+        struct problem p[2];
+        memset(&p[0], 0, sizeof(p[0]));
+        struct ref_roi *q = &p[0].q;
+        q->batch = 2;
+        q->channels = forward ? 3 : roi_grad ? 5 : 40;
+        q->height = forward ? 8 + below(8) : roi_grad ? 64 + below(8) : 9 + below(4);
+        q->width = forward ? 8 + below(8) : roi_grad ? 72 + below(8) : 10 + below(5);
+        q->num_rois = roi_grad || forward ? 12 + below(30) : 513 + below(MAX_ROIS - 512);
+        q->out_h = 4 + below(4);
+        q->out_w = 4 + below(4);
+        q->linear = !maximum;
+        q->maximum = maximum;
+        vary_regions(&p[0], iter, 10, 8, 97);
+        if (forward)    /* 4 samples per bin and axis: regions of small bins take the lists */
+            q->min_samples = q->max_samples = 4;
+        alloc_uniform(&p[0]);
+        redraw_problem(&p[0], &p[1]);
+        if (forward && type == DMLVK_TENSOR_DATA_TYPE_FLOAT32)  /* sums past float32's largest, then none */
+            for (uint64_t i = 0; i < p[0].nx; i++)
+                p[0].x[i] = ldexp(uniform(1, 2), 126);
+        for (int k = 0; k < 2; k++) {
+            round_to_type(p[k].x, p[k].nx, type);
+            round_to_type(p[k].dy, p[k].ny, type);
+            round_to_type(p[k].rois, 4 * q->num_rois, type);
+        }
+        const struct test_params params = { .force_no_int64_atomics = maximum, .deterministic = maximum };
+        if (!forward && !roi_grad)
+            assert_true(gather_spec_with(q, type, &params, false, false, ROI_SPEC_GATHER_PARTS) > 1);
+        struct roi_tensors t;
+        packed_roi_tensors(&t, type, (uint32_t[4]){ q->batch, q->channels, q->height, q->width },
+                           (uint32_t[4]){ q->num_rois, q->channels, q->out_h, q->out_w });
+        dmlvk_roi_align1_operator_desc fd = forward_desc(q, &t);
+        dmlvk_roi_align_grad_operator_desc bd = backward_desc(q, &t, &t.x, roi_grad ? &t.rois : NULL);
+        const dmlvk_operator_desc od = forward ? (dmlvk_operator_desc){ DMLVK_OPERATOR_ROI_ALIGN1, &fd }
+                                               : (dmlvk_operator_desc){ DMLVK_OPERATOR_ROI_ALIGN_GRAD, &bd };
+        const dmlvk_tensor_desc *descs[6] = { &t.x, forward ? &t.rois : &t.bins, forward ? &t.batch : &t.rois,
+                                              forward ? &t.bins : &t.batch, forward ? NULL : &t.x,
+                                              roi_grad ? &t.rois : NULL };
+        void *v[2][6] = { { 0 } };
+        for (int k = 0; k < 2; k++) {
+            const double *src[6] = { p[k].x, forward ? p[k].rois : p[k].dy, forward ? NULL : p[k].rois };
+            const uint64_t counts[3] = { p[k].nx, forward ? 4 * q->num_rois : p[k].ny, 4 * q->num_rois };
+            for (int i = 0; i < 3; i++)
+                v[k][i] = src[i] ? to_type(src[i], counts[i], type) : NULL;
+            uint32_t batch_at = forward ? 2 : 3, out_at = forward ? 3 : 4;
+            v[k][batch_at] = malloc(4 * q->num_rois);
+            memcpy(v[k][batch_at], p[k].batch, 4 * q->num_rois);
+            for (uint32_t i = out_at; i < 6; i++) {
+                if (!descs[i])
+                    continue;
+                v[k][i] = malloc(descs[i]->TotalTensorSizeInBytes);
+                memset(v[k][i], 0xff, descs[i]->TotalTensorSizeInBytes); /* NaN: an element left unwritten fails */
+            }
+        }
+        execute_twice(&od, &params, descs, v, forward ? 4 : 6, forward ? 3 : 4);
+        for (int k = 0; k < 2; k++) {
+            char what[128];
+            snprintf(what, sizeof(what), "%s executed again, case %d, execution %d (%u regions)",
+                     forward ? "ROI_ALIGN1" : "ROI_ALIGN_GRAD", iter, k + 1, q->num_rois);
+            const uint64_t n = forward ? p[k].ny : p[k].nx;
+            double *want = malloc(n * sizeof(double)), *got = malloc(n * sizeof(double));
+            double *mag = malloc(n * sizeof(double));
+            double droi[4 * MAX_ROIS], droi_want[4 * MAX_ROIS], droi_mag[4 * MAX_ROIS];
+            if (forward) {
+                ref_roi_forward(&p[k].q, p[k].x, want);
+                for (uint64_t i = 0; i < n; i++)
+                    mag[i] = k == 0 && type == DMLVK_TENSOR_DATA_TYPE_FLOAT32 ? 0x1p127 : 1;
+                from_type(v[k][3], n, type, got);
+            } else {
+                ref_roi_backward(&p[k].q, p[k].x, p[k].dy, want, roi_grad ? droi_want : NULL, mag,
+                                 roi_grad ? droi_mag : NULL);
+                from_type(v[k][4], n, type, got);
+            }
+            expect_close(what, got, want, mag, n, type_tolerance(type));
+            if (roi_grad) {
+                from_type(v[k][5], 4 * q->num_rois, type, droi);
+                expect_close(what, droi, droi_want, droi_mag, 4 * q->num_rois, type_tolerance(type));
+            }
+            free(want);
+            free(got);
+            free(mag);
+        }
+        for (int k = 0; k < 2; k++) {
+            for (int i = 0; i < 6; i++)
+                free(v[k][i]);
+            free_problem(&p[k]);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2131,6 +2280,7 @@ int main(void)
         cmocka_unit_test(test_forward_whole_bins),
         cmocka_unit_test(test_forward_dense_samples),
         cmocka_unit_test(test_forward_shared_taps_rounds),
+        cmocka_unit_test(test_executed_again),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
