@@ -6,17 +6,14 @@
 
 #include "testutil.h"
 
-/* values[i] holds the logical elements of binding i; outputs are read back into theirs.
- * Tensors are float32 and packed unless descs say otherwise (sizes and bytes come from descs).
- * Tensor i is bound offsets[i] bytes into its buffer. */
-static inline dmlvk_status gpu_run_offsets(dmlvk_device *dev, const dmlvk_operator_desc *od,
-                                           const struct test_params *params, const dmlvk_tensor_desc *const *descs,
-                                           void *const *values, uint32_t n, const uint64_t *offsets)
+/* Executes op once on buffers of its own: values[i] holds the logical elements of binding i;
+ * outputs are read back into theirs. Tensors are float32 and packed unless descs say otherwise
+ * (sizes and bytes come from descs). Tensor i is bound offsets[i] bytes into its buffer. */
+static inline dmlvk_status gpu_execute_offsets(dmlvk_device *dev, dmlvk_operator *op,
+                                               const dmlvk_tensor_desc *const *descs, void *const *values, uint32_t n,
+                                               const uint64_t *offsets)
 {
-    dmlvk_operator *op;
-    dmlvk_status st = test_operator_create(dev, od, params, &op);
-    if (st != DMLVK_OK)
-        return st;
+    dmlvk_status st = DMLVK_OK;
     dmlvk_buffer *bufs[8] = { 0 };
     dmlvk_binding b[8] = { 0 };
     for (uint32_t i = 0; i < n && st == DMLVK_OK; i++) {
@@ -34,6 +31,19 @@ static inline dmlvk_status gpu_run_offsets(dmlvk_device *dev, const dmlvk_operat
             st = dmlvk_buffer_read(bufs[i], offsets[i], values[i], descs[i]->TotalTensorSizeInBytes);
         dmlvk_buffer_destroy(bufs[i]);
     }
+    return st;
+}
+
+/* gpu_execute_offsets on an operator made from od and params for this run. */
+static inline dmlvk_status gpu_run_offsets(dmlvk_device *dev, const dmlvk_operator_desc *od,
+                                           const struct test_params *params, const dmlvk_tensor_desc *const *descs,
+                                           void *const *values, uint32_t n, const uint64_t *offsets)
+{
+    dmlvk_operator *op;
+    dmlvk_status st = test_operator_create(dev, od, params, &op);
+    if (st != DMLVK_OK)
+        return st;
+    st = gpu_execute_offsets(dev, op, descs, values, n, offsets);
     dmlvk_operator_destroy(op);
     return st;
 }
