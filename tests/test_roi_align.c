@@ -284,10 +284,22 @@ static dmlvk_roi_align1_operator_desc forward_desc(const struct ref_roi *q, cons
     };
 }
 
-/* ROI_ALIGN1 on problem p on the GPU, in any float type, packed tensors or, where x_strides or
- * bin_strides is not NULL, InputTensor or OutputTensor with those strides. */
-static void gpu_forward_strided(const struct problem *p, dmlvk_tensor_data_type type, const struct test_params *params,
-                                const uint32_t x_strides[4], const uint32_t bin_strides[4], double *out)
+/* od executed once on n tensors: on `held` where not NULL (made from od and params by the caller,
+ * maybe run before), else on an operator of its own. */
+static dmlvk_status run_on(dmlvk_operator *held, const dmlvk_operator_desc *od, const struct test_params *params,
+                           const dmlvk_tensor_desc *const *descs, void *const *values, uint32_t n)
+{
+    static const uint64_t offsets[6] = { 0 };
+    return held ? gpu_execute_offsets(dev, held, descs, values, n, offsets)
+                : gpu_run(dev, od, params, descs, values, n);
+}
+
+/* ROI_ALIGN1 on problem p on the GPU (on `held` where not NULL: run_on), in any float type, packed
+ * tensors or, where x_strides or bin_strides is not NULL, InputTensor or OutputTensor with those
+ * strides. */
+static void gpu_forward_strided(dmlvk_operator *held, const struct problem *p, dmlvk_tensor_data_type type,
+                                const struct test_params *params, const uint32_t x_strides[4],
+                                const uint32_t bin_strides[4], double *out)
 {
     const struct ref_roi *q = &p->q;
     struct roi_tensors t;
@@ -303,7 +315,7 @@ static void gpu_forward_strided(const struct problem *p, dmlvk_tensor_data_type 
     const dmlvk_tensor_desc *descs[4] = { &t.x, &t.rois, &t.batch, &t.bins };
     void *values[4] = { vx, vr, (void *)p->batch, vy };
     dmlvk_operator_desc od = { DMLVK_OPERATOR_ROI_ALIGN1, &d };
-    if (gpu_run(dev, &od, params, descs, values, 4) != DMLVK_OK)
+    if (run_on(held, &od, params, descs, values, 4) != DMLVK_OK)
         fail_msg("%s", dmlvk_last_error());
     if (bin_strides) {
         uint64_t e = 0;
@@ -326,7 +338,7 @@ static void gpu_forward_strided(const struct problem *p, dmlvk_tensor_data_type 
 static void gpu_forward_typed(const struct problem *p, dmlvk_tensor_data_type type, const struct test_params *params,
                               double *out)
 {
-    gpu_forward_strided(p, type, params, NULL, NULL, out);
+    gpu_forward_strided(NULL, p, type, params, NULL, NULL, out);
 }
 
 static void gpu_forward(const struct problem *p, double *out)
@@ -364,12 +376,13 @@ static uint32_t backward_dispatches(const struct problem *p, const struct test_p
     return props.dispatch_count;
 }
 
-/* ROI_ALIGN_GRAD on problem p: the input gradient into dx (packed, or with `grad_strides` where not
- * NULL: then the bytes between its elements must keep what they held), the ROI gradient into droi;
- * InputTensor with `x_strides` and InputGradientTensor with `dy_strides` where not NULL, NaN
- * between their elements. */
-static dmlvk_status gpu_backward_strided(const struct problem *p, const struct test_params *params,
-                                         dmlvk_tensor_data_type type, const uint32_t grad_strides[4],
+/* ROI_ALIGN_GRAD on problem p (on `held` where not NULL: run_on): the input gradient into dx
+ * (packed, or with `grad_strides` where not NULL: then the bytes between its elements must keep
+ * what they held), the ROI gradient into droi; InputTensor with `x_strides` and
+ * InputGradientTensor with `dy_strides` where not NULL, NaN between their elements. */
+static dmlvk_status gpu_backward_strided(dmlvk_operator *held, const struct problem *p,
+                                         const struct test_params *params, dmlvk_tensor_data_type type,
+                                         const uint32_t grad_strides[4],
                                          const uint32_t x_strides[4], const uint32_t dy_strides[4], double *dx,
                                          double *droi)
 {
@@ -403,7 +416,7 @@ static dmlvk_status gpu_backward_strided(const struct problem *p, const struct t
     }
     const dmlvk_tensor_desc *descs[6] = { &t.x, &t.bins, &t.rois, &t.batch, dx ? &grad : NULL, droi ? &t.rois : NULL };
     dmlvk_operator_desc od = { DMLVK_OPERATOR_ROI_ALIGN_GRAD, &d };
-    dmlvk_status st = gpu_run(dev, &od, params, descs, v, 6);
+    dmlvk_status st = run_on(held, &od, params, descs, v, 6);
     if (st == DMLVK_OK && dx && !grad_strides)
         from_type(v[4], p->nx, type, dx);
     if (st == DMLVK_OK && dx && grad_strides) {
@@ -438,7 +451,7 @@ static dmlvk_status gpu_backward_strided(const struct problem *p, const struct t
 static dmlvk_status gpu_backward(const struct problem *p, const struct test_params *params, dmlvk_tensor_data_type type,
                                  double *dx, double *droi)
 {
-    return gpu_backward_strided(p, params, type, NULL, NULL, NULL, dx, droi);
+    return gpu_backward_strided(NULL, p, params, type, NULL, NULL, NULL, dx, droi);
 }
 
 /* With AVERAGE and an out-of-bounds value of 0, the input gradient is the forward's transpose. */
@@ -500,7 +513,7 @@ static void expect_forward_with(const char *what, const struct problem *p, dmlvk
     ref_roi_forward(&p->q, p->x, want);
     for (uint64_t i = 0; i < p->ny; i++)
         mag[i] = magnitude;
-    gpu_forward_strided(p, type, params, x_strides, bin_strides, got);
+    gpu_forward_strided(NULL, p, type, params, x_strides, bin_strides, got);
     expect_close(what, got, want, mag, p->ny, type_tolerance(type));
     free(want);
     free(got);
@@ -847,7 +860,7 @@ static void test_tile_gather_strided(void **state)
         struct results r;
         reference_results(&p, &r);
         assert_int_equal(
-            gpu_backward_strided(&p, NULL, type, iter < 3 ? channels_last : every_other, NULL, NULL, r.got, NULL),
+            gpu_backward_strided(NULL, &p, NULL, type, iter < 3 ? channels_last : every_other, NULL, NULL, r.got, NULL),
             DMLVK_OK);
         expect_close(iter < 3 ? "tile gather, channels last" : "tile gather, every other element", r.got, r.want,
                      r.mag, p.nx, type_tolerance(type));
@@ -1809,8 +1822,8 @@ static void test_max_scatter_channels_last(void **state)
         struct results r;
         reference_results(&p, &r);
         struct test_params det = { .deterministic = 1 };
-        assert_int_equal(gpu_backward_strided(&p, iter % 4 == 1 ? &det : NULL, type, iter % 2 ? grad_strides : NULL,
-                                              x_strides, NULL, r.got, NULL),
+        assert_int_equal(gpu_backward_strided(NULL, &p, iter % 4 == 1 ? &det : NULL, type,
+                                              iter % 2 ? grad_strides : NULL, x_strides, NULL, r.got, NULL),
                          DMLVK_OK);
         expect_close("MAX scatter, channels-last input", r.got, r.want, r.mag, p.nx, type_tolerance(type));
         free_results(&r);
@@ -1856,12 +1869,12 @@ static void test_gather_channels_last(void **state)
         ref_roi_backward(q, p.x, p.dy, want, droi_want, mag, droi_mag);
         struct test_params params = { .workgroup_size = cases[k].workgroup_size,
                                       .deterministic = cases[k].deterministic };
-        assert_int_equal(gpu_backward_strided(&p, &params, type, NULL, x_strides, dy_strides, dx ? got : NULL,
+        assert_int_equal(gpu_backward_strided(NULL, &p, &params, type, NULL, x_strides, dy_strides, dx ? got : NULL,
                                               droi ? droi_got : NULL),
                          DMLVK_OK);
         if (params.deterministic)
-            assert_int_equal(gpu_backward_strided(&p, &params, type, NULL, x_strides, dy_strides, dx ? again : NULL,
-                                                  droi ? droi_again : NULL),
+            assert_int_equal(gpu_backward_strided(NULL, &p, &params, type, NULL, x_strides, dy_strides,
+                                                  dx ? again : NULL, droi ? droi_again : NULL),
                              DMLVK_OK);
         if (dx) {
             expect_close("input gradient, channels-last dY", got, want, mag, p.nx, type_tolerance(type));
@@ -2097,22 +2110,6 @@ static void test_forward_shared_taps_rounds(void **state)
     }
 }
 
-/* One operator of od executed twice, its bindings from values[0] and then from values[1] (outputs
- * poisoned by the caller), each execution's outputs read back into its own values: the second
- * must not depend on what the first left in the operator's scratch. */
-static void execute_twice(const dmlvk_operator_desc *od, const struct test_params *params,
-                          const dmlvk_tensor_desc *const *descs, void *const values[2][6], uint32_t n)
-{
-    dmlvk_operator *op;
-    if (test_operator_create(dev, od, params, &op) != DMLVK_OK)
-        fail_msg("%s", dmlvk_last_error());
-    const uint64_t offsets[6] = { 0 };
-    for (int run = 0; run < 2; run++)
-        if (gpu_execute_offsets(dev, op, descs, values[run], n, offsets) != DMLVK_OK)
-            fail_msg("execution %d: %s", run + 1, dmlvk_last_error());
-    dmlvk_operator_destroy(op);
-}
-
 /* p's shape and sampling with other regions (varied_region's), batch indices, input and dY. */
 static void redraw_problem(const struct problem *p, struct problem *again)
 {
@@ -2171,26 +2168,9 @@ static void test_executed_again(void **state)
         dmlvk_roi_align_grad_operator_desc bd = backward_desc(q, &t, &t.x, roi_grad ? &t.rois : NULL);
         const dmlvk_operator_desc od = forward ? (dmlvk_operator_desc){ DMLVK_OPERATOR_ROI_ALIGN1, &fd }
                                                : (dmlvk_operator_desc){ DMLVK_OPERATOR_ROI_ALIGN_GRAD, &bd };
-        const dmlvk_tensor_desc *descs[6] = { &t.x, forward ? &t.rois : &t.bins, forward ? &t.batch : &t.rois,
-                                              forward ? &t.bins : &t.batch, forward ? NULL : &t.x,
-                                              roi_grad ? &t.rois : NULL };
-        void *v[2][6] = { { 0 } };
-        for (int k = 0; k < 2; k++) {
-            const double *src[3] = { p[k].x, forward ? p[k].rois : p[k].dy, forward ? NULL : p[k].rois };
-            const uint64_t counts[3] = { p[k].nx, forward ? 4 * q->num_rois : p[k].ny, 4 * q->num_rois };
-            for (int i = 0; i < 3; i++)
-                v[k][i] = src[i] ? to_type(src[i], counts[i], type) : NULL;
-            uint32_t batch_at = forward ? 2 : 3, out_at = forward ? 3 : 4;
-            v[k][batch_at] = malloc(4 * q->num_rois);
-            memcpy(v[k][batch_at], p[k].batch, 4 * q->num_rois);
-            for (uint32_t i = out_at; i < 6; i++) {
-                if (!descs[i])
-                    continue;
-                v[k][i] = malloc(descs[i]->TotalTensorSizeInBytes);
-                memset(v[k][i], 0xff, descs[i]->TotalTensorSizeInBytes); /* NaN: an element left unwritten fails */
-            }
-        }
-        execute_twice(&od, &params, descs, v, forward ? 4 : 6);
+        dmlvk_operator *op;
+        if (test_operator_create(dev, &od, &params, &op) != DMLVK_OK)
+            fail_msg("%s", dmlvk_last_error());
         for (int k = 0; k < 2; k++) {
             char what[128];
             snprintf(what, sizeof(what), "%s executed again, case %d, execution %d (%u regions)",
@@ -2203,26 +2183,24 @@ static void test_executed_again(void **state)
                 ref_roi_forward(&p[k].q, p[k].x, want);
                 for (uint64_t i = 0; i < n; i++)
                     mag[i] = k == 0 && type == DMLVK_TENSOR_DATA_TYPE_FLOAT32 ? 0x1p127 : 1;
-                from_type(v[k][3], n, type, got);
+                gpu_forward_strided(op, &p[k], type, &params, NULL, NULL, got);
             } else {
                 ref_roi_backward(&p[k].q, p[k].x, p[k].dy, want, roi_grad ? droi_want : NULL, mag,
                                  roi_grad ? droi_mag : NULL);
-                from_type(v[k][4], n, type, got);
+                if (gpu_backward_strided(op, &p[k], &params, type, NULL, NULL, NULL, got, roi_grad ? droi : NULL) !=
+                    DMLVK_OK)
+                    fail_msg("%s: %s", what, dmlvk_last_error());
             }
             expect_close(what, got, want, mag, n, type_tolerance(type));
-            if (roi_grad) {
-                from_type(v[k][5], 4 * q->num_rois, type, droi);
+            if (roi_grad)
                 expect_close(what, droi, droi_want, droi_mag, 4 * q->num_rois, type_tolerance(type));
-            }
             free(want);
             free(got);
             free(mag);
         }
-        for (int k = 0; k < 2; k++) {
-            for (int i = 0; i < 6; i++)
-                free(v[k][i]);
+        dmlvk_operator_destroy(op);
+        for (int k = 0; k < 2; k++)
             free_problem(&p[k]);
-        }
     }
 }
 
