@@ -872,8 +872,12 @@ static bool sums_few_taps(const struct block_shape *shape)
  * (BENCHMARKS.md note 153, H200: forward 7-49% faster on every shape measured but one: see
  * FOLD_MOST_TAPS). Backward, the channel groups read dY no worse where they load 3 or more
  * float32 channels one by one, or 16-bit channels as whole vectors (2x backward float32 RGB 30%
- * and nearest 38% slower folded, float16 RGBA 3-6%); elsewhere the fold ran 19-58% faster. The
- * header of that view in *folded. */
+ * and nearest 38% slower folded, float16 RGBA 3-6%); elsewhere the fold ran 19-58% faster. Not
+ * where the folded backward block is a single element: on a downscale a block of two that
+ * straddles two pixels taps elements a pixel of channels apart, past RESAMPLE_MAX_WINDOW where
+ * the channels are many, and each invocation would write one element where channel groups write
+ * 8 (note 179: 27 bfloat16 channels 50% faster unfolded, 0.77x PyTorch folded, 1.53x not).
+ * The header of that view in *folded. */
 static bool fold_channels(const struct resample_params *hdr, bool backward, dmlvk_tensor_data_type type,
                           struct resample_params *folded)
 {
@@ -990,7 +994,8 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
         struct block_axis x = ba[1];
         x.fold = hdr->out_sizes[1];
         x.members = folded.out_sizes[3];
-        if (choose_block_shape(ba[0], x, linear, false, type, &folded, shape) && (backward || sums_few_taps(shape))) {
+        if (choose_block_shape(ba[0], x, linear, false, type, &folded, shape) &&
+            (backward ? shape->block_y * shape->block_x > 1 : sums_few_taps(shape))) {
             ba[1] = x;
             *hdr = folded;
             channels = false;

@@ -1120,6 +1120,9 @@ static void test_block_shapes(void **state)
         { "bilinear_grad_nhwc_c3_2x_f32", true, false, true, f32, 3, 256, 256, 512, 512, 2, 1 },
         { "bilinear_grad_nhwc_c4_2x_f16", true, false, true, f16, 4, 256, 256, 512, 512, 2, 1 },
         { "bilinear_grad_nhwc_c12_2x_f16", true, false, true, f16, 12, 256, 256, 512, 512, 2, 1 },
+        /* Backward of a downscale whose fold would write an element per invocation (note 179). */
+        { "bilinear_grad_nhwc_c27_down_bf16", true, false, true, bf16, 27, 332, 431, 159, 206, 2, 1 },
+        { "nearest_grad_nhwc_c15_down_f16", true, true, true, f16, 15, 279, 235, 861, 113, 2, 4, true },
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
         check_block_shape(&cases[i]);
