@@ -72,6 +72,7 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_SPEC_GATHER_PARTS 21        /* the gather's parts of the regions, each in workgroups of its own */
 #define ROI_SPEC_SHARED_TAPS_APART 22   /* ROI_ALIGN1's ROI_SHARED_TAPS regions take their own dispatch */
 #define ROI_SPEC_SHARED_TAPS_SLOTS 23   /* its workgroups per channel group, each taking every SLOTS-th region */
+#define ROI_SPEC_PARTS_IN_PLACE 24      /* the gather's parts keep their sums at OutputGradientTensor's offsets */
 #define ROI_PREPARE_DY 0u               /* dY to [region][bin][channel] for the gather */
 #define ROI_PREPARE_LINES 1u            /* the gather's lines and region records */
 #define ROI_PREPARE_INPUT 2u            /* InputTensor to [batch][row][column][channel] */

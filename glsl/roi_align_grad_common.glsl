@@ -126,10 +126,20 @@ uint grad_target(uint b, uint c, uint y, uint x)
     return grad_offset(uvec4(b, c, y, x));
 }
 
-// Where part `part` of the gather keeps the sum of packed element e, in floats into scratch.
+// Where part `part` of the gather keeps the sum of element e (part_element), in floats into scratch.
 uint part_sum(uint part, uint e)
 {
     return pc.p.parts_base + part * pc.p.grad_elements + e;
+}
+
+// The gather's parts keep an element's sums at its offset in OutputGradientTensor where its offsets
+// are exactly 0 .. elements - 1 (any order of packed axes), so that they and roi_align_grad_convert
+// touch the elements in the output's own order; elsewhere at its packed index.
+layout(constant_id = ROI_SPEC_PARTS_IN_PLACE) const bool PARTS_IN_PLACE = false;
+
+uint part_element(uint b, uint c, uint y, uint x)
+{
+    return PARTS_IN_PLACE ? grad_offset(uvec4(b, c, y, x)) : grad_packed(b, c, y, x);
 }
 
 void add(uint i, float v, vec2 fixed_scale)

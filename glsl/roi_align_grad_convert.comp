@@ -9,6 +9,15 @@ void main()
     uint e = invocation_index();
     if (e >= pc.p.grad_elements)
         return;
+#if DMLVK_ATOMICS == 0
+    if (PARTS_IN_PLACE) {
+        float sum = FloatSums(pc.scratch).v[part_sum(0u, e)];
+        for (uint part = 1u; part < PARTS; part++)
+            sum += FloatSums(pc.scratch).v[part_sum(part, e)];
+        store(pc.grad, e, sum);
+        return;
+    }
+#endif
     uvec4 i = grad_index(e);
 #if DMLVK_ATOMICS == 2
     uint flags = UintSums(fixed_flags()).v[e];

@@ -407,7 +407,7 @@ void main()
                 if (c >= pc.p.channels)
                     continue;
                 if (PARTS > 1u)
-                    pool.v[part_sum(part, grad_packed(b, c, y, x))] = acc[v][k];
+                    pool.v[part_sum(part, part_element(b, c, y, x))] = acc[v][k];
                 else
                     store(pc.grad, grad_offset(uvec4(b, c, y, x)), acc[v][k]);
             }

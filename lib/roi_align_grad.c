@@ -73,6 +73,17 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
 #define ROI_GATHER_PARTS_BELOW 2048
 #define ROI_GATHER_PART_REGIONS 64
 #define ROI_GATHER_PARTS_FROM_BINS 16
+/* Where the gather makes fewer than ROI_GATHER_FEW_TILES_BELOW workgroups with all its channels, the
+ * regions number more than ROI_GATHER_PART_REGIONS and have more than
+ * ROI_GATHER_FEW_TILES_REGION_BINS bins (small maps under 14x14 bins), parts from
+ * ROI_GATHER_FEW_TILES_FROM_BINS bins per input pixel, each of at least
+ * ROI_GATHER_FEW_TILES_PART_REGIONS regions (BENCHMARKS.md note 180: 8 to 16 bins per pixel, 83 to
+ * 332 regions on at most 192 workgroups 5-23% faster; 270 to 850 workgroups 4-64% slower, 7x7
+ * bins 13% slower to 3% faster, 64 regions in float32 10% slower). */
+#define ROI_GATHER_FEW_TILES_BELOW 256
+#define ROI_GATHER_FEW_TILES_REGION_BINS 49
+#define ROI_GATHER_FEW_TILES_FROM_BINS 8
+#define ROI_GATHER_FEW_TILES_PART_REGIONS 16
 /* Where the regions' bins number at most ROI_GATHER_PARTS_FOR_SPLITS_MOST_BINS per input pixel (short
  * walks), parts replace the splits the gather would make, as many (plan_gather; BENCHMARKS.md note 172). */
 #define ROI_GATHER_PARTS_FOR_SPLITS_MOST_BINS 2
@@ -237,10 +248,16 @@ static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct r
     const uint64_t bins = (uint64_t)s->num_rois * s->out_h * s->out_w;
     const uint64_t pixels_all = (uint64_t)s->batch_count * s->in_h * s->in_w;
     uint32_t parts = 1;
+    const uint64_t full_workgroups = tiles * s->batch_count * ((s->channels + channels - 1) / channels);
+    const bool long_walks = bins >= ROI_GATHER_PARTS_FROM_BINS * pixels_all;
+    const bool few_tiles = !parts_for_splits && !long_walks && full_workgroups < ROI_GATHER_FEW_TILES_BELOW &&
+                           s->num_rois > ROI_GATHER_PART_REGIONS &&
+                           (uint64_t)s->out_h * s->out_w > ROI_GATHER_FEW_TILES_REGION_BINS &&
+                           bins >= ROI_GATHER_FEW_TILES_FROM_BINS * pixels_all;
+    const uint64_t part_regions = few_tiles ? ROI_GATHER_FEW_TILES_PART_REGIONS : ROI_GATHER_PART_REGIONS;
     const bool parts_apply = parts_for_splits ? bins <= ROI_GATHER_PARTS_FOR_SPLITS_MOST_BINS * pixels_all
-                                              : bins >= ROI_GATHER_PARTS_FROM_BINS * pixels_all;
-    while (parts_apply && 2 * parts <= most_parts &&
-           s->num_rois >= (uint64_t)ROI_GATHER_PART_REGIONS * 2 * parts &&
+                                              : long_walks || few_tiles;
+    while (parts_apply && 2 * parts <= most_parts && s->num_rois >= part_regions * 2 * parts &&
            tiles * s->batch_count * ((s->channels + channels - 1) / channels) * parts < ROI_GATHER_PARTS_BELOW)
         parts *= 2;
     while (channels > step &&
@@ -628,8 +645,19 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
                 dmlvk_dispatch_spec(p, lines, ROI_SPEC_PREPARE, ROI_PREPARE_LINES);
                 dmlvk_dispatch_spec(p, lines, ROI_SPEC_GATHER_ROI_GRAD, fused);
                 gather_spec(p, gather, &g);
-                if (sum)
+                if (sum) {
+                    /* Offsets 0 .. elements - 1 of an output that no two elements share, in
+                     * another order than packed: the parts' sums in its order (BENCHMARKS.md note
+                     * 180: channels-last bfloat16 17% faster, its sum no longer storing an element
+                     * per 32-byte sector; packed float32 6% slower so, through the strides). */
+                    const uint32_t *gs = s.grad.strides;
+                    const bool packed = gs[3] == 1 && gs[2] == s.in_w && gs[1] == s.in_h * s.in_w &&
+                                        gs[0] == s.channels * gs[1];
+                    const bool in_place = !packed && s.grad.max_offset + 1 == s.grad.elements;
                     dmlvk_dispatch_spec(p, sum, ROI_SPEC_GATHER_PARTS, g.parts);
+                    dmlvk_dispatch_spec(p, sum, ROI_SPEC_PARTS_IN_PLACE, in_place);
+                    dmlvk_dispatch_spec(p, gather, ROI_SPEC_PARTS_IN_PLACE, in_place);
+                }
                 transposed = max ? 0 : g.group_channels;
             }
         } else if (ctx->deterministic) {

@@ -1355,13 +1355,32 @@ static void test_gather_parts_rule(void **state)
     q.num_rois = 127;
     assert_int_equal(gather_spec_value(&q, DMLVK_TENSOR_DATA_TYPE_BFLOAT16, false, ROI_SPEC_GATHER_PARTS), 1);
     assert_int_equal(gather_spec_value(&q, DMLVK_TENSOR_DATA_TYPE_BFLOAT16, false, ROI_SPEC_GATHER_SPLITS), 2);
+    /* Few tiles under 14x14 bins (note 180): seed 11's rnd042, 108 regions on 2x64x27x29 (13.5 bins
+     * per pixel, 56 workgroups), 4 parts of at least 16 regions; seed 10's rnd025, 362 on 2x256x59x70
+     * (8.6 per pixel, 270 workgroups), none; 7x7 bins on seed 11's rnd027's 1x256x35x56 (11.8 per
+     * pixel), none. */
+    q = (struct ref_roi){ .batch = 2, .channels = 64, .height = 27, .width = 29, .num_rois = 108, .out_h = 14,
+                          .out_w = 14, .linear = 1, .spatial_x = 0.125, .spatial_y = 0.125, .min_samples = 1,
+                          .max_samples = 1 };
+    assert_int_equal(gather_spec_value(&q, DMLVK_TENSOR_DATA_TYPE_FLOAT32, false, ROI_SPEC_GATHER_PARTS), 4);
+    q = (struct ref_roi){ .batch = 2, .channels = 256, .height = 59, .width = 70, .num_rois = 362, .out_h = 14,
+                          .out_w = 14, .linear = 1, .spatial_x = 0.03125, .spatial_y = 0.03125, .min_samples = 1,
+                          .max_samples = 1 };
+    assert_int_equal(gather_spec_value(&q, DMLVK_TENSOR_DATA_TYPE_FLOAT32, false, ROI_SPEC_GATHER_PARTS), 1);
+    q = (struct ref_roi){ .batch = 1, .channels = 256, .height = 35, .width = 56, .num_rois = 470, .out_h = 7,
+                          .out_w = 7, .linear = 1, .spatial_x = 0.125, .spatial_y = 0.125, .min_samples = 1,
+                          .max_samples = 1 };
+    assert_int_equal(gather_spec_value(&q, DMLVK_TENSOR_DATA_TYPE_BFLOAT16, false, ROI_SPEC_GATHER_PARTS), 1);
 }
 
 /* Where the gather would split the regions of a small map and their bins are few per pixel, 2 parts
  * in place of 2 splits (plan_gather, BENCHMARKS.md note 172): 2 maps of 38-41 x 48-53, 8 to 24
- * channels, 130 to 160 regions of 7x7 bins (at most 2 bins per pixel), mirrored, overhanging and
+ * channels, 130 to 148 regions of 7x7 bins (at most 2 bins per pixel), mirrored, overhanging and
  * out of range among them; every type, LINEAR and NEAREST, fixed and adaptive sampling, against
- * the reference and bitwise the same run to run and in the deterministic mode. */
+ * the reference and bitwise the same run to run and in the deterministic mode. Then the parts'
+ * sums at the output's offsets (ROI_SPEC_PARTS_IN_PLACE, note 180) into a channels-last input
+ * gradient, and at packed indices (as where it is packed) into one of every other element, against
+ * the reference. */
 static void test_gather_parts_for_splits(void **state)
 {
     (void)state;
@@ -1374,7 +1393,11 @@ static void test_gather_parts_for_splits(void **state)
         q->channels = 8 + 8 * below(3);
         q->height = 38 + below(4);
         q->width = 48 + below(6);
+        /* At most 148: 2 bins per pixel on the smallest map. Clamped, not drawn below 19, to keep
+         * the random stream of the tests after this one. */
         q->num_rois = 130 + below(31);
+        if (q->num_rois > 148)
+            q->num_rois = 148;
         q->out_h = q->out_w = 7;
         q->linear = iter % 4 != 1;
         q->spatial_x = q->spatial_y = 1;
@@ -1395,6 +1418,19 @@ static void test_gather_parts_for_splits(void **state)
         assert_int_equal(gather_spec_with(q, type, &params, false, false, ROI_SPEC_GATHER_PARTS), 2);
         assert_int_equal(gather_spec_with(q, type, &params, false, false, ROI_SPEC_GATHER_SPLITS), 1);
         expect_input_gradient_alike("gather in parts for splits", &p, type, &params, &det);
+        if (iter < 4) {
+            const uint32_t c = q->channels, h = q->height, w = q->width;
+            const uint32_t channels_last[4] = { h * w * c, 1, w * c, c }, every_other[4] = { c * h * 2 * w, h * 2 * w, 2 * w, 2 };
+            assert_int_equal(gather_spec_with(q, type, &params, false, iter < 3, ROI_SPEC_PARTS_IN_PLACE), iter < 3);
+            struct results r;
+            reference_results(&p, &r);
+            assert_int_equal(gpu_backward_strided(NULL, &p, NULL, type, iter < 3 ? channels_last : every_other, NULL,
+                                                  NULL, r.got, NULL),
+                             DMLVK_OK);
+            expect_close(iter < 3 ? "parts, channels last" : "parts, every other element", r.got, r.want, r.mag, p.nx,
+                         type_tolerance(type));
+            free_results(&r);
+        }
         free_problem(&p);
     }
 }
