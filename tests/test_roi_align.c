@@ -1420,7 +1420,8 @@ static void test_gather_parts_for_splits(void **state)
         expect_input_gradient_alike("gather in parts for splits", &p, type, &params, &det);
         if (iter < 4) {
             const uint32_t c = q->channels, h = q->height, w = q->width;
-            const uint32_t channels_last[4] = { h * w * c, 1, w * c, c }, every_other[4] = { c * h * 2 * w, h * 2 * w, 2 * w, 2 };
+            const uint32_t channels_last[4] = { h * w * c, 1, w * c, c };
+            const uint32_t every_other[4] = { c * h * 2 * w, h * 2 * w, 2 * w, 2 };
             assert_int_equal(gather_spec_with(q, type, &params, false, iter < 3, ROI_SPEC_PARTS_IN_PLACE), iter < 3);
             struct results r;
             reference_results(&p, &r);
