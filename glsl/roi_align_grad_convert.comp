@@ -9,16 +9,6 @@ void main()
     uint e = invocation_index();
     if (e >= pc.p.grad_elements)
         return;
-#if DMLVK_ATOMICS == 0
-    if (PARTS_IN_PLACE) {
-        float sum = FloatSums(pc.scratch).v[part_sum(0u, e)];
-        for (uint part = 1u; part < PARTS; part++)
-            sum += FloatSums(pc.scratch).v[part_sum(part, e)];
-        store(pc.grad, e, sum);
-        return;
-    }
-#endif
-    uvec4 i = grad_index(e);
 #if DMLVK_ATOMICS == 2
     uint flags = UintSums(fixed_flags()).v[e];
     float v = scale_by_power_of_two(float(pc.scratch.v[e]), -fixed_exponent());
@@ -31,5 +21,5 @@ void main()
     for (uint part = 1u; part < PARTS; part++)
         v += FloatSums(pc.scratch).v[part_sum(part, e)];
 #endif
-    store(pc.grad, grad_offset(i), v);
+    store(pc.grad, PARTS_IN_PLACE ? e : grad_offset(grad_index(e)), v);
 }

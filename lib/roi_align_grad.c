@@ -258,7 +258,7 @@ static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct r
     const bool parts_apply = parts_for_splits ? bins <= ROI_GATHER_PARTS_FOR_SPLITS_MOST_BINS * pixels_all
                                               : long_walks || few_tiles;
     while (parts_apply && 2 * parts <= most_parts && s->num_rois >= part_regions * 2 * parts &&
-           tiles * s->batch_count * ((s->channels + channels - 1) / channels) * parts < ROI_GATHER_PARTS_BELOW)
+           full_workgroups * parts < ROI_GATHER_PARTS_BELOW)
         parts *= 2;
     while (channels > step &&
            tiles * s->batch_count * ((s->channels + channels - 1) / channels) * parts < ROI_GATHER_MIN_WORKGROUPS)
