@@ -102,9 +102,12 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
  * ROI_GATHER_STAGED_REGION_BINS per region: with few sample rows and columns per region, most
  * regions over a tile have no weight on a given pixel, and the staged walk skips those. Float32
  * gathers, 14x14 bins and many bins per pixel ran slower staged (BENCHMARKS.md note 75; float32
- * in workgroups of 128 too, note 92), and so did staging the chunk's dY as well (note 92). */
+ * in workgroups of 128 too, note 92), and so did staging the chunk's dY as well (note 92). A
+ * workgroup stages its regions' lines once for all its channels: under
+ * ROI_GATHER_STAGED_FROM_CHANNELS of them that costs more than it saves (note 181). */
 #define ROI_GATHER_STAGED_MOST_BINS 2
 #define ROI_GATHER_STAGED_REGION_BINS 49
+#define ROI_GATHER_STAGED_FROM_CHANNELS 128
 /* Float32 AVERAGE gathers without the ROI gradient read pooled lines' column weights
  * ROI_GATHER_POOL_STEP at a time (ROI_SPEC_GATHER_POOL_STEP) where the regions have more than
  * ROI_GATHER_STEPPED_POOL_BINS bins: 14x14 bins narrower than a pixel (small regions) 12-16% faster,
@@ -297,7 +300,8 @@ static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct r
     const uint32_t subgroup = ctx->subgroup_size;
     roi_grad = roi_grad && !max && s->bins.type == DMLVK_TENSOR_DATA_TYPE_FLOAT32 && channels == full_channels &&
                splits == 1 && ctx->subgroup_shuffle && subgroup >= 4 && wg % subgroup == 0;
-    const bool staged = !roi_grad && bits16 && !max && bins <= ROI_GATHER_STAGED_MOST_BINS * pixels_all &&
+    const bool staged = !roi_grad && bits16 && !max && channels >= ROI_GATHER_STAGED_FROM_CHANNELS &&
+                        bins <= ROI_GATHER_STAGED_MOST_BINS * pixels_all &&
                         (uint64_t)s->out_h * s->out_w <= ROI_GATHER_STAGED_REGION_BINS &&
                         gather_shared_bytes(wg, scan, quads, splits, tile_w, rows, true) <= ctx->max_shared_bytes;
     /* Wider tiles where large maps' walks store rows unstaged: every 16-bit one's, and float32 ones

@@ -746,16 +746,17 @@ static void test_non_finite_gradients(void **state)
 
 /* A problem for the gather by tiles, the iter-th of a test: maps of several partial tiles (19x45),
  * 130 channels on a 64x200 map (iter 6 and 7), a 256x256 map (iter 8 and 9), 3 batches of a 264-row
- * map 164 to 168 wide (iter 10 to 14: whole rows' stores, whose last tile is not whole 16-byte
- * segments, nor some maps' rows; in iter 13 and 14 more than ROI_GATHER_STAGED_REGION_BINS bins
- * per region, so that 16-bit types store rows of tiles 16 columns wide without staging), 256 channels on two 64x64 maps
- * (iter 15: too few workgroups for all 256 channels each, so float32 keeps workgroups of 256), 256
- * and 250 channels on two 13x21 maps (iter 16 to 19: so few workgroups that it splits the regions,
- * and takes a warp's invocations per element); TILE_ROIS regions (6 on the wide map,
- * TILE_ROIS_TWO_ROUNDS in iter 3, which the tests run in workgroups of 16) over many tiles, every
- * fifth tiny (bins narrower than a pixel: pools), corners up to `overhang` pixels before the map,
- * some of another batch or none.
- * dY and the regions are representable in `type`; the input is left for the test to fill. */
+ * map 164 to 168 wide with 65 to 69 channels (iter 10 to 14, 16-bit types staged where they take
+ * more than 64 channels per workgroup, ROI_GATHER_STAGED_FROM_CHANNELS: whole rows' stores, whose
+ * last tile is not whole 16-byte segments, nor some maps' rows; in iter 13 and 14 more than
+ * ROI_GATHER_STAGED_REGION_BINS bins per region, so that 16-bit types store rows of tiles 16
+ * columns wide without staging), 256 channels on two 64x64 maps (iter 15: too few workgroups for
+ * all 256 channels each, so float32 keeps workgroups of 256), 256 and 250 channels on two 13x21
+ * maps (iter 16 to 19: so few workgroups that it splits the regions, and takes a warp's invocations
+ * per element); TILE_ROIS regions (6 on the wide map, TILE_ROIS_TWO_ROUNDS in iter 3, which the
+ * tests run in workgroups of 16) over many tiles, every fifth tiny (bins narrower than a pixel:
+ * pools), corners up to `overhang` pixels before the map, some of another batch or none. dY and the
+ * regions are representable in `type`; the input is left for the test to fill. */
 static void tile_problem(struct problem *p, int iter, dmlvk_tensor_data_type type, uint32_t channels, bool linear,
                          bool maximum, double overhang)
 {
@@ -769,7 +770,7 @@ static void tile_problem(struct problem *p, int iter, dmlvk_tensor_data_type typ
     const uint32_t large_bins = iter == 13 || iter == 14 ? 6 : iter >= 20 ? 10 : 0;
     *q = (struct ref_roi){ .batch = rows_map ? 3 : 2,
                            .channels = many_channels ? 130
-                                       : rows_map     ? 51 + (uint32_t)iter
+                                       : rows_map     ? 55 + (uint32_t)iter
                                        : mid_map      ? 256
                                        : tiny_map     ? 256 - 6 * (uint32_t)(iter % 2)
                                                       : channels,
@@ -1396,7 +1397,8 @@ static void test_gather_parts_for_splits(void **state)
         memset(&p, 0, sizeof(p));
         struct ref_roi *q = &p.q;
         q->batch = 2;
-        q->channels = 8 + 8 * below(3);
+        /* 16-bit types over 64 channels, so that they stage their lines (ROI_GATHER_STAGED_FROM_CHANNELS) */
+        q->channels = 8 + 8 * below(3) + (type == DMLVK_TENSOR_DATA_TYPE_FLOAT32 ? 0 : 64);
         q->height = 38 + below(4);
         q->width = 48 + below(6);
         /* At most 148: 2 bins per pixel on the smallest map. Clamped, not drawn below 19, to keep
@@ -1440,6 +1442,68 @@ static void test_gather_parts_for_splits(void **state)
         }
         free_problem(&p);
     }
+}
+
+/* The gather stages its lines only where a workgroup takes at least ROI_GATHER_STAGED_FROM_CHANNELS
+ * channels (BENCHMARKS.md note 181): 181 regions of 7x7 bins on a 2x80x59x94 map (0.8 bins per
+ * pixel, 80 channels padded to 128) stage, in 2 parts, and 64 channels do not. Staged in parts, in
+ * both 16-bit types, into a packed and a channels-last input gradient (the parts' sums in place),
+ * some dY infinite or NaN, against the reference and bitwise alike with the deterministic mode. Its
+ * own random stream, so that the tests after it draw as before. */
+static void test_gather_staged_parts(void **state)
+{
+    (void)state;
+    const uint64_t outer_state = rng_state;
+    rng_state = 20261205;
+    for (int iter = 0; iter < 4; iter++) {
+        const dmlvk_tensor_data_type type = iter % 2 ? DMLVK_TENSOR_DATA_TYPE_BFLOAT16 : DMLVK_TENSOR_DATA_TYPE_FLOAT16;
+        const bool channels_last = iter >= 2;
+        struct problem p;
+        memset(&p, 0, sizeof(p));
+        struct ref_roi *q = &p.q;
+        *q = (struct ref_roi){ .batch = 2, .channels = 64, .height = 59, .width = 94, .num_rois = 181, .out_h = 7,
+                               .out_w = 7, .linear = iter != 1, .align_corners = iter == 3, .spatial_x = 1,
+                               .spatial_y = 1, .output_offset = -0.5, .min_samples = 4, .max_samples = 4 };
+        const struct test_params params = { 0 }, det = { .deterministic = 1 };
+        assert_int_equal(gather_spec_with(q, type, &params, false, channels_last, ROI_SPEC_GATHER_STAGED), 0);
+        q->channels = 80;
+        assert_int_equal(gather_spec_with(q, type, &params, false, channels_last, ROI_SPEC_GATHER_STAGED), 1);
+        assert_int_equal(gather_spec_with(q, type, &params, false, channels_last, ROI_SPEC_GATHER_PARTS), 2);
+        assert_int_equal(gather_spec_with(q, type, &params, false, channels_last, ROI_SPEC_PARTS_IN_PLACE),
+                         channels_last);
+        for (uint32_t k = 0; k < q->num_rois; k++) {
+            const double x1 = uniform(-4, q->width), y1 = uniform(-4, q->height);
+            p.rois[4 * k] = x1;
+            p.rois[4 * k + 1] = y1;
+            p.rois[4 * k + 2] = x1 + uniform(-3, q->width / 3.0);
+            p.rois[4 * k + 3] = y1 + uniform(-3, q->height / 3.0);
+            p.batch[k] = k % 31 == 30 ? 2 : below(2);
+        }
+        alloc_uniform(&p);
+        /* In iter 0 and 3 some dY infinite or NaN: the staged walk skips regions without weight on a
+         * pixel, whose dY must not reach it. */
+        const double specials[3] = { INFINITY, -INFINITY, NAN };
+        for (uint64_t i = 0; iter % 3 == 0 && i < p.ny; i++)
+            if (below(64) == 0)
+                p.dy[i] = specials[below(3)];
+        round_to_type(p.dy, p.ny, type);
+        round_to_type(p.rois, 4 * q->num_rois, type);
+        if (channels_last) {
+            const uint32_t c = q->channels, h = q->height, w = q->width;
+            const uint32_t strides[4] = { h * w * c, 1, w * c, c };
+            struct results r;
+            reference_results(&p, &r);
+            assert_int_equal(gpu_backward_strided(NULL, &p, NULL, type, strides, NULL, NULL, r.got, NULL), DMLVK_OK);
+            expect_close("staged parts, channels last", r.got, r.want, r.mag, p.nx, type_tolerance(type));
+            assert_int_equal(gpu_backward_strided(NULL, &p, &det, type, strides, NULL, NULL, r.again, NULL), DMLVK_OK);
+            assert_memory_equal(r.got, r.again, p.nx * sizeof(double));
+            free_results(&r);
+        } else {
+            expect_input_gradient_alike("staged parts", &p, type, &params, &det);
+        }
+        free_problem(&p);
+    }
+    rng_state = outer_state;
 }
 
 /* torchvision.ops.roi_align's own algorithm (forward and backward), written from its source's
@@ -1815,6 +1879,93 @@ static void test_exact_geometry(void **state)
            (unsigned long long)rerolled, (unsigned long long)skipped);
     assert_true(geometries >= 5000);
     assert_true(skipped <= 2);
+}
+
+/* Decisions that hang on bits the geometry's register window (sums of terms in [2^-128, 2^123))
+ * leaves out: a coordinate whose share of a position is 2^-120 (spatial scale 1) or 2^-130 (scale
+ * 2^-60, the share's bits below 2^-128) moves a sample from exactly on an edge to just past it (out
+ * of bounds, or nearest's tie to the next pixel), and regions at +-2^127 (scale 1) would wrap to 0
+ * there. Against the reference, whose outputs must differ from those of the same regions without
+ * their far bits (so the cases do hang on them), forward and backward, float32 and bfloat16 (float16
+ * holds neither). */
+static void test_exact_geometry_far_bits(void **state)
+{
+    (void)state;
+    const double t = 0x1p300, h = 0x1p400; /* stand for the tiny share and 2^127 */
+    /* x1, y1, x2, y2 in map units */
+    const double regions[][4] = {
+        { t, 0.5, 8, 2.5 },     /* sample 1 at 4 + tiny / 2: past the far edge */
+        { -2, 0.5, -t, 2.5 },   /* at -1 - tiny / 2: past the near edge */
+        { t, 0.5, 3, 2.5 },     /* at 1.5 + tiny / 2: nearest's tie broken */
+        { 8, 0.5, t, 2.5 },     /* decreasing */
+        { 0.5, t, 2.5, 8 },     /* on the other axis */
+        { h, 0.5, h, 2.5 },     /* empty at 2^127 (2Dp = 2^129) */
+        { 0.5, -h, 2.5, -h },
+    };
+    const uint32_t templates = sizeof(regions) / sizeof(regions[0]);
+    for (int iter = 0; iter < 16; iter++) {
+        dmlvk_tensor_data_type type = iter % 2 ? DMLVK_TENSOR_DATA_TYPE_BFLOAT16 : DMLVK_TENSOR_DATA_TYPE_FLOAT32;
+        const bool small_scale = iter / 8 % 2;
+        const double scale = small_scale ? 0x1p-60 : 1, tiny = small_scale ? 0x1p-130 : 0x1p-120;
+        struct problem p, near;
+        memset(&p, 0, sizeof(p));
+        struct ref_roi *q = &p.q;
+        q->batch = 1;
+        q->channels = 2;
+        q->height = q->width = 4;
+        q->out_h = q->out_w = 1;
+        q->linear = iter / 2 % 2;
+        q->maximum = iter / 4 % 2;
+        q->spatial_x = q->spatial_y = scale;
+        q->min_samples = q->max_samples = 2;
+        q->oob_value = iter % 3 ? 0.75 : 0;
+        near = p;
+        uint32_t count = 0;
+        bool tie[MAX_ROIS];
+        for (uint32_t k = 0; k < templates; k++) {
+            bool huge = false;
+            for (int e = 0; e < 4; e++)
+                huge = huge || fabs(regions[k][e]) == h;
+            if (huge && small_scale)    /* 2^187: past float32 */
+                continue;
+            for (int e = 0; e < 4; e++) {
+                double v = regions[k][e], sign = v < 0 ? -1 : 1;
+                p.rois[4 * count + e] = (fabs(v) == t ? sign * tiny : fabs(v) == h ? sign * 0x1p127 : v) / scale;
+                near.rois[4 * count + e] = fabs(v) == t || fabs(v) == h ? 0 : v / scale;
+            }
+            tie[count++] = k == 2;
+        }
+        q->num_rois = near.q.num_rois = count;
+        alloc_problem(&p);
+        for (uint64_t i = 0; i < p.nx; i++)
+            p.x[i] = 1 + (double)i / 8; /* distinct, so that every decision shows */
+        for (uint64_t i = 0; i < p.ny; i++)
+            p.dy[i] = 1 + (double)i / 16;
+        round_to_type(p.x, p.nx, type);
+        round_to_type(p.dy, p.ny, type);
+        near.q.rois = near.rois;
+        near.q.batch_indices = near.batch;
+        double *want = malloc(p.ny * sizeof(double)), *without = malloc(p.ny * sizeof(double));
+        ref_roi_forward(q, p.x, want);
+        ref_roi_forward(&near.q, p.x, without);
+        for (uint32_t k = 0; k < count; k++) {
+            bool differs = false;
+            for (uint32_t c = 0; c < q->channels; c++)
+                differs = differs || want[k * q->channels + c] != without[k * q->channels + c];
+            /* nearest's tie is one that linear interpolation does not have */
+            if (!tie[k] || !q->linear)
+                assert_true(differs);
+        }
+        free(want);
+        free(without);
+        expect_forward("ROI_ALIGN1, far bits", &p, type, 2);
+        struct results r;
+        reference_results(&p, &r);
+        assert_int_equal(gpu_backward(&p, NULL, type, r.got, NULL), DMLVK_OK);
+        expect_close("OutputGradientTensor, far bits", r.got, r.want, r.mag, p.nx, type_tolerance(type));
+        free_results(&r);
+        free_problem(&p);
+    }
 }
 
 /* ROI_ALIGN1 on inputs whose channels lie closest (NHWC, packed or padded), whose invocations
@@ -2262,6 +2413,7 @@ int main(void)
         cmocka_unit_test(test_gather_parts),
         cmocka_unit_test(test_gather_parts_rule),
         cmocka_unit_test(test_gather_parts_for_splits),
+        cmocka_unit_test(test_gather_staged_parts),
         cmocka_unit_test(test_max_gather),
         cmocka_unit_test(test_max_flat_ties),
         cmocka_unit_test(test_roi_gradient_gpu),
@@ -2270,6 +2422,7 @@ int main(void)
         cmocka_unit_test(test_skipped_regions),
         cmocka_unit_test(test_table_limit),
         cmocka_unit_test(test_exact_geometry),
+        cmocka_unit_test(test_exact_geometry_far_bits),
         cmocka_unit_test(test_extreme_magnitudes),
         cmocka_unit_test(test_non_finite_gradients),
         cmocka_unit_test(test_forward_near_max),
