@@ -92,6 +92,10 @@ DMLVK_PARAMS_END(resample_params)
 #define RESAMPLE_SPEC_DEPTH_PHASE 26
 #define RESAMPLE_SPEC_DEPTH_TAPS 27
 #define RESAMPLE_MAX_DEPTH_BLOCK 2u
+/* Channels-last gathers (resample_channel_blocks.comp) whose LANES channels cannot move as one
+ * vector but whose rows hold an even channel count: bit 0, the read tensor's groups load as pairs
+ * of neighbouring channels, one 2-element access each; bit 1, the written tensor's store so. */
+#define RESAMPLE_SPEC_PAIRS 28
 
 /* The block gather's limits: outputs per block, window columns and rows. A block's taps are
  * masks of TAP_BITS bits, window position times block members: MAX_WINDOW * MAX_BLOCK_X always

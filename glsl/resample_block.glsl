@@ -483,8 +483,23 @@ void block_gather(uint e)
 // so that a warp's window loads are contiguous runs of memory. The window is CHUNKS columns
 // (CHUNK 1), each a group of LANES channels, summed as each arrives.
 
-// As add_rows, for channel groups: `careful` leaves out every tap of weight 0.
-void add_channel_rows(bool vector, bool careful, uint base, uint c0, int x0, int y0, uint jy, uint y_blocks, uint yw,
+layout(constant_id = RESAMPLE_SPEC_PAIRS) const uint PAIRS = 0u;
+const uint GROUP_SCALARS = 0u, GROUP_VECTOR = 1u, GROUP_PAIRS = 2u;
+
+// The LANES channels from offset `at` (channel c0's) as pairs, one 2-element load each (PAIRS);
+// a pair past the last channel reads the last pair and is not stored.
+void load_channel_pairs(uint at, uint c0, out float v[MAX_LANES])
+{
+    [[unroll]] for (uint l = 0u; l < MAX_LANES; l += 2u) {
+        vec2 pair = l < LANES ? load2(pc.src, (at + min(c0 + l, pc.p.in_sizes[1] - 2u) - c0) >> 1) : vec2(0.0);
+        v[l] = pair.x;
+        v[l + 1u] = pair.y;
+    }
+}
+
+// As add_rows, for channel groups loaded as `access` (GROUP_*): `careful` leaves out every tap of
+// weight 0.
+void add_channel_rows(uint access, bool careful, uint base, uint c0, int x0, int y0, uint jy, uint y_blocks, uint yw,
                       float wx[MAX_WINDOW * MAX_BLOCK_X], inout float acc[MAX_CHANNEL_BLOCK_Y * MAX_BLOCK_X * MAX_LANES])
 {
     int last_row = int(pc.p.in_sizes[2]) - 1, last_col = int(pc.p.in_sizes[3]) - 1;
@@ -500,7 +515,11 @@ void add_channel_rows(bool vector, bool careful, uint base, uint c0, int x0, int
             if (!used)
                 continue;
             float v[MAX_LANES];
-            load_lanes(vector, row + uint(clamp(x0 + int(t), 0, last_col)) * pc.p.in_strides[3], c0, 1u, v);
+            uint at = row + uint(clamp(x0 + int(t), 0, last_col)) * pc.p.in_strides[3];
+            if (access == GROUP_PAIRS)
+                load_channel_pairs(at, c0, v);
+            else
+                load_lanes(access == GROUP_VECTOR, at, c0, 1u, v);
             [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx++) {
                 if (!tapped(X_TAPS_LO, X_TAPS_HI, t * BLOCK_X + bx))
                     continue;
@@ -548,21 +567,24 @@ void block_gather_channels(uint e)
         acc[k] = 0.0;
     uint base = n * pc.p.in_strides[0] + c0 * pc.p.in_strides[1];
     if (VECTOR_LOADS && (ALIGNED || chunk_aligned(pc.src, LANES)))
-        add_channel_rows(true, false, base, c0, x0, y0, jy, y_blocks, yw, wx, acc);
+        add_channel_rows(GROUP_VECTOR, false, base, c0, x0, y0, jy, y_blocks, yw, wx, acc);
+    else if ((PAIRS & 1u) != 0u && chunk_aligned(pc.src, 2u))
+        add_channel_rows(GROUP_PAIRS, false, base, c0, x0, y0, jy, y_blocks, yw, wx, acc);
     else
-        add_channel_rows(false, false, base, c0, x0, y0, jy, y_blocks, yw, wx, acc);
+        add_channel_rows(GROUP_SCALARS, false, base, c0, x0, y0, jy, y_blocks, yw, wx, acc);
     bool finite = true;
     [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X * MAX_LANES; k++)
         finite = finite && finite_sum(acc[k]);
     if (!finite) {
         [[unroll]] for (uint k = 0u; k < BLOCK_Y * BLOCK_X * MAX_LANES; k++)
             acc[k] = 0.0;
-        add_channel_rows(false, true, base, c0, x0, y0, jy, y_blocks, yw, wx, acc);
+        add_channel_rows(GROUP_SCALARS, true, base, c0, x0, y0, jy, y_blocks, yw, wx, acc);
     }
 
     uint inside = min(LANES, pc.p.out_sizes[1] - c0);
     uint out_base = n * pc.p.out_strides[0] + c0 * pc.p.out_strides[1];
     bool vector_out = VECTOR_STORES && (ALIGNED || chunk_aligned(pc.dst, LANES));
+    bool pairs_out = (PAIRS & 2u) != 0u && chunk_aligned(pc.dst, 2u);
     [[unroll]] for (uint by = 0u; by < BLOCK_Y; by++) {
         uint y = jy * BLOCK_Y + by;
         if (y >= sy)
@@ -578,6 +600,10 @@ void block_gather_channels(uint e)
                                   vec4(acc[k + 4u], acc[k + 5u], acc[k + 6u], acc[k + 7u]), finite);
                 else
                     store4_tested(pc.dst, o >> 2, vec4(acc[k], acc[k + 1u], acc[k + 2u], acc[k + 3u]), finite);
+            } else if (pairs_out) {
+                [[unroll]] for (uint l = 0u; l < MAX_LANES; l += 2u)
+                    if (l < inside)
+                        store2_tested(pc.dst, o + l, acc[k + l], acc[k + l + 1u], finite);
             } else {
                 [[unroll]] for (uint l = 0u; l < MAX_LANES; l++)
                     if (l < inside)

@@ -214,6 +214,7 @@ struct block_shape {
     uint32_t x_phase;   /* column blocks start this many outputs early (X_PHASE) */
     bool regular_y, regular_x;
     bool vector_loads, vector_stores;
+    uint32_t pairs;          /* RESAMPLE_SPEC_PAIRS */
     bool exact;              /* RESAMPLE_SPEC_EXACT, with exact_edges (RESAMPLE_SPEC_EXACT_EDGES) */
     bool depth;              /* axis 1 scales too: planes of rows summed over it (resample_*_volume.comp) */
     uint32_t depth_block, depth_phase, depth_taps; /* RESAMPLE_SPEC_DEPTH_* */
@@ -841,12 +842,18 @@ static bool choose_channel_shape(struct block_axis y, struct block_axis x, bool 
         if (!place_windows(&y, 1, 1, MAX_ROWS, false, false, &rows, &unused) ||
             !place_windows(&x, bx, 1, MAX_WINDOW, false, false, &cols, &unused))
             continue;
+        const bool vector_loads = lanes % 4 == 0 && rows_of(hdr->in_sizes, hdr->in_strides, 1, lanes);
+        const bool vector_stores = lanes % 4 == 0 && rows_of(hdr->out_sizes, hdr->out_strides, 1, lanes);
+        /* Groups that move as no vector move as pairs of channels where every pixel starts on an
+         * even element (BENCHMARKS.md note 182, H200: the 15 such rows of random seeds 1-16 all
+         * faster, by 2.7-45.8%). */
+        const bool pair_loads = !vector_loads && lanes % 2 == 0 && rows_of(hdr->in_sizes, hdr->in_strides, 1, 2);
+        const bool pair_stores = !vector_stores && lanes % 2 == 0 && rows_of(hdr->out_sizes, hdr->out_strides, 1, 2);
         *shape = (struct block_shape){ .block_y = by, .block_x = bx, .rows = rows.window ? rows.window : 1,
                                        .chunks = cols.window ? cols.window : 1, .chunk = 1, .channel_lanes = lanes,
                                        .x_phase = x.phase, .regular_y = y.regular, .regular_x = x.regular,
-                                       .vector_loads = lanes % 4 == 0 && rows_of(hdr->in_sizes, hdr->in_strides, 1, lanes),
-                                       .vector_stores = lanes % 4 == 0 && rows_of(hdr->out_sizes, hdr->out_strides, 1, lanes),
-                                       .y = rows, .x = cols };
+                                       .vector_loads = vector_loads, .vector_stores = vector_stores,
+                                       .pairs = (pair_loads ? 1u : 0) | (pair_stores ? 2u : 0), .y = rows, .x = cols };
         return true;
     }
     return false;
@@ -1394,6 +1401,7 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         { RESAMPLE_SPEC_DEPTH_BLOCK, shape.depth ? shape.depth_block : 1 },
         { RESAMPLE_SPEC_DEPTH_PHASE, shape.depth_phase },
         { RESAMPLE_SPEC_DEPTH_TAPS, shape.depth_taps },
+        { RESAMPLE_SPEC_PAIRS, shape.pairs },
     };
     for (size_t i = 0; i < DMLVK_ARRAY_SIZE(spec); i++)
         dmlvk_dispatch_spec(plan, dp, spec[i].id, spec[i].value);

@@ -729,17 +729,18 @@ static void test_channel_blocks(void **state)
     /* 3, 6, 12, 2 and 5: fewer than four groups that do not fill 16 bytes, in groups of 4 or
      * folded into the columns where both tensors keep each pixel's channels together (not in the
      * half of the cases that pad one tensor's pixels); 45 and 36: groups of 8 bytes (float32 2
-     * channels, 16-bit 4), whose 16-byte groups could not store as vectors (test_channel_lanes) */
-    static const uint32_t channels[] = { 8, 16, 45, 19, 36, 64, 3, 6, 12, 2, 5 };
+     * channels, 16-bit 4), whose 16-byte groups could not store as vectors (test_channel_lanes);
+     * 38, 6 and 2: groups that move as pairs of channels where pixels are an even count apart */
+    static const uint32_t channels[] = { 8, 16, 45, 19, 36, 64, 3, 6, 12, 2, 5, 38 };
     static const float scales[][2] = { { 2, 2 }, { 1.5f, 1.5f }, { 0.5f, 0.75f }, { 3, 1.25f }, { 2.06f, 0.6f } };
-    for (int k = 0; k < 132; k++) {
+    for (int k = 0; k < 144; k++) {
         struct resample_case c = { .dims = 4 };
         bool backward = k % 2;
         dmlvk_tensor_data_type type = types[(k / 2) % 3];
         c.mode = (dmlvk_interpolation_mode)((k / 6) % 2);
         c.rounding = (dmlvk_axis_direction)(splitmix64_next(&rng_state) % 2);
         c.small[0] = c.big[0] = 1 + (uint32_t)(k % 3 == 0);
-        c.small[1] = c.big[1] = channels[(k / 12) % 11];
+        c.small[1] = c.big[1] = channels[(k / 12) % 12];
         c.scales[0] = c.scales[1] = 1;
         for (uint32_t d = 2; d < 4; d++) {
             c.small[d] = 3 + (uint32_t)(splitmix64_next(&rng_state) % 13);
@@ -2005,7 +2006,9 @@ static void test_shape_rules(void **state)
  * Channels per invocation of the channels-last block gathers (choose_channel_shape, BENCHMARKS.md
  * note 174): 16 bytes where the written tensor's channel groups store as vectors, else 8 (float32
  * 2, 16-bit 4, which store as vectors where the channels make whole groups of 4), but for few
- * channels (CHANNEL_FEW_LANES). Pinned on 2 x C x 12 x 16 <-> 2 x C x 24 x 32, bilinear, both
+ * channels (CHANNEL_FEW_LANES); groups that move as no vector move as pairs of channels where the
+ * channels are even and the pixels an even count of elements apart (RESAMPLE_SPEC_PAIRS: loads,
+ * bit 0, of the read tensor, packed here; stores, bit 1, of the written one, padded here or not). Pinned on 2 x C x 12 x 16 <-> 2 x C x 24 x 32, bilinear, both
  * directions, the written tensor's pixels `pad` elements apart beyond their channels;
  * test_channel_blocks runs such channel counts against the float64 reference.
  */
@@ -2016,11 +2019,12 @@ static void test_channel_lanes(void **state)
                                  bf16 = DMLVK_TENSOR_DATA_TYPE_BFLOAT16;
     static const struct {
         dmlvk_tensor_data_type type;
-        uint32_t channels, pad, lanes, vector_stores;
+        uint32_t channels, pad, lanes, vector_stores, pairs;
     } cases[] = {
-        { f32, 64, 0, 4, 1 }, { f32, 49, 0, 2, 0 }, { f32, 45, 0, 2, 0 }, { f32, 64, 1, 2, 0 },
-        { f16, 64, 0, 8, 1 }, { f16, 235, 0, 4, 0 }, { bf16, 140, 0, 4, 1 }, { f16, 36, 0, 4, 1 },
-        { bf16, 64, 4, 4, 1 }, { bf16, 19, 0, 4, 0 },
+        { f32, 64, 0, 4, 1, 0 }, { f32, 49, 0, 2, 0, 0 }, { f32, 45, 0, 2, 0, 0 }, { f32, 64, 1, 2, 0, 1 },
+        { f16, 64, 0, 8, 1, 0 }, { f16, 235, 0, 4, 0, 0 }, { bf16, 140, 0, 4, 1, 0 }, { f16, 36, 0, 4, 1, 0 },
+        { bf16, 64, 4, 4, 1, 0 }, { bf16, 19, 0, 4, 0, 0 }, { f16, 38, 0, 4, 0, 3 }, { f32, 38, 0, 2, 0, 3 },
+        { bf16, 470, 0, 4, 0, 3 }, { f16, 6, 4, 4, 0, 3 }, { bf16, 38, 1, 4, 0, 1 },
     };
     static const uint32_t order[4] = { 0, 2, 3, 1 };
     for (int k = 0; k < (int)(2 * sizeof(cases) / sizeof(cases[0])); k++) {
@@ -2033,17 +2037,18 @@ static void test_channel_lanes(void **state)
             span[t] = layout_strides(4, sizes[t], order, t == 1 ? cases[k / 2].pad : 0, strides[t]);
         dmlvk_operator *op = case_op_create(&c, backward, cases[k / 2].type, strides, span);
         enum dmlvk_shader shader;
-        uint32_t lanes, vector_stores;
+        uint32_t lanes, vector_stores, pairs;
         assert_int_equal(dmlvk_debug_operator_shader(op, 0, &shader), DMLVK_OK);
         assert_int_equal(dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_LANES, &lanes), DMLVK_OK);
         assert_int_equal(dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_VECTOR_STORES, &vector_stores), DMLVK_OK);
+        assert_int_equal(dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_PAIRS, &pairs), DMLVK_OK);
         dmlvk_operator_destroy(op);
         if (shader != DMLVK_SHADER_RESAMPLE_CHANNEL_BLOCKS || lanes != cases[k / 2].lanes ||
-            vector_stores != cases[k / 2].vector_stores)
-            fail_msg("case %d (%u channels, type %d, %s): shader %d, %u lanes, vector stores %u, where %u and %u "
-                     "were due",
+            vector_stores != cases[k / 2].vector_stores || pairs != cases[k / 2].pairs)
+            fail_msg("case %d (%u channels, type %d, %s): shader %d, %u lanes, vector stores %u, pairs %u, where %u, "
+                     "%u and %u were due",
                      k, cases[k / 2].channels, (int)cases[k / 2].type, backward ? "backward" : "forward", (int)shader,
-                     lanes, vector_stores, cases[k / 2].lanes, cases[k / 2].vector_stores);
+                     lanes, vector_stores, pairs, cases[k / 2].lanes, cases[k / 2].vector_stores, cases[k / 2].pairs);
     }
 }
 
