@@ -1380,6 +1380,21 @@ static void test_gather_parts_rule(void **state)
     assert_int_equal(gather_spec_value(&q, DMLVK_TENSOR_DATA_TYPE_BFLOAT16, false, ROI_SPEC_GATHER_PARTS), 1);
 }
 
+/* q's regions up to a third of the map wide and high (or mirrored by up to 3), starting up to 4
+ * before it, every 31st of a batch past the input's. */
+static void third_map_regions(struct problem *p)
+{
+    const struct ref_roi *q = &p->q;
+    for (uint32_t k = 0; k < q->num_rois; k++) {
+        const double x1 = uniform(-4, q->width), y1 = uniform(-4, q->height);
+        p->rois[4 * k] = x1;
+        p->rois[4 * k + 1] = y1;
+        p->rois[4 * k + 2] = x1 + uniform(-3, q->width / 3.0);
+        p->rois[4 * k + 3] = y1 + uniform(-3, q->height / 3.0);
+        p->batch[k] = k % 31 == 30 ? 2 : below(2);
+    }
+}
+
 /* Where the gather would split the regions of a small map and their bins are few per pixel, 2 parts
  * in place of 2 splits (plan_gather, BENCHMARKS.md note 172): 2 maps of 38-41 x 48-53, 8 to 24
  * channels, 130 to 148 regions of 7x7 bins (at most 2 bins per pixel), mirrored, overhanging and
@@ -1411,14 +1426,7 @@ static void test_gather_parts_for_splits(void **state)
         q->spatial_x = q->spatial_y = 1;
         q->min_samples = iter % 3 == 2 ? 1 : 2;
         q->max_samples = iter % 3 == 2 ? UINT32_MAX : 2;
-        for (uint32_t k = 0; k < q->num_rois; k++) {
-            const double x1 = uniform(-4, q->width), y1 = uniform(-4, q->height);
-            p.rois[4 * k] = x1;
-            p.rois[4 * k + 1] = y1;
-            p.rois[4 * k + 2] = x1 + uniform(-3, q->width / 3.0);
-            p.rois[4 * k + 3] = y1 + uniform(-3, q->height / 3.0);
-            p.batch[k] = k % 31 == 30 ? 2 : below(2);
-        }
+        third_map_regions(&p);
         alloc_uniform(&p);
         round_to_type(p.dy, p.ny, type);
         round_to_type(p.rois, 4 * q->num_rois, type);
@@ -1471,14 +1479,7 @@ static void test_gather_staged_parts(void **state)
         assert_int_equal(gather_spec_with(q, type, &params, false, channels_last, ROI_SPEC_GATHER_PARTS), 2);
         assert_int_equal(gather_spec_with(q, type, &params, false, channels_last, ROI_SPEC_PARTS_IN_PLACE),
                          channels_last);
-        for (uint32_t k = 0; k < q->num_rois; k++) {
-            const double x1 = uniform(-4, q->width), y1 = uniform(-4, q->height);
-            p.rois[4 * k] = x1;
-            p.rois[4 * k + 1] = y1;
-            p.rois[4 * k + 2] = x1 + uniform(-3, q->width / 3.0);
-            p.rois[4 * k + 3] = y1 + uniform(-3, q->height / 3.0);
-            p.batch[k] = k % 31 == 30 ? 2 : below(2);
-        }
+        third_map_regions(&p);
         alloc_uniform(&p);
         /* In iter 0 and 3 some dY infinite or NaN: the staged walk skips regions without weight on a
          * pixel, whose dY must not reach it. */
