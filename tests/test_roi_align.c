@@ -1882,11 +1882,11 @@ static void test_exact_geometry(void **state)
     assert_true(skipped <= 2);
 }
 
-/* Decisions that hang on bits the geometry's register window (sums of terms in [2^-128, 2^123))
- * leaves out: a coordinate whose share of a position is 2^-120 (spatial scale 1) or 2^-130 (scale
- * 2^-60, the share's bits below 2^-128) moves a sample from exactly on an edge to just past it (out
- * of bounds, or nearest's tie to the next pixel), and regions at +-2^127 (scale 1) would wrap to 0
- * there. Against the reference, whose outputs must differ from those of the same regions without
+/* Decisions that hang on bits a narrower exact sum would leave out (a window of terms in [2^-128,
+ * 2^123), as docs/experiments/roi-geometry-window-note181.patch tried): a coordinate whose share of
+ * a position is 2^-120 (spatial scale 1) or 2^-130 (scale 2^-60, the share's bits below 2^-128)
+ * moves a sample from exactly on an edge to just past it (out of bounds, or nearest's tie to the
+ * next pixel), and regions at +-2^127 (scale 1) would wrap to 0 there. Against the reference, whose outputs must differ from those of the same regions without
  * their far bits (so the cases do hang on them), forward and backward, float32 and bfloat16 (float16
  * holds neither). */
 static void test_exact_geometry_far_bits(void **state)
