@@ -2007,10 +2007,11 @@ static void test_shape_rules(void **state)
  * note 174): 16 bytes where the written tensor's channel groups store as vectors, else 8 (float32
  * 2, 16-bit 4, which store as vectors where the channels make whole groups of 4), but for few
  * channels (CHANNEL_FEW_LANES); groups that move as no vector move as pairs of channels where the
- * channels are even and the pixels an even count of elements apart (RESAMPLE_SPEC_PAIRS: loads,
- * bit 0, of the read tensor, packed here; stores, bit 1, of the written one, padded here or not). Pinned on 2 x C x 12 x 16 <-> 2 x C x 24 x 32, bilinear, both
- * directions, the written tensor's pixels `pad` elements apart beyond their channels;
- * test_channel_blocks runs such channel counts against the float64 reference.
+ * channels are even and the pixels an even count of elements apart (RESAMPLE_SPEC_PAIRS: loads, bit
+ * 0, of the read tensor, packed here; stores, bit 1, of the written one, padded here or not).
+ * Pinned on 2 x C x 12 x 16 <-> 2 x C x 24 x 32, bilinear, both directions, the written tensor's
+ * pixels `pad` elements apart beyond their channels; test_channel_blocks runs such channel counts
+ * against the float64 reference.
  */
 static void test_channel_lanes(void **state)
 {

@@ -1412,8 +1412,7 @@ static void test_gather_parts_for_splits(void **state)
         memset(&p, 0, sizeof(p));
         struct ref_roi *q = &p.q;
         q->batch = 2;
-        /* 16-bit types over 64 channels, so that they stage their lines (ROI_GATHER_STAGED_FROM_CHANNELS) */
-        q->channels = 8 + 8 * below(3) + (type == DMLVK_TENSOR_DATA_TYPE_FLOAT32 ? 0 : 64);
+        q->channels = 8 + 8 * below(3);
         q->height = 38 + below(4);
         q->width = 48 + below(6);
         /* At most 148: 2 bins per pixel on the smallest map. Clamped, not drawn below 19, to keep
@@ -1886,9 +1885,9 @@ static void test_exact_geometry(void **state)
  * 2^123), as docs/experiments/roi-geometry-window-note181.patch tried): a coordinate whose share of
  * a position is 2^-120 (spatial scale 1) or 2^-130 (scale 2^-60, the share's bits below 2^-128)
  * moves a sample from exactly on an edge to just past it (out of bounds, or nearest's tie to the
- * next pixel), and regions at +-2^127 (scale 1) would wrap to 0 there. Against the reference, whose outputs must differ from those of the same regions without
- * their far bits (so the cases do hang on them), forward and backward, float32 and bfloat16 (float16
- * holds neither). */
+ * next pixel), and regions at +-2^127 (scale 1) would wrap to 0 there. Against the reference, whose
+ * outputs must differ from those of the same regions without their far bits (so the cases do hang
+ * on them), forward and backward, float32 and bfloat16 (float16 holds neither). */
 static void test_exact_geometry_far_bits(void **state)
 {
     (void)state;
