@@ -475,14 +475,25 @@ static uint32_t fill_block_table(struct dmlvk_op_plan *plan, uint32_t map_at, ui
 }
 
 /* 16-bit block gathers over planes whose window rows vectors cannot load (rows of odd length,
- * packed), where the blocks' rows leave as vectors: each row's window from whole words
- * (RESAMPLE_SPEC_WORD_LOADS; BENCHMARKS.md note 144, H200: 97x131 -> 200x260 forward float16
- * 4.6-5.4% faster, bfloat16 0-2.3%, backward 200x260 <- 97x131 float16 0.6-3.7%; where rows leave
- * element by element (odd output widths) 2.5-3.7% slower). */
-static bool word_loads(const struct block_shape *shape, const struct resample_params *hdr, dmlvk_tensor_data_type type)
+ * packed): each row's window from whole words (RESAMPLE_SPEC_WORD_LOADS). */
+static bool words_fit(const struct block_shape *shape, const struct resample_params *hdr, dmlvk_tensor_data_type type)
 {
     return shape->rows && !shape->channel_lanes && DMLVK_IS_16BIT_FLOAT(type) && !shape->vector_loads &&
-           shape->vector_stores && hdr->in_strides[AXES - 1] == 1;
+           hdr->in_strides[AXES - 1] == 1;
+}
+
+/* Where the blocks' rows leave as vectors (BENCHMARKS.md note 144, H200: 97x131 -> 200x260 forward
+ * float16 4.6-5.4% faster, bfloat16 0-2.3%, backward 200x260 <- 97x131 float16 0.6-3.7%), and where
+ * they leave element by element only if the forward map shrinks the columns and the sums are not
+ * exact ones (note 184, H200: 32 of 37 such rows of 2 MB or more faster, by up to 22%, the sweep's
+ * 3x downscale of odd width 4.5-14% slower; where the map widens them, as note 144's odd output
+ * widths, 13 of 34 rows 2.6-8.2% slower). */
+static bool word_loads(const struct block_shape *shape, const struct resample_params *hdr, dmlvk_tensor_data_type type,
+                       bool backward)
+{
+    const bool shrinks = backward ? hdr->out_sizes[AXES - 1] > hdr->in_sizes[AXES - 1]
+                                  : hdr->in_sizes[AXES - 1] > hdr->out_sizes[AXES - 1];
+    return words_fit(shape, hdr, type) && (shape->vector_stores || (shrinks && !shape->exact));
 }
 
 /* Whether every block of an axis gives each member it stores a weight above 0 at every window
@@ -1050,7 +1061,7 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
      * read (BENCHMARKS.md note 146, H200: bilinear 2x forward float16 7% faster, bfloat16 5%,
      * backward of a 2x downscale 1.5-4.7%; gathers that write fewer, with their taller windows,
      * ran up to 16% slower, float32 ones up to 24%). */
-    if (DMLVK_IS_16BIT_FLOAT(type) && !channels && !depth && !word_loads(shape, hdr, type) &&
+    if (DMLVK_IS_16BIT_FLOAT(type) && !channels && !depth && !(words_fit(shape, hdr, type) && shape->vector_stores) &&
         hdr->out_sizes[2] >= hdr->in_sizes[2] && hdr->out_sizes[3] >= hdr->in_sizes[3]) {
         uint32_t outside[2];
         bool exact = true;
@@ -1373,7 +1384,7 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
     DMLVK_BIND(dp, resample_push, p, DMLVK_SLOT_PARAMS);
     DMLVK_BIND(dp, resample_push, src, 0); /* binding 0: the input (or InputGradientTensor) */
     DMLVK_BIND(dp, resample_push, dst, 1);
-    const bool words = word_loads(&shape, &hdr, in.type);
+    const bool words = word_loads(&shape, &hdr, in.type, f->backward);
     const struct {
         uint32_t id, value;
     } spec[] = {

@@ -1359,12 +1359,20 @@ static void test_word_loads(void **state)
         { { 2, 2, 7, 16 }, 2.06f, true, false, { false, true, true } },   /* 16 <- 33 */
         { { 2, 2, 7, 33 }, 2.0f, false, false, { false, false, false } }, /* 33 -> 66: element stores */
         { { 2, 2, 7, 32 }, 2.06f, false, false, { false, false, false } }, /* 32 -> 66: vector loads */
+        /* Element stores where the forward map shrinks the columns (BENCHMARKS.md note 184). */
+        { { 2, 2, 7, 67 }, 0.49f, false, false, { false, true, true } },  /* 67 -> 33 */
+        { { 2, 2, 7, 67 }, 0.49f, false, true, { false, true, true } },
+        { { 2, 2, 7, 67 }, 0.49f, true, false, { false, true, true } },   /* 67 <- 33 */
+        { { 2, 2, 7, 33 }, 2.03f, true, false, { false, false, false } }, /* 33 <- 67: it widens them */
+        { { 1, 2, 8, 65 }, 0.5f, true, true, { false, false, false } },    /* 65 <- 33: exact sums */
     };
     for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
         for (size_t t = 0; t < 3; t++) {
             const bool backward = cases[k].backward;
             char label[96];
             struct resample_case c = table_case(cases[k].small, cases[k].scale, cases[k].nearest, backward, k, t, label);
+            if (k == sizeof(cases) / sizeof(cases[0]) - 1 && t > 0)
+                expect_spec(&c, backward, types[t], RESAMPLE_SPEC_EXACT, "exact sums", true, label);
             if (!expect_spec(&c, backward, types[t], RESAMPLE_SPEC_WORD_LOADS, "word loads", cases[k].words[t], label))
                 continue;
             for (uint64_t offset = 0; offset <= 4; offset += 4)
