@@ -484,16 +484,16 @@ static bool words_fit(const struct block_shape *shape, const struct resample_par
 
 /* Where the blocks' rows leave as vectors (BENCHMARKS.md note 144, H200: 97x131 -> 200x260 forward
  * float16 4.6-5.4% faster, bfloat16 0-2.3%, backward 200x260 <- 97x131 float16 0.6-3.7%), and where
- * they leave element by element only if the forward map shrinks the columns and the sums are not
- * exact ones (note 184, H200: 32 of 37 such rows of 2 MB or more faster, by up to 22%, the sweep's
- * 3x downscale of odd width 4.5-14% slower; where the map widens them, as note 144's odd output
- * widths, 13 of 34 rows 2.6-8.2% slower). */
-static bool word_loads(const struct block_shape *shape, const struct resample_params *hdr, dmlvk_tensor_data_type type,
-                       bool backward)
+ * they leave element by element only if the read rows are longer than the written ones, which
+ * exact sums' never are (note 146: their loads zero the positions outside the tensor, which word
+ * loads do not; note 184, H200: forward downscales and backward upscales, 32 of 37 rows
+ * of 2 MB or more faster, by up to 22%, the sweep's 3x downscale of odd width 4.5-14% slower; read
+ * rows shorter than the written ones, forward 13 of 34 rows 2.6-8.2% slower, backward 6 of 15
+ * 0.4-6.8% slower and the rest at most 4.9% faster; note 185 turned its backward rule round). */
+static bool word_loads(const struct block_shape *shape, const struct resample_params *hdr, dmlvk_tensor_data_type type)
 {
-    const bool shrinks = backward ? hdr->out_sizes[AXES - 1] > hdr->in_sizes[AXES - 1]
-                                  : hdr->in_sizes[AXES - 1] > hdr->out_sizes[AXES - 1];
-    return words_fit(shape, hdr, type) && (shape->vector_stores || (shrinks && !shape->exact));
+    const bool reads_longer = hdr->in_sizes[AXES - 1] > hdr->out_sizes[AXES - 1];
+    return words_fit(shape, hdr, type) && (shape->vector_stores || reads_longer);
 }
 
 /* Whether every block of an axis gives each member it stores a weight above 0 at every window
@@ -646,6 +646,14 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
 #define SMALL_PLANE_MOST_ROWS 8
 #define TALL_ROWS_ABOVE 16
 
+/* Float16 LINEAR backward gathers that would take 4x2 blocks (rows of odd width) onto rows of at
+ * most NARROW_ODD_COLUMNS_MOST columns, writing at least as many rows and columns as they read
+ * (the backward of a downscale), take 4x1 instead (BENCHMARKS.md note 185, H200: 8 of 8 such
+ * rows of 10-136 MB onto 11 to 23 columns 7-26% faster, 4 of them held out; onto 41 to 197
+ * columns 13-47% slower, onto 10 columns 5-16%, every bfloat16 row timed 3-29%; where the rows
+ * or the columns are upscaled 4 of 9 rows faster, 4 up to 36% slower). */
+#define NARROW_ODD_COLUMNS_MOST 23
+
 /* The rows of a LINEAR backward gather's 2x2 window from which it takes 2x1 blocks instead: twice
  * the invocations to wait on those tall windows' loads (BENCHMARKS.md note 135: bilinear 4x
  * backward, 12 rows, float32 8.4% faster in 2x1 blocks, 7.3% in 1x1, 0.7% slower in 1x2; note
@@ -714,7 +722,8 @@ static bool shares_little(const struct block_shape *shape, uint32_t single_loads
  * 0-4%, 100 rows 2% slower, a plane of 4 rows 19% slower, 10 rows, in 3 blocks of 4, 13% slower;
  * volumes not measured), else float32 LINEAR 4x2 where the written tensor is the larger on both
  * axes (note 156: the backward of 0.6x to 0.8x downscales 8.6-12.9% faster than in 2x2); 16-bit
- * LINEAR 4x4, but 4x2 where rows cannot take 4-element stores (odd widths). Bfloat16 takes 4x4 only
+ * LINEAR 4x4, but 4x2 where rows cannot take 4-element stores (odd widths; float16 4x1 onto narrow
+ * ones of a downscale's backward, NARROW_ODD_COLUMNS_MOST). Bfloat16 takes 4x4 only
  * where it loads 2 elements and its window has BFLOAT16_SQUARE_ROWS_FROM rows or more (scales from
  * about 2.25); below, 2x4 ran faster: 2x 95% -> 80% of copy in 4x4 (note 64), 1.5x and 2x3x 7%
  * and 3% (note 80), where 2.5x ran 7% slower in 2x4. A cause was not found. On narrow planes
@@ -743,8 +752,14 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
         return true;
     const bool narrow_plane = !volume && x.members <= SMALL_PLANE_MOST_COLUMNS;
     if (backward && linear && storage16) {
-        if (!rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4) && try_block_shape(y, x, 4, 2, hdr, shape))
+        if (!rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4) && try_block_shape(y, x, 4, 2, hdr, shape)) {
+            struct block_shape column;
+            if (type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 && !volume && x.fold == 1 && x.members % 2 &&
+                x.members <= NARROW_ODD_COLUMNS_MOST && hdr->out_sizes[2] >= hdr->in_sizes[2] &&
+                hdr->out_sizes[3] >= hdr->in_sizes[3] && try_block_shape(y, x, 4, 1, hdr, &column))
+                *shape = column;
             return true;
+        }
         const bool one_block_row = narrow_plane && y.members == 4, two_block_rows = narrow_plane && y.members == 8;
         if (!one_block_row && try_block_shape(y, x, 4, 4, hdr, shape) &&
             (type != DMLVK_TENSOR_DATA_TYPE_BFLOAT16 || two_block_rows ||
@@ -1061,7 +1076,7 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
      * read (BENCHMARKS.md note 146, H200: bilinear 2x forward float16 7% faster, bfloat16 5%,
      * backward of a 2x downscale 1.5-4.7%; gathers that write fewer, with their taller windows,
      * ran up to 16% slower, float32 ones up to 24%). */
-    if (DMLVK_IS_16BIT_FLOAT(type) && !channels && !depth && !(words_fit(shape, hdr, type) && shape->vector_stores) &&
+    if (DMLVK_IS_16BIT_FLOAT(type) && !channels && !depth && !word_loads(shape, hdr, type) &&
         hdr->out_sizes[2] >= hdr->in_sizes[2] && hdr->out_sizes[3] >= hdr->in_sizes[3]) {
         uint32_t outside[2];
         bool exact = true;
@@ -1384,7 +1399,7 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
     DMLVK_BIND(dp, resample_push, p, DMLVK_SLOT_PARAMS);
     DMLVK_BIND(dp, resample_push, src, 0); /* binding 0: the input (or InputGradientTensor) */
     DMLVK_BIND(dp, resample_push, dst, 1);
-    const bool words = word_loads(&shape, &hdr, in.type, f->backward);
+    const bool words = word_loads(&shape, &hdr, in.type);
     const struct {
         uint32_t id, value;
     } spec[] = {

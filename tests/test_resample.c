@@ -1360,11 +1360,13 @@ static void test_word_loads(void **state)
         { { 2, 2, 7, 16 }, 2.06f, true, false, { false, true, true } },   /* 16 <- 33 */
         { { 2, 2, 7, 33 }, 2.0f, false, false, { false, false, false } }, /* 33 -> 66: element stores */
         { { 2, 2, 7, 32 }, 2.06f, false, false, { false, false, false } }, /* 32 -> 66: vector loads */
-        /* Element stores where the forward map shrinks the columns (BENCHMARKS.md note 184). */
+        /* Element stores where the read rows are longer than the written ones (BENCHMARKS.md notes
+         * 184-185). */
         { { 2, 2, 7, 67 }, 0.49f, false, false, { false, true, true } },  /* 67 -> 33 */
         { { 2, 2, 7, 67 }, 0.49f, false, true, { false, true, true } },
-        { { 2, 2, 7, 67 }, 0.49f, true, false, { false, true, true } },   /* 67 <- 33 */
-        { { 2, 2, 7, 33 }, 2.03f, true, false, { false, false, false } }, /* 33 <- 67: it widens them */
+        { { 2, 2, 7, 33 }, 2.03f, true, false, { false, true, true } },   /* 33 <- 67 */
+        { { 2, 2, 7, 33 }, 2.03f, true, true, { false, true, true } },
+        { { 2, 2, 7, 67 }, 0.49f, true, false, { false, false, false } }, /* 67 <- 33: read rows shorter */
         { { 1, 2, 8, 65 }, 0.5f, true, true, { false, false, false }, true }, /* 65 <- 33: exact sums */
     };
     for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
@@ -1864,9 +1866,10 @@ static struct resample_case square_case(uint32_t n, uint32_t c, const uint32_t s
 }
 
 /*
- * The block shapes of BENCHMARKS.md notes 156, 158, 159 and 174 (lib/resample.c): float32
+ * The block shapes of BENCHMARKS.md notes 156, 158, 159, 174 and 185 (lib/resample.c): float32
  * LINEAR backward gathers of downscales in 4x2 blocks, and onto planes of few whole block rows in
- * 4x4, 16-bit LINEAR gathers on narrow planes of one or two block rows in 2x4 or 4x4 and
+ * 4x4, float16 ones of downscales onto odd rows of at most 23 columns in 4x1 (not bfloat16, not
+ * where either axis is upscaled), 16-bit LINEAR gathers on narrow planes of one or two block rows in 2x4 or 4x4 and
  * upsampling onto at most 16 rows without 8x4 (choose_block_shape); 16-bit gathers whose read rows
  * are 2 mod 4 elements long loading 2-element vectors where 4-element chunks would load each
  * element alone (try_block_shape), and 16-bit block rows at a phase whose pairs leave as words
@@ -1916,6 +1919,19 @@ static void test_shape_rules(void **state)
         { "bilinear_grad_3x_f16", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 128, 384, RESAMPLE_SPEC_X_PHASE, 2 },
         { "bilinear_grad_2x3x_bf16", DMLVK_TENSOR_DATA_TYPE_BFLOAT16, 64, 128, RESAMPLE_SPEC_X_PHASE, 2, 0, 0, false, 64, 192 },
         { "bilinear_grad_2x3x_f32", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 64, 128, RESAMPLE_SPEC_X_PHASE, 1, 0, 0, false, 64, 192 },
+        /* float16 backward of downscales onto odd rows of at most 23 columns in 4x1 (note 185) */
+        { "rnd059 float16 (note 185)", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 256, 91,
+          RESAMPLE_SPEC_BLOCK_X, 1, 2, 4, false, 23, 7 },
+        { "rnd059 bfloat16 (note 185)", DMLVK_TENSOR_DATA_TYPE_BFLOAT16, 256, 91,
+          RESAMPLE_SPEC_BLOCK_X, 2, 2, 4, false, 23, 7 },
+        { "41 columns float16 (note 185)", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 470, 152,
+          RESAMPLE_SPEC_BLOCK_X, 2, 2, 4, false, 41, 13 },
+        { "10 columns float16 (note 185)", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 512, 279,
+          RESAMPLE_SPEC_BLOCK_X, 2, 2, 4, false, 10, 5 },
+        { "upscaled columns float16 (note 185)", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 332, 609,
+          RESAMPLE_SPEC_BLOCK_X, 2, 2, 4, false, 19, 35 },
+        { "upscaled rows float16 (note 185)", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 512, 1272,
+          RESAMPLE_SPEC_BLOCK_X, 2, 2, 4, false, 21, 11 },
     };
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         const uint32_t small[2] = { rows[i].size, rows[i].width ? rows[i].width : rows[i].size },
@@ -1924,7 +1940,23 @@ static void test_shape_rules(void **state)
         expect_spec(&c, !rows[i].forward, rows[i].type, rows[i].spec, "the measured constant", rows[i].due, rows[i].row);
     }
 
-    for (int k = 0; k < 30; k++) {
+    for (int k = 0; k < 34; k++) {
+        if (k >= 30) {
+            /* float16 LINEAR backward of 0.3x to 0.7x downscales onto odd rows of 11 to 23 columns in
+             * 4x1 blocks, against the reference */
+            const dmlvk_tensor_data_type f16 = DMLVK_TENSOR_DATA_TYPE_FLOAT16;
+            const uint32_t small[2] = { 20 + (uint32_t)(splitmix64_next(&rng_state) % 60),
+                                        11 + 2 * (uint32_t)(splitmix64_next(&rng_state) % 7) };
+            const double scale = uniform(0.3, 0.7);
+            const uint32_t big[2] = { (uint32_t)round(small[0] * scale), (uint32_t)fmax(2, round(small[1] * scale)) };
+            struct resample_case c = square_case(1 + (uint32_t)(k % 2), 3, small, big, k % 2 == 0);
+            char what[128];
+            snprintf(what, sizeof(what), "case %d, %ux%u <- %ux%u, float16", k, small[0], small[1], big[0], big[1]);
+            expect_spec(&c, true, f16, RESAMPLE_SPEC_BLOCK_Y, "BLOCK_Y", 4, what);
+            expect_spec(&c, true, f16, RESAMPLE_SPEC_BLOCK_X, "BLOCK_X", 1, what);
+            check_packed(&c, true, f16, k % 4 >= 2 ? INF_RANDOM : INF_NONE, what);
+            continue;
+        }
         if (k >= 24) {
             /* 16-bit LINEAR backward gathers onto rows of 10 or 14 elements from rows of 4 or 6,
              * where the narrowest windows sit at odd phases: blocks of 2 columns at an even one */

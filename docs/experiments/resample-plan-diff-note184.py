@@ -37,8 +37,9 @@ def rows():
             if not m:
                 continue
             _, mode, grad, t, nhwc, n, c, a, b, x, y = m.groups()
-            # names give the read tensor first; the probe takes the forward's input (small) first
-            small, big = ((x, y), (a, b)) if grad else ((a, b), (x, y))
+            # names give the forward's input first (for a gradient the written tensor), as the probe
+            # takes them; until note 185 this swapped them for gradients, probing transposed problems
+            small, big = (a, b), (x, y)
             yield ('s%d' % seed, r, 'bwd' if grad else 'fwd', t, 'nearest' if mode == 'nearest' else 'linear',
                    'nhwc' if nhwc else 'nchw', n, c, small[0], small[1], big[0], big[1])
 

@@ -8,7 +8,8 @@
 #include <dmlvk/dmlvk.h>
 #include "debug.h"
 #include "resample_abi.h"
-/* usage: probe fwd|bwd f32|f16|bf16 nearest|linear nhwc|nchw n c h w oh ow  (h,w = small side) */
+/* usage: probe fwd|bwd f32|f16|bf16 nearest|linear nhwc|nchw n c h w oh ow
+ * (h,w: the forward's input, for bwd the written tensor, in dmlvk-bench's names' order) */
 int main(int argc, char **argv)
 {
     if (argc < 11) return 2;
