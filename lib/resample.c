@@ -486,10 +486,10 @@ static bool words_fit(const struct block_shape *shape, const struct resample_par
  * float16 4.6-5.4% faster, bfloat16 0-2.3%, backward 200x260 <- 97x131 float16 0.6-3.7%), and where
  * they leave element by element only if the read rows are longer than the written ones, which
  * exact sums' never are (note 146: their loads zero the positions outside the tensor, which word
- * loads do not; note 184, H200: forward downscales and backward upscales, 32 of 37 rows
- * of 2 MB or more faster, by up to 22%, the sweep's 3x downscale of odd width 4.5-14% slower; read
- * rows shorter than the written ones, forward 13 of 34 rows 2.6-8.2% slower, backward 6 of 15
- * 0.4-6.8% slower and the rest at most 4.9% faster; note 185 turned its backward rule round). */
+ * loads do not). Note 184, H200: forward downscales and backward upscales, 32 of 37 rows of 2 MB
+ * or more faster, by up to 22%, the sweep's 3x downscale of odd width 4.5-14% slower; read rows
+ * shorter than the written ones, forward 13 of 34 rows 2.6-8.2% slower, backward 6 of 15 0.4-6.8%
+ * slower and the rest at most 4.9% faster (note 185 turned its backward rule round). */
 static bool word_loads(const struct block_shape *shape, const struct resample_params *hdr, dmlvk_tensor_data_type type)
 {
     const bool reads_longer = hdr->in_sizes[AXES - 1] > hdr->out_sizes[AXES - 1];

@@ -1869,11 +1869,11 @@ static struct resample_case square_case(uint32_t n, uint32_t c, const uint32_t s
  * The block shapes of BENCHMARKS.md notes 156, 158, 159, 174 and 185 (lib/resample.c): float32
  * LINEAR backward gathers of downscales in 4x2 blocks, and onto planes of few whole block rows in
  * 4x4, float16 ones of downscales onto odd rows of at most 23 columns in 4x1 (not bfloat16, not
- * where either axis is upscaled), 16-bit LINEAR gathers on narrow planes of one or two block rows in 2x4 or 4x4 and
- * upsampling onto at most 16 rows without 8x4 (choose_block_shape); 16-bit gathers whose read rows
- * are 2 mod 4 elements long loading 2-element vectors where 4-element chunks would load each
- * element alone (try_block_shape), and 16-bit block rows at a phase whose pairs leave as words
- * (place_windows). First pinned on the rows that measured them; then the float64 reference on
+ * where either axis is upscaled), 16-bit LINEAR gathers on narrow planes of one or two block
+ * rows in 2x4 or 4x4 and upsampling onto at most 16 rows without 8x4 (choose_block_shape);
+ * 16-bit gathers whose read rows are 2 mod 4 elements long loading 2-element vectors where
+ * 4-element chunks would load each element alone (try_block_shape), and 16-bit block rows at a
+ * phase whose pairs leave as words (place_windows). First pinned on the rows that measured them; then the float64 reference on
  * small problems that take them, random offsets in half, Inf in half.
  */
 static void test_shape_rules(void **state)
