@@ -1,6 +1,6 @@
 #!/bin/sh
-# tools/bench_ab.py, tools/bench_variants.py and tools/bench_torch.py --chunk (and its --seed and
-# --count, which the random preset's --list and runs must both get) against a stand-in
+# tools/bench_ab.py, tools/bench_variants.py and tools/bench_torch.py --chunk (and its --seed,
+# --count and --shape, which --list and the runs must both get) against a stand-in
 # dmlvk-bench (and, for bench_torch.py, a stand-in torch that times nothing): a whole run says
 # "complete": true; a run that `timeout` stops mid-way still prints its table and leaves its JSON
 # with the passes that finished and "complete": false; a bench that fails fails the tool.
@@ -77,6 +77,8 @@ import sys, time
 names = ["w1", "w2", "w3"]
 if "--seed" in sys.argv:  # the random preset's draw: another list per seed and count
     names = [f"s{sys.argv[sys.argv.index('--seed') + 1]}_c{sys.argv[sys.argv.index('--count') + 1]}_{n}" for n in names]
+if "--shape" in sys.argv:  # resample shapes by name, in place of the preset's
+    names = sys.argv[sys.argv.index("--shape") + 1].split(",")
 if "--only" in sys.argv:
     subs = sys.argv[sys.argv.index("--only") + 1].split(",")
     names = [n for n in names if any(s in n for s in subs)]
@@ -107,6 +109,10 @@ PYTHONPATH="$dir/py" python3 "$tools/bench_torch.py" --bench "$dir/tbench" --pre
     --out "$dir/tr.json" >"$dir/tr.txt" 2>&1
 check "bench_torch --seed --count: passed to --list and to each chunk" torch_rows "$dir/tr.json" true 3 3
 check "bench_torch --seed --count: the seed's rows" grep -q "^s5_c3_w3 " "$dir/tr.txt"
+PYTHONPATH="$dir/py" python3 "$tools/bench_torch.py" --bench "$dir/tbench" --shape x1,x2,x3 --chunk 2 \
+    --out "$dir/ts.json" >"$dir/ts.txt" 2>&1
+check "bench_torch --shape: passed to --list and to each chunk" torch_rows "$dir/ts.json" true 3 3
+check "bench_torch --shape: its rows" grep -q "^x3 " "$dir/ts.txt"
 FAKE_SLEEP=1 PYTHONPATH="$dir/py" timeout 2.5 python3 "$tools/bench_torch.py" --bench "$dir/tbench" --chunk 1 \
     --out "$dir/tcut.json" >/dev/null 2>&1
 check "bench_torch --chunk: timeout stops it" [ $? -eq 124 ]

@@ -165,6 +165,8 @@ def main():
     ap.add_argument("--preset", default="gpu", help="passed to dmlvk-bench: gpu, sweep or random")
     ap.add_argument("--seed", help="passed to dmlvk-bench: the random preset's seed")
     ap.add_argument("--count", help="passed to dmlvk-bench: the random preset's workloads")
+    ap.add_argument("--shape", help="passed to dmlvk-bench: resample shapes by name (its --help) instead of the "
+                    "preset's workloads")
     ap.add_argument("--mix", action="store_true", help="passed to dmlvk-bench: each row against a copy of its own "
                     "bytes read and written (a \"same mix\" column)")
     ap.add_argument("--op-only", action="store_true", help="passed to dmlvk-bench: no same-size copy per "
@@ -177,7 +179,8 @@ def main():
     only = ["--only", args.only] if args.only else []
     mix = ["--mix"] if args.mix else []
     op_only = ["--op-only"] if args.op_only else []
-    draw = (["--seed", args.seed] if args.seed else []) + (["--count", args.count] if args.count else [])
+    draw = ((["--seed", args.seed] if args.seed else []) + (["--count", args.count] if args.count else [])
+            + (["--shape", args.shape] if args.shape else []))
     preset = ["--preset", args.preset] + draw
     common = [args.bench, "--json"] + preset + ["--iterations", str(args.iterations)] + mix + op_only
     if args.chunk > 0:
@@ -188,7 +191,7 @@ def main():
             sys.exit(f"bench_torch.py: no workload of --preset {args.preset} matches --only {args.only}")
     else:
         chunks = [None]
-    width = 58 if args.preset == "random" else 44  # its names carry the shapes
+    width = 58 if args.preset == "random" or args.shape else 44  # their names carry the shapes
     head = (f"{'workload':{width}} {'dmlvk ms':>9} {'of copy':>8} {'same size':>9} "
             + (f"{'same mix':>9} " if args.mix else "") + f"{'torch ms':>9} {'of copy':>8} {'speedup':>8}")
     first, rows = None, []

@@ -63,6 +63,7 @@ struct options {
     int repeat;
     uint64_t seed; /* --preset random's */
     int count;
+    const char *shapes; /* --shape: these resample workloads instead of the preset's */
 };
 
 static double now_ms(void)
@@ -1192,6 +1193,18 @@ static uint32_t pick(uint64_t *s, uint32_t n)
     return (uint32_t)(splitmix64_next(s) % n);
 }
 
+/* A resample workload's name in --preset random's form: "rnd" and its index first where `index`
+ * is not negative, the forward's input sizes, then its output's (a gradient's written tensor
+ * first). --shape reads names back by printing what it parsed and comparing. */
+static void resample_name(struct workload *x, int index)
+{
+    char prefix[16] = "";
+    if (index >= 0)
+        snprintf(prefix, sizeof(prefix), "rnd%03d_", index);
+    snprintf(x->name, sizeof(x->name), "%s%s_%s%s_%ux%ux%ux%u_%ux%u", prefix, kind_names[x->kind],
+             type_suffix(x->type), x->channels_last ? "_nhwc" : "", x->n, x->c, x->h, x->w, x->oh, x->ow);
+}
+
 /* --preset random: `count` workloads drawn from `seed` over the space issue 15's targets cover:
  * resample forward and backward (bilinear, nearest; NCHW and NHWC; 4-D and 1-D; integer,
  * non-integer, down- and per-axis scales; 1 to 512 channels) and ROI align AVERAGE forward and
@@ -1248,15 +1261,97 @@ static int add_random(struct workload *w, int n, bool f16_ok, uint64_t seed, int
                      bench_type_names[ti], x.channels_last ? "_nhwc" : "", x.n, x.c, x.h, x.w, x.oh, x.rois, x.samples,
                      x.aligned_false ? "u" : "");
         else
-            snprintf(x.name, sizeof(x.name), "rnd%03d_%s_%s%s_%ux%ux%ux%u_%ux%u", i, kind_names[x.kind],
-                     bench_type_names[ti], x.channels_last ? "_nhwc" : "", x.n, x.c, x.h, x.w, x.oh, x.ow);
+            resample_name(&x, i);
         w[n++] = x;
     }
     return n;
 }
 
+/* The length of `word` and the '_' after it where `at` starts with both, else 0. */
+static size_t word_at(const char *at, const char *word)
+{
+    size_t len = strlen(word);
+    return !strncmp(at, word, len) && at[len] == '_' ? len + 1 : 0;
+}
+
+/* One --shape name (`len` characters of `text`) as a resample workload: [rndNNN_]KIND_TYPE[_nhwc]_
+ * NxCxHxW_OHxOW, KIND bilinear_grad, nearest_grad, bilinear or nearest, TYPE f32, f16 or bf16, as
+ * --preset random names its rows (so any of them can be timed alone); H and OH both 1 give the 3-D
+ * form (N, C, W). False where the text is not such a name. */
+static bool parse_shape(const char *text, size_t len, struct workload *x)
+{
+    /* The gradients first: "bilinear_" begins their names too. */
+    static const enum kind kinds[] = { BILINEAR_GRAD, NEAREST_GRAD, BILINEAR, NEAREST };
+    char name[sizeof(x->name)];
+    if (len >= sizeof(name))
+        return false;
+    memcpy(name, text, len);
+    name[len] = 0;
+    *x = (struct workload){ .dims = 4 };
+    const char *at = name;
+    int index = -1, used = 0;
+    if (sscanf(at, "rnd%3d_%n", &index, &used) == 1 && used)
+        at += used;
+    else
+        index = -1;
+    size_t k = 0, t = 0, skip = 0;
+    while (k < sizeof(kinds) / sizeof(kinds[0]) && !(skip = word_at(at, kind_names[kinds[k]])))
+        k++;
+    if (!skip)
+        return false;
+    x->kind = kinds[k];
+    at += skip;
+    while (t < 3 && !(skip = word_at(at, bench_type_names[t])))
+        t++;
+    if (!skip)
+        return false;
+    x->type = bench_types[t];
+    at += skip;
+    if ((skip = word_at(at, "nhwc"))) {
+        x->channels_last = true;
+        at += skip;
+    }
+    if (sscanf(at, "%ux%ux%ux%u_%ux%u", &x->n, &x->c, &x->h, &x->w, &x->oh, &x->ow) != 6 || !x->n || !x->c || !x->h ||
+        !x->w || !x->oh || !x->ow)
+        return false;
+    if (x->h == 1 && x->oh == 1 && !x->channels_last)
+        x->dims = 3;
+    resample_name(x, index);
+    return !strcmp(x->name, name);
+}
+
+/* --shape's workloads; -1 (with a message) where one of its names is not a resample shape. */
+static int add_shapes(struct workload *w, const char *shapes, bool f16_ok)
+{
+    int n = 0;
+    for (const char *t = shapes; *t;) {
+        size_t len = strcspn(t, ",");
+        if (n == MAX_WORKLOADS) {
+            fprintf(stderr, "dmlvk-bench: --shape: more than %d names\n", MAX_WORKLOADS);
+            return -1;
+        }
+        if (!parse_shape(t, len, &w[n])) {
+            fprintf(stderr, "dmlvk-bench: --shape: \"%.*s\" is not a resample shape such as "
+                            "bilinear_grad_f16_2x64x200x261_97x131 (see --help)\n", (int)len, t);
+            return -1;
+        }
+        if (w[n].type != DMLVK_TENSOR_DATA_TYPE_FLOAT32 && !f16_ok) {
+            fprintf(stderr, "dmlvk-bench: --shape: %s needs 16-bit storage buffers, which the device lacks\n",
+                    w[n].name);
+            return -1;
+        }
+        n++;
+        t += len + (t[len] == ',');
+    }
+    if (!n)
+        fprintf(stderr, "dmlvk-bench: --shape: no names\n");
+    return n ? n : -1;
+}
+
 static int add_preset(struct workload *w, int n, const struct options *o, bool f16_ok)
 {
+    if (o->shapes)
+        return add_shapes(w, o->shapes, f16_ok);
     const char *preset = o->preset;
     if (!strcmp(preset, "sweep"))
         return add_sweep(w, n, f16_ok);
@@ -1324,11 +1419,17 @@ static void usage(FILE *f)
     fprintf(f, "usage: dmlvk-bench [--preset gpu|small|sweep|random] [--device N|NAME] [--iterations N] [--warmup N]\n"
                "                   [--json] [--only SUBSTRING[,SUBSTRING...]] [--repeat N] [--addresses] [--stats]\n"
                "                   [--mix | --op-only] [--offset BYTES] [--list] [--read-rates] [--seed N] [--count N]\n"
+               "                   [--shape NAME[,NAME...]]\n"
                "Times dmlvk's backward operators with Vulkan timestamps next to a compute-shader copy of the same\n"
                "device. gpu: the workloads of BENCHMARKS.md; small: the same kinds, sized for a CPU device; sweep:\n"
                "more layouts, shapes, types and ROI configurations, forward and backward (issue 15); random:\n"
                "--count workloads (48; at most 192) drawn from --seed (1) over the kinds, layouts, scales, types\n"
                "and ROI configurations of issue 15, each of 1 to 512 MiB (the same on every machine).\n"
+               "--shape: these resample workloads instead of the preset's (which still sizes the copy: small for a\n"
+               "CPU device), named as the random preset names its rows, with or without their rndNNN_:\n"
+               "KIND_TYPE[_nhwc]_NxCxHxW_OHxOW, KIND bilinear_grad, nearest_grad, bilinear or nearest, TYPE f32,\n"
+               "f16 or bf16, H x W the forward's input (a gradient's written tensor), OH x OW its output; H and OH\n"
+               "both 1: the 3-D form (N, C, W).\n"
                "--only: the workloads whose name contains one of the substrings.\n"
                "--stats: print what the driver reports of each pipeline it compiles (register counts and the\n"
                "like; needs VK_KHR_pipeline_executable_properties).\n"
@@ -1437,6 +1538,8 @@ int main(int argc, char **argv)
             o.seed = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--count") && i + 1 < argc)
             o.count = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--shape") && i + 1 < argc)
+            o.shapes = argv[++i];
         else if (!strcmp(argv[i], "--help")) {
             usage(stdout);
             return 0;
@@ -1462,6 +1565,8 @@ int main(int argc, char **argv)
 
     struct workload w[MAX_WORKLOADS];
     int all = add_preset(w, 0, &o, v.req.vulkan11.storageBuffer16BitAccess), n = 0;
+    if (all < 0)
+        return 2;
     /* --only keeps the workloads whose name contains one of its substrings; --repeat runs each
      * several times. */
     struct workload picked[MAX_WORKLOADS * 8];
