@@ -1321,7 +1321,7 @@ static bool parse_shape(const char *text, size_t len, struct workload *x)
 }
 
 /* --shape's workloads; -1 (with a message) where one of its names is not a resample shape. */
-static int add_shapes(struct workload *w, const char *shapes, bool f16_ok)
+static int add_shapes(struct workload *w, const char *shapes)
 {
     int n = 0;
     for (const char *t = shapes; *t;) {
@@ -1335,11 +1335,6 @@ static int add_shapes(struct workload *w, const char *shapes, bool f16_ok)
                             "bilinear_grad_f16_2x64x200x261_97x131 (see --help)\n", (int)len, t);
             return -1;
         }
-        if (w[n].type != DMLVK_TENSOR_DATA_TYPE_FLOAT32 && !f16_ok) {
-            fprintf(stderr, "dmlvk-bench: --shape: %s needs 16-bit storage buffers, which the device lacks\n",
-                    w[n].name);
-            return -1;
-        }
         n++;
         t += len + (t[len] == ',');
     }
@@ -1350,8 +1345,6 @@ static int add_shapes(struct workload *w, const char *shapes, bool f16_ok)
 
 static int add_preset(struct workload *w, int n, const struct options *o, bool f16_ok)
 {
-    if (o->shapes)
-        return add_shapes(w, o->shapes, f16_ok);
     const char *preset = o->preset;
     if (!strcmp(preset, "sweep"))
         return add_sweep(w, n, f16_ok);
@@ -1554,6 +1547,11 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    /* --shape's names are checked before any device exists, so that a refusal leaves nothing behind. */
+    struct workload w[MAX_WORKLOADS];
+    int all = o.shapes ? add_shapes(w, o.shapes) : 0, n = 0;
+    if (all < 0)
+        return 2;
     struct vk v = { .statistics = o.stats };
     vk_create(&v, o.device);
     char cache_dir[] = "/tmp/dmlvk-bench-cache-XXXXXX";
@@ -1563,22 +1561,29 @@ int main(int argc, char **argv)
     dmlvk_device_info info;
     CHECK(dmlvk_device_get_info(dev, &info));
 
-    struct workload w[MAX_WORKLOADS];
-    int all = add_preset(w, 0, &o, v.req.vulkan11.storageBuffer16BitAccess), n = 0;
-    if (all < 0)
-        return 2;
+    const bool f16_ok = v.req.vulkan11.storageBuffer16BitAccess;
+    int status = 0;
+    if (!o.shapes)
+        all = add_preset(w, 0, &o, f16_ok);
+    for (int i = 0; i < all && !f16_ok; i++)
+        if (w[i].type != DMLVK_TENSOR_DATA_TYPE_FLOAT32) {
+            fprintf(stderr, "dmlvk-bench: --shape: %s needs 16-bit storage buffers, which the device lacks\n",
+                    w[i].name);
+            all = 0;
+            status = 2;
+        }
     /* --only keeps the workloads whose name contains one of its substrings; --repeat runs each
      * several times. */
     struct workload picked[MAX_WORKLOADS * 8];
     for (int i = 0; i < all; i++)
         for (int r = 0; r < o.repeat && (!o.only || name_picked(w[i].name, o.only)) && n < MAX_WORKLOADS * 8; r++)
             picked[n++] = w[i];
-    if (o.list) {
+    if (!status && o.list) {
         for (int i = 0; i < n; i++)
             printf("%s\n", picked[i].name);
-    } else if (o.read_rates) {
+    } else if (!status && o.read_rates) {
         print_read_rates(&v, dev, &o);
-    } else {
+    } else if (!status) {
         time_workloads(&v, dev, &info, &o, cache_dir, picked, n);
     }
     dmlvk_device_destroy(dev);
@@ -1590,5 +1595,5 @@ int main(int argc, char **argv)
     vkDestroyCommandPool(v.device, v.pool, NULL);
     vkDestroyDevice(v.device, NULL);
     vkDestroyInstance(v.instance, NULL);
-    return 0;
+    return status;
 }
