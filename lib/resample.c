@@ -474,6 +474,13 @@ static uint32_t fill_block_table(struct dmlvk_op_plan *plan, uint32_t map_at, ui
     return at;
 }
 
+/* Whether a plane's gather writes at least as many rows and columns as it reads (forward an
+ * upscale, backward a downscale's gradient). */
+static bool writes_plane_no_smaller(const struct resample_params *hdr)
+{
+    return hdr->out_sizes[2] >= hdr->in_sizes[2] && hdr->out_sizes[3] >= hdr->in_sizes[3];
+}
+
 /* 16-bit block gathers over planes whose window rows vectors cannot load (rows of odd length,
  * packed): each row's window from whole words (RESAMPLE_SPEC_WORD_LOADS). */
 static bool words_fit(const struct block_shape *shape, const struct resample_params *hdr, dmlvk_tensor_data_type type)
@@ -723,9 +730,9 @@ static bool shares_little(const struct block_shape *shape, uint32_t single_loads
  * volumes not measured), else float32 LINEAR 4x2 where the written tensor is the larger on both
  * axes (note 156: the backward of 0.6x to 0.8x downscales 8.6-12.9% faster than in 2x2); 16-bit
  * LINEAR 4x4, but 4x2 where rows cannot take 4-element stores (odd widths; float16 4x1 onto narrow
- * ones of a downscale's backward, NARROW_ODD_COLUMNS_MOST). Bfloat16 takes 4x4 only
- * where it loads 2 elements and its window has BFLOAT16_SQUARE_ROWS_FROM rows or more (scales from
- * about 2.25); below, 2x4 ran faster: 2x 95% -> 80% of copy in 4x4 (note 64), 1.5x and 2x3x 7%
+ * ones of a downscale's backward, NARROW_ODD_COLUMNS_MOST). Bfloat16 takes 4x4 only where it
+ * loads 2 elements and its window has BFLOAT16_SQUARE_ROWS_FROM rows or more (scales from about
+ * 2.25); below, 2x4 ran faster: 2x 95% -> 80% of copy in 4x4 (note 64), 1.5x and 2x3x 7%
  * and 3% (note 80), where 2.5x ran 7% slower in 2x4. A cause was not found. On narrow planes
  * (note 159), 16-bit takes 2x4 onto 4 rows (float16 2x onto 4x4 planes 24.5% faster than in 4x4)
  * and bfloat16 4x4 onto 8 rows (8x8 planes 37% faster than in 2x4, 8x16 14%; 8x100 5% slower, so
@@ -755,8 +762,8 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
         if (!rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4) && try_block_shape(y, x, 4, 2, hdr, shape)) {
             struct block_shape column;
             if (type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 && !volume && x.fold == 1 && x.members % 2 &&
-                x.members <= NARROW_ODD_COLUMNS_MOST && hdr->out_sizes[2] >= hdr->in_sizes[2] &&
-                hdr->out_sizes[3] >= hdr->in_sizes[3] && try_block_shape(y, x, 4, 1, hdr, &column))
+                x.members <= NARROW_ODD_COLUMNS_MOST && writes_plane_no_smaller(hdr) &&
+                try_block_shape(y, x, 4, 1, hdr, &column))
                 *shape = column;
             return true;
         }
@@ -1077,7 +1084,7 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
      * backward of a 2x downscale 1.5-4.7%; gathers that write fewer, with their taller windows,
      * ran up to 16% slower, float32 ones up to 24%). */
     if (DMLVK_IS_16BIT_FLOAT(type) && !channels && !depth && !word_loads(shape, hdr, type) &&
-        hdr->out_sizes[2] >= hdr->in_sizes[2] && hdr->out_sizes[3] >= hdr->in_sizes[3]) {
+        writes_plane_no_smaller(hdr)) {
         uint32_t outside[2];
         bool exact = true;
         for (uint32_t a = 0; a < 2 && exact; a++) {

@@ -1873,8 +1873,9 @@ static struct resample_case square_case(uint32_t n, uint32_t c, const uint32_t s
  * rows in 2x4 or 4x4 and upsampling onto at most 16 rows without 8x4 (choose_block_shape);
  * 16-bit gathers whose read rows are 2 mod 4 elements long loading 2-element vectors where
  * 4-element chunks would load each element alone (try_block_shape), and 16-bit block rows at a
- * phase whose pairs leave as words (place_windows). First pinned on the rows that measured them; then the float64 reference on
- * small problems that take them, random offsets in half, Inf in half.
+ * phase whose pairs leave as words (place_windows). First pinned on the rows that measured them;
+ * then the float64 reference on small problems that take them, random offsets in half, Inf in
+ * half.
  */
 static void test_shape_rules(void **state)
 {

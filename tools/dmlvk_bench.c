@@ -1565,11 +1565,10 @@ int main(int argc, char **argv)
     int status = 0;
     if (!o.shapes)
         all = add_preset(w, 0, &o, f16_ok);
-    for (int i = 0; i < all && !f16_ok; i++)
+    for (int i = 0; i < all && !f16_ok && !status; i++)
         if (w[i].type != DMLVK_TENSOR_DATA_TYPE_FLOAT32) {
             fprintf(stderr, "dmlvk-bench: --shape: %s needs 16-bit storage buffers, which the device lacks\n",
                     w[i].name);
-            all = 0;
             status = 2;
         }
     /* --only keeps the workloads whose name contains one of its substrings; --repeat runs each
