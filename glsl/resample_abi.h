@@ -96,6 +96,11 @@ DMLVK_PARAMS_END(resample_params)
  * vector but whose rows hold an even channel count: bit 0, the read tensor's groups load as pairs
  * of neighbouring channels, one 2-element access each; bit 1, the written tensor's store so. */
 #define RESAMPLE_SPEC_PAIRS 28
+/* 16-bit block gathers over planes whose block rows (of an even width, packed) cannot leave as
+ * vectors, in the build whose subgroups shuffle: a block row that starts on an odd element stores
+ * its members from the second on as words, its last with the first of the next lane's block where
+ * that lane holds the next block of the row, where each member left as a 2-byte store. */
+#define RESAMPLE_SPEC_ODD_ROW_WORDS 29
 
 /* The block gather's limits: outputs per block, window columns and rows. A block's taps are
  * masks of TAP_BITS bits, window position times block members: MAX_WINDOW * MAX_BLOCK_X always

@@ -261,6 +261,55 @@ bool stores_shuffled()
     return gl_SubgroupSize % BLOCK_X == 0u && pc.p.out_strides[3] == 1u &&
            subgroupBallotBitCount(subgroupBallot(true)) == gl_SubgroupSize;
 }
+
+#if !RESAMPLE_DEPTH
+// ODD_ROW_WORDS (resample_abi.h): 16-bit block rows that start on an odd element.
+layout(constant_id = RESAMPLE_SPEC_ODD_ROW_WORDS) const bool ODD_ROW_WORDS = false;
+
+// Where the lanes beside this one hold the neighbouring blocks of its block row: `next`, the lane
+// after holds the next block and the row goes on into it; `previous`, the lane before holds the
+// previous block (so it stores this block's first member with its last). The lanes compare block
+// indices, so any placement of invocations in subgroups stores every element once.
+struct RowNeighbours {
+    bool next, previous;
+};
+
+RowNeighbours row_neighbours(uint block, uint jx, uint ox)
+{
+    uint lane = gl_SubgroupInvocationID, last = gl_SubgroupSize - 1u;
+    uvec4 running = subgroupBallot(true);
+    uint after = subgroupShuffle(block, min(lane + 1u, last));
+    uint before = subgroupShuffle(block, lane > 0u ? lane - 1u : 0u);
+    RowNeighbours n;
+    n.next = lane < last && subgroupBallotBitExtract(running, lane + 1u) && after == block + 1u &&
+             ox + BLOCK_X < pc.p.out_sizes[3];
+    n.previous = lane > 0u && subgroupBallotBitExtract(running, lane - 1u) && before + 1u == block && jx > 0u;
+    return n;
+}
+
+// Block row k (starting at element o, odd) of members ox..: the first alone unless the previous
+// lane stores it, then words, the last with `next_first`, the next block's first member.
+void store_odd_row(uint o, uint ox, uint k, float acc[MAX_BLOCK_Y * MAX_BLOCK_X], float next_first, bool next_finite,
+                   RowNeighbours n, bool finite)
+{
+    uint sx = pc.p.out_sizes[3];
+    if (ox < sx && !n.previous)
+        store(pc.dst, o, acc[k]);
+    [[unroll]] for (uint bx = 1u; bx < BLOCK_X; bx += 2u) {
+        bool inner = bx + 1u < BLOCK_X;
+        bool first = ox + bx < sx, second = ox + bx + 1u < sx && (inner || n.next);
+        float b = inner ? acc[k + bx + 1u] : next_first;
+        if (first && second) {
+            store2_tested(pc.dst, o + bx, acc[k + bx], b, finite && (inner || next_finite));
+        } else {
+            if (first)
+                store(pc.dst, o + bx, acc[k + bx]);
+            if (second)
+                store(pc.dst, o + bx + 1u, b);
+        }
+    }
+}
+#endif
 #endif
 
 #if RESAMPLE_DEPTH
@@ -342,6 +391,7 @@ void add_depth_planes(bool vector, bool careful, uint i0, int i1, uint members, 
 
 void block_gather(uint e)
 {
+    uint block = e;
     uint sy = pc.p.out_sizes[2], sx = pc.p.out_sizes[3];
     uint y_blocks = (sy + BLOCK_Y - 1u) / BLOCK_Y, x_blocks = (sx + X_PHASE + BLOCK_X - 1u) / BLOCK_X;
     uint q = div_by(e, x_blocks, pc.p.block_magic[0]);
@@ -446,6 +496,17 @@ void block_gather(uint e)
             store_rows_transposed(jy, ox, out_base, acc);
             return;
         }
+        // Every lane shuffles, before any leaves the row loop.
+        RowNeighbours neighbours;
+        float next_first[MAX_BLOCK_Y];
+        bool next_finite = true;
+        if (ODD_ROW_WORDS) {
+            uint lane = min(gl_SubgroupInvocationID + 1u, gl_SubgroupSize - 1u);
+            neighbours = row_neighbours(block, jx, ox);
+            next_finite = subgroupShuffle(finite, lane);
+            [[unroll]] for (uint by = 0u; by < BLOCK_Y; by++)
+                next_first[by] = subgroupShuffle(acc[by * BLOCK_X], lane);
+        }
 #endif
         [[unroll]] for (uint by = 0u; by < BLOCK_Y; by++) {
             uint y = jy * BLOCK_Y + by;
@@ -456,6 +517,12 @@ void block_gather(uint e)
             if (vector_out) {
                 store4_tested(pc.dst, o >> 2, vec4(acc[k], acc[k + 1u], acc[k + 2u], acc[k + 3u]), finite);
             } else if (pc.p.out_strides[3] == 1u) {
+#if DMLVK_SHUFFLE && !RESAMPLE_DEPTH
+                if (ODD_ROW_WORDS && (o & 1u) != 0u) {
+                    store_odd_row(o, ox, k, acc, next_first[by], next_finite, neighbours, finite);
+                    continue;
+                }
+#endif
                 // Pairs leave as one word where the address allows (float16 above all).
                 [[unroll]] for (uint bx = 0u; bx < BLOCK_X; bx += 2u) {
                     bool first = ox + bx < sx, second = bx + 1u < BLOCK_X && ox + bx + 1u < sx;

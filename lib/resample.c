@@ -1125,6 +1125,28 @@ static bool stores_shuffled(const struct dmlvk_op_context *ctx, const struct blo
            ctx->subgroup_size % shape->block_x == 0;
 }
 
+/* The most columns of the written rows for which 16-bit block gathers store their odd rows as
+ * words through the subgroup (BENCHMARKS.md note 186, H200: onto 3 to 41 columns 26 of 35 rows
+ * faster, by up to 41%, seed 11's rnd018 by 10.9%; held out, 26 of 41 rows faster, their summed
+ * time 9.9% lower, none over 7.3% slower; onto 100 columns or more 29 of 42 slower, by up to 34%). */
+#define ODD_ROW_WORDS_MOST_COLUMNS 41
+
+/* Whether a 16-bit block gather over planes stores the block rows that start on an odd element as
+ * words through the subgroup (RESAMPLE_SPEC_ODD_ROW_WORDS): narrow rows of an even block width
+ * that cannot leave as vectors, where some row starts odd (an odd stride or X_PHASE). */
+static bool odd_row_words(const struct dmlvk_op_context *ctx, const struct block_shape *shape,
+                          const struct resample_params *hdr, dmlvk_tensor_data_type type)
+{
+    if (!ctx->subgroup_shuffle || !DMLVK_IS_16BIT_FLOAT(type) || !shape->rows || shape->channel_lanes || shape->depth ||
+        shape->vector_stores || shape->block_x % 2 || hdr->out_strides[AXES - 1] != 1 ||
+        hdr->out_sizes[AXES - 1] > ODD_ROW_WORDS_MOST_COLUMNS)
+        return false;
+    bool odd = shape->x_phase % 2;
+    for (uint32_t d = 0; d < AXES - 1; d++)
+        odd = odd || (hdr->out_sizes[d] > 1 && hdr->out_strides[d] % 2);
+    return odd;
+}
+
 /* The general loops' lanes (RESAMPLE_SPEC_LANES): neighbouring elements of the walk's first axis
  * per invocation where that axis is long enough to waste few of them: along an identity axis 16
  * bytes' worth (4 of float32, 8 of a 16-bit type), one load per tap; along a scaled axis 4, each
@@ -1401,7 +1423,8 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         dmlvk_plan_add_dispatch(plan, &sized, shader, DMLVK_PUSH_SLOTS(resample_push), invocations);
     if (!dp)
         return DMLVK_ERROR_UNSUPPORTED;
-    if (stores_shuffled(ctx, &shape, &hdr, f->backward, in.type))
+    const bool odd_words = odd_row_words(ctx, &shape, &hdr, in.type);
+    if (odd_words || stores_shuffled(ctx, &shape, &hdr, f->backward, in.type))
         dp->features |= DMLVK_VARIANT_SUBGROUP_SHUFFLE;
     DMLVK_BIND(dp, resample_push, p, DMLVK_SLOT_PARAMS);
     DMLVK_BIND(dp, resample_push, src, 0); /* binding 0: the input (or InputGradientTensor) */
@@ -1435,6 +1458,7 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         { RESAMPLE_SPEC_DEPTH_PHASE, shape.depth_phase },
         { RESAMPLE_SPEC_DEPTH_TAPS, shape.depth_taps },
         { RESAMPLE_SPEC_PAIRS, shape.pairs },
+        { RESAMPLE_SPEC_ODD_ROW_WORDS, odd_words },
     };
     for (size_t i = 0; i < DMLVK_ARRAY_SIZE(spec); i++)
         dmlvk_dispatch_spec(plan, dp, spec[i].id, spec[i].value);

@@ -1259,6 +1259,29 @@ static uint32_t plan_spec(const struct resample_case *c, bool backward, dmlvk_te
     return value;
 }
 
+/* Random case k of a 16-bit plan rule's sweep: LINEAR or NEAREST_NEIGHBOR and the rounding from
+ * k, 1 or 2 images of 1 to 3 channels; the caller sizes the planes, then random_plane_scales. */
+static struct resample_case random_rule_case(int k)
+{
+    struct resample_case c = { .dims = 4,
+                               .mode = (k / 4) % 2 ? DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR
+                                                   : DMLVK_INTERPOLATION_MODE_LINEAR,
+                               .rounding = (dmlvk_axis_direction)((k / 8) % 2) };
+    c.small[0] = c.big[0] = 1 + (uint32_t)(splitmix64_next(&rng_state) % 2);
+    c.small[1] = c.big[1] = 1 + (uint32_t)(splitmix64_next(&rng_state) % 3);
+    return c;
+}
+
+/* Scales within 10% of the planes' size ratios and pixel offsets in [-1, 1] on axes 2 and 3. */
+static void random_plane_scales(struct resample_case *c)
+{
+    for (int d = 0; d < 4; d++) {
+        c->scales[d] = d < 2 ? 1.0f : (float)((double)c->big[d] / c->small[d] * uniform(0.9, 1.1));
+        c->in_off[d] = d < 2 ? 0.0f : (float)uniform(-1, 1);
+        c->out_off[d] = d < 2 ? 0.0f : (float)uniform(-1, 1);
+    }
+}
+
 /* Row k of a plan rule's table in type t: its half-pixel case, with the label that names it. */
 static struct resample_case table_case(const uint32_t small[4], float scale, bool nearest, bool backward, size_t k,
                                        size_t t, char label[96])
@@ -1397,23 +1420,14 @@ static void test_word_loads(void **state)
     for (int k = 0; k < 12; k++) {
         const bool backward = k % 2;
         const dmlvk_tensor_data_type type = types[1 + (k / 2) % 2];
-        struct resample_case c = { .dims = 4,
-                                   .mode = (k / 4) % 2 ? DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR
-                                                       : DMLVK_INTERPOLATION_MODE_LINEAR,
-                                   .rounding = (dmlvk_axis_direction)((k / 8) % 2) };
+        struct resample_case c = random_rule_case(k);
         uint32_t odd = 3 + 2 * (uint32_t)(splitmix64_next(&rng_state) % 20);
         uint32_t groups = 1 + (uint32_t)(splitmix64_next(&rng_state) % 24);
-        c.small[0] = c.big[0] = 1 + (uint32_t)(splitmix64_next(&rng_state) % 2);
-        c.small[1] = c.big[1] = 1 + (uint32_t)(splitmix64_next(&rng_state) % 3);
         c.small[2] = 2 + (uint32_t)(splitmix64_next(&rng_state) % 8);
         c.big[2] = 1 + (uint32_t)(splitmix64_next(&rng_state) % 16);
         c.small[3] = backward ? 4 * groups : odd;
         c.big[3] = backward ? odd : 4 * groups;
-        for (int d = 0; d < 4; d++) {
-            c.scales[d] = d < 2 ? 1.0f : (float)((double)c.big[d] / c.small[d] * uniform(0.9, 1.1));
-            c.in_off[d] = d < 2 ? 0.0f : (float)uniform(-1, 1);
-            c.out_off[d] = d < 2 ? 0.0f : (float)uniform(-1, 1);
-        }
+        random_plane_scales(&c);
         char label[96];
         snprintf(label, sizeof(label), "random case %d (%s, %u -> %u columns)", k, backward ? "backward" : "forward",
                  backward ? c.big[3] : c.small[3], backward ? c.small[3] : c.big[3]);
@@ -1424,6 +1438,97 @@ static void test_word_loads(void **state)
     }
     if (taken < 6) /* 11 of 12 did when this test was written, run alone */
         fail_msg("%u of 12 random cases took word loads", taken);
+}
+
+/* 16-bit block rows that start on an odd element stored as words through the subgroup
+ * (RESAMPLE_SPEC_ODD_ROW_WORDS): the rule both ways, then the results against the float64
+ * reference where rows start odd (odd widths, written rows padded to odd strides), with an Inf
+ * at the read rows' ends (a word of two lanes' sums), and in the build without shuffles. */
+static void test_odd_row_words(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t small[4];
+        float scale;
+        bool backward, nearest;
+        bool words16; /* the 16-bit types (float32 never) */
+    } cases[] = {
+        { { 2, 3, 15, 41 }, 0.32f, true, false, true },   /* 41 <- 14: rnd018's kind */
+        { { 2, 3, 15, 41 }, 0.32f, true, true, true },
+        { { 2, 3, 15, 43 }, 0.32f, true, false, false },  /* 43 <- 14: wider than 41 */
+        { { 2, 3, 7, 10 }, 2.3f, false, false, true },    /* 10 -> 23 */
+        { { 2, 3, 7, 16 }, 2.3f, false, true, true },     /* 16 -> 37 nearest */
+        { { 2, 3, 9, 12 }, 3.5f, false, false, false },   /* 12 -> 42: rows start even */
+    };
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        for (size_t t = 0; t < 3; t++) {
+            const bool backward = cases[k].backward;
+            char label[96];
+            struct resample_case c =
+                table_case(cases[k].small, cases[k].scale, cases[k].nearest, backward, k, t, label);
+            if (!expect_spec(&c, backward, types[t], RESAMPLE_SPEC_ODD_ROW_WORDS, "odd-row words",
+                             t > 0 && cases[k].words16, label))
+                continue;
+            for (uint64_t offset = 0; offset <= 4; offset += 4)
+                expect_reference(&c, backward, types[t], offset, label);
+            static const uint32_t nchw[2][4] = { { 0, 1, 2, 3 }, { 0, 1, 2, 3 } };
+            check_layout(&c, backward, types[t], nchw, (const uint32_t[2]){ 0, 1 }, 0, NULL, INF_RANDOM, label);
+            check_layout(&c, backward, types[t], nchw, (const uint32_t[2]){ 0, 1 }, 4, &no_subgroup_shuffle, INF_RANDOM,
+                         label);
+            expect_row_end_infs(&c, backward, types[t], label);
+        }
+    }
+    /* Written rows of an even width padded by one element: every other row starts odd. */
+    {
+        char label[96];
+        struct resample_case c = table_case((const uint32_t[4]){ 2, 2, 9, 20 }, 0.45f, false, true, 0, 1, label);
+        static const uint32_t nchw[2][4] = { { 0, 1, 2, 3 }, { 0, 1, 2, 3 } };
+        for (size_t t = 1; t < 3; t++)
+            check_layout(&c, true, types[t], nchw, (const uint32_t[2]){ 0, 1 }, 0, NULL, INF_RANDOM, label);
+    }
+    /* Blocks of 4 columns that start 2 early (X_PHASE): the first block's first stored member is
+     * its third, the first of a word it cannot store whole (as random refgen cases found). */
+    {
+        const struct resample_case c = { .dims = 4,
+                                         .small = { 1, 2, 3, 9 },
+                                         .big = { 1, 2, 3, 16 },
+                                         .mode = DMLVK_INTERPOLATION_MODE_NEAREST_NEIGHBOR,
+                                         .scales = { 1, 1, 1, 1.75f },
+                                         .in_off = { 0, 0, 0, -1.0f } };
+        for (size_t t = 1; t < 3; t++) {
+            const char *label = "nearest backward 9 <- 16, blocks 2 columns early";
+            uint32_t rows;
+            if (plan_spec(&c, true, types[t], RESAMPLE_SPEC_X_PHASE, &rows, label) != 2 ||
+                plan_spec(&c, true, types[t], RESAMPLE_SPEC_BLOCK_X, &rows, label) != 4)
+                fail_msg("%s: not the blocks this case is for", label);
+            expect_spec(&c, true, types[t], RESAMPLE_SPEC_ODD_ROW_WORDS, "odd-row words", true, label);
+            expect_reference(&c, true, types[t], 0, label);
+        }
+    }
+    /* Random odd written widths of at most 41 columns, any scale and pixel offsets, both directions
+     * and modes, 16-bit types; most take the words. */
+    uint32_t taken = 0;
+    for (int k = 0; k < 12; k++) {
+        const bool backward = k % 2;
+        const dmlvk_tensor_data_type type = types[1 + (k / 2) % 2];
+        struct resample_case c = random_rule_case(k);
+        uint32_t odd = 3 + 2 * (uint32_t)(splitmix64_next(&rng_state) % 20);
+        uint32_t *written = backward ? c.small : c.big, *read = backward ? c.big : c.small;
+        written[2] = 2 + (uint32_t)(splitmix64_next(&rng_state) % 16);
+        read[2] = 1 + (uint32_t)(splitmix64_next(&rng_state) % 16);
+        written[3] = odd;
+        read[3] = 1 + (uint32_t)(splitmix64_next(&rng_state) % 48);
+        random_plane_scales(&c);
+        char label[96];
+        snprintf(label, sizeof(label), "random case %d (%s, %u rows of %u columns written from %ux%u)", k,
+                 backward ? "backward" : "forward", written[2], odd, read[2], read[3]);
+        uint32_t rows;
+        taken += plan_spec(&c, backward, type, RESAMPLE_SPEC_ODD_ROW_WORDS, &rows, label);
+        for (uint64_t offset = 0; offset <= 4; offset += 4)
+            expect_reference(&c, backward, type, offset, label);
+    }
+    if (taken < 6)
+        fail_msg("%u of 12 random cases took odd-row words", taken);
 }
 
 /* Block gathers over planes whose column blocks fall into few classes of identical weights, where
@@ -2114,6 +2219,7 @@ int main(void)
         cmocka_unit_test(test_block_shapes),
         cmocka_unit_test(test_aligned_forms),
         cmocka_unit_test(test_word_loads),
+        cmocka_unit_test(test_odd_row_words),
         cmocka_unit_test(test_weight_classes),
         cmocka_unit_test(test_exact_sums),
         cmocka_unit_test(test_axis_orders),
