@@ -1,7 +1,8 @@
 #!/bin/bash
 # BENCHMARKS.md note 187, prepared in session 79 and not yet run: staged block rows (workgroups that each take whole
 # block rows of one plane, stage their sums in shared memory and store the rows' run of memory as 16-byte vectors)
-# against the committed stores, on narrow 16-bit rows and a spread of wider ones.
+# against the committed stores, on narrow 16-bit rows and a spread of wider ones; w42 keeps note 185's float16 4x1 rows
+# (rnd059, rnd032 below) in 4x2 blocks with note 186's odd-row words, and leaves every other row as base (a noise check).
 # Set-up here (not on the device), from the repository's root: ../shared/tools/gpu-vulkan-debs, then
 #   git worktree add /tmp/k87 HEAD && (cd /tmp/k87 && git apply docs/experiments/resample-staged-rows-knobs-note187.patch &&
 #     meson setup b --buildtype=release -Dtests=false && ninja -C b tools/dmlvk-bench)
@@ -29,5 +30,5 @@ S=$S,rnd059_bilinear_grad_f16_19x470x256x23_91x7,rnd032_bilinear_grad_f16_23x140
 S=$S,rnd050_bilinear_grad_f16_27x215x27x181_10x67,rnd058_bilinear_grad_f16_3x235x215x117_206x47
 S=$S,bilinear_grad_f16_4x64x97x131_200x260,rnd027_bilinear_bf16_15x197x128x128_112x73
 timeout $(left) python3 .gl/bench_variants.py .gl/k87/dmlvk-bench --passes 2 --out $OUT/note187.json base: \
-    staged:DMLVK_EXP_STAGED=1 -- --shape $S --op-only --iterations 20 2>/dev/null
+    staged:DMLVK_EXP_STAGED=1 w42:DMLVK_EXP_NO41=1 -- --shape $S --op-only --iterations 20 2>/dev/null
 echo "== done, $(left) s left"
