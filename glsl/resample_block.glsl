@@ -267,40 +267,46 @@ bool stores_shuffled()
 layout(constant_id = RESAMPLE_SPEC_ODD_ROW_WORDS) const bool ODD_ROW_WORDS = false;
 
 // Where the lanes beside this one hold the neighbouring blocks of its block row: `next`, the lane
-// after holds the next block and the row goes on into it; `previous`, the lane before holds the
-// previous block (so it stores this block's first member with its last). The lanes compare block
-// indices, so any placement of invocations in subgroups stores every element once.
+// after holds the next block and the row goes on into it (`next_first`, `next_finite`: that
+// block's first member per row, and whether its sums are finite); `previous`, the lane before
+// holds the previous block (so it stores this block's first member with its last). The lanes
+// compare block indices, so any placement of invocations in subgroups stores every element once.
+// Every lane calls this, before any leaves the row loop.
 struct RowNeighbours {
-    bool next, previous;
+    bool next, previous, next_finite;
+    float next_first[MAX_BLOCK_Y];
 };
 
-RowNeighbours row_neighbours(uint block, uint jx, uint ox)
+RowNeighbours row_neighbours(uint block, uint jx, uint ox, float acc[MAX_BLOCK_Y * MAX_BLOCK_X], bool finite)
 {
-    uint lane = gl_SubgroupInvocationID, last = gl_SubgroupSize - 1u;
+    uint lane = gl_SubgroupInvocationID, last = gl_SubgroupSize - 1u, after = min(lane + 1u, last);
     uvec4 running = subgroupBallot(true);
-    uint after = subgroupShuffle(block, min(lane + 1u, last));
-    uint before = subgroupShuffle(block, lane > 0u ? lane - 1u : 0u);
+    uint after_block = subgroupShuffle(block, after);
+    uint before_block = subgroupShuffle(block, lane > 0u ? lane - 1u : 0u);
     RowNeighbours n;
-    n.next = lane < last && subgroupBallotBitExtract(running, lane + 1u) && after == block + 1u &&
+    n.next = lane < last && subgroupBallotBitExtract(running, lane + 1u) && after_block == block + 1u &&
              ox + BLOCK_X < pc.p.out_sizes[3];
-    n.previous = lane > 0u && subgroupBallotBitExtract(running, lane - 1u) && before + 1u == block && jx > 0u;
+    n.previous = lane > 0u && subgroupBallotBitExtract(running, lane - 1u) && before_block + 1u == block && jx > 0u;
+    n.next_finite = subgroupShuffle(finite, after);
+    [[unroll]] for (uint by = 0u; by < BLOCK_Y; by++)
+        n.next_first[by] = subgroupShuffle(acc[by * BLOCK_X], after);
     return n;
 }
 
-// Block row k (starting at element o, odd) of members ox..: the first alone unless the previous
-// lane stores it, then words, the last with `next_first`, the next block's first member.
-void store_odd_row(uint o, uint ox, uint k, float acc[MAX_BLOCK_Y * MAX_BLOCK_X], float next_first, bool next_finite,
-                   RowNeighbours n, bool finite)
+// Block row `by` (starting at element o, odd) of members ox..: the first alone unless the
+// previous lane stores it, then words, the last with the next block's first member.
+void store_odd_row(uint o, uint ox, uint by, float acc[MAX_BLOCK_Y * MAX_BLOCK_X], RowNeighbours n, bool finite)
 {
+    uint k = by * BLOCK_X;
     uint sx = pc.p.out_sizes[3];
     if (ox < sx && !n.previous)
         store(pc.dst, o, acc[k]);
     [[unroll]] for (uint bx = 1u; bx < BLOCK_X; bx += 2u) {
         bool inner = bx + 1u < BLOCK_X;
         bool first = ox + bx < sx, second = ox + bx + 1u < sx && (inner || n.next);
-        float b = inner ? acc[k + bx + 1u] : next_first;
+        float b = inner ? acc[k + bx + 1u] : n.next_first[by];
         if (first && second) {
-            store2_tested(pc.dst, o + bx, acc[k + bx], b, finite && (inner || next_finite));
+            store2_tested(pc.dst, o + bx, acc[k + bx], b, finite && (inner || n.next_finite));
         } else {
             if (first)
                 store(pc.dst, o + bx, acc[k + bx]);
@@ -496,17 +502,9 @@ void block_gather(uint e)
             store_rows_transposed(jy, ox, out_base, acc);
             return;
         }
-        // Every lane shuffles, before any leaves the row loop.
         RowNeighbours neighbours;
-        float next_first[MAX_BLOCK_Y];
-        bool next_finite = true;
-        if (ODD_ROW_WORDS) {
-            uint lane = min(gl_SubgroupInvocationID + 1u, gl_SubgroupSize - 1u);
-            neighbours = row_neighbours(block, jx, ox);
-            next_finite = subgroupShuffle(finite, lane);
-            [[unroll]] for (uint by = 0u; by < BLOCK_Y; by++)
-                next_first[by] = subgroupShuffle(acc[by * BLOCK_X], lane);
-        }
+        if (ODD_ROW_WORDS)
+            neighbours = row_neighbours(block, jx, ox, acc, finite);
 #endif
         [[unroll]] for (uint by = 0u; by < BLOCK_Y; by++) {
             uint y = jy * BLOCK_Y + by;
@@ -519,7 +517,7 @@ void block_gather(uint e)
             } else if (pc.p.out_strides[3] == 1u) {
 #if DMLVK_SHUFFLE && !RESAMPLE_DEPTH
                 if (ODD_ROW_WORDS && (o & 1u) != 0u) {
-                    store_odd_row(o, ox, k, acc, next_first[by], next_finite, neighbours, finite);
+                    store_odd_row(o, ox, by, acc, neighbours, finite);
                     continue;
                 }
 #endif
