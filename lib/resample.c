@@ -658,8 +658,22 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
  * (the backward of a downscale), take 4x1 instead (BENCHMARKS.md note 185, H200: 8 of 8 such
  * rows of 10-136 MB onto 11 to 23 columns 7-26% faster, 4 of them held out; onto 41 to 197
  * columns 13-47% slower, onto 10 columns 5-16%, every bfloat16 row timed 3-29%; where the rows
- * or the columns are upscaled 4 of 9 rows faster, 4 up to 36% slower). */
+ * or the columns are upscaled 4 of 9 rows faster, 4 up to 36% slower). Only where subgroups cannot
+ * shuffle: elsewhere 4x2's odd rows store words through the subgroup (odd_row_words), which ran
+ * faster than 4x1 on 19 of 19 such rows, taking 0.2-14% less time, 4 of them held out (note 188). */
 #define NARROW_ODD_COLUMNS_MOST 23
+
+/* The most rows of the window of a 16-bit NEAREST_NEIGHBOR backward gather's 4x2 block, which it
+ * takes over the order's 2x4 where rows cannot leave as 4-element stores (odd widths; BENCHMARKS.md
+ * note 188, H200: in windows of 2 to 7 rows 31 of 33 rows faster, by up to 35%, 25 of them held
+ * out, two at most 3.5% slower; in windows of 8 to 14 rows 4 of 5 slower, by up to 11%). */
+#define NEAREST_PAIR_MOST_ROWS 7
+
+/* The most that a 16-bit NEAREST_NEIGHBOR forward gather may shrink the rows (input rows per output
+ * row) and still take LINEAR's 8x2 and 4x2 blocks where rows cannot leave as 4-element stores
+ * (BENCHMARKS.md note 188, H200: 32 of 34 such rows faster, by up to 39%, 20 of them held out, two
+ * 8% slower; of the 7 that shrink the rows more, 5 slower in 4x2, by up to 30%). */
+#define NEAREST_PAIR_MOST_SHRINK 2
 
 /* The rows of a LINEAR backward gather's 2x2 window from which it takes 2x1 blocks instead: twice
  * the invocations to wait on those tall windows' loads (BENCHMARKS.md note 135: bilinear 4x
@@ -730,14 +744,17 @@ static bool shares_little(const struct block_shape *shape, uint32_t single_loads
  * volumes not measured), else float32 LINEAR 4x2 where the written tensor is the larger on both
  * axes (note 156: the backward of 0.6x to 0.8x downscales 8.6-12.9% faster than in 2x2); 16-bit
  * LINEAR 4x4, but 4x2 where rows cannot take 4-element stores (odd widths; float16 4x1 onto narrow
- * ones of a downscale's backward, NARROW_ODD_COLUMNS_MOST). Bfloat16 takes 4x4 only where it
- * loads 2 elements and its window has BFLOAT16_SQUARE_ROWS_FROM rows or more (scales from about
- * 2.25); below, 2x4 ran faster: 2x 95% -> 80% of copy in 4x4 (note 64), 1.5x and 2x3x 7%
- * and 3% (note 80), where 2.5x ran 7% slower in 2x4. A cause was not found. On narrow planes
+ * ones of a downscale's backward where subgroups cannot shuffle, NARROW_ODD_COLUMNS_MOST); 16-bit
+ * NEAREST_NEIGHBOR 4x2 there too where its window has few rows (NEAREST_PAIR_MOST_ROWS), and
+ * forward LINEAR's pairs where the rows shrink little (NEAREST_PAIR_MOST_SHRINK; note 188).
+ * Bfloat16 takes 4x4 only where it loads 2 elements and its window has BFLOAT16_SQUARE_ROWS_FROM
+ * rows or more (scales from about 2.25); below, 2x4 ran faster: 2x 95% -> 80% of copy in 4x4
+ * (note 64), 1.5x and 2x3x 7% and 3% (note 80), where 2.5x ran 7% slower in 2x4. A cause was not
+ * found. On narrow planes
  * (note 159), 16-bit takes 2x4 onto 4 rows (float16 2x onto 4x4 planes 24.5% faster than in 4x4)
  * and bfloat16 4x4 onto 8 rows (8x8 planes 37% faster than in 2x4, 8x16 14%; 8x100 5% slower, so
  * narrow only). Every type takes 2x1 where 2x2 windows grow tall (NARROW_ROWS_FROM). */
-static bool choose_block_shape(struct block_axis y, struct block_axis x, bool linear, bool volume,
+static bool choose_block_shape(struct block_axis y, struct block_axis x, bool linear, bool volume, bool shuffles,
                                dmlvk_tensor_data_type type, const struct resample_params *hdr, struct block_shape *shape)
 {
     static const uint32_t forward_order[][2] = { { 4, 4 }, { 2, 4 }, { 2, 2 }, { 1, 4 }, { 1, 1 } };
@@ -761,7 +778,7 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
     if (backward && linear && storage16) {
         if (!rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4) && try_block_shape(y, x, 4, 2, hdr, shape)) {
             struct block_shape column;
-            if (type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 && !volume && x.fold == 1 && x.members % 2 &&
+            if (!shuffles && type == DMLVK_TENSOR_DATA_TYPE_FLOAT16 && !volume && x.fold == 1 && x.members % 2 &&
                 x.members <= NARROW_ODD_COLUMNS_MOST && writes_plane_no_smaller(hdr) &&
                 try_block_shape(y, x, 4, 1, hdr, &column))
                 *shape = column;
@@ -776,16 +793,22 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
     if (!backward && linear && storage16 && narrow_plane && y.advance <= 1 && y.members <= SMALL_PLANE_MOST_ROWS &&
         try_block_shape(y, x, 2, 4, hdr, shape) && shape->vector_stores)
         return true;
-    const bool pairs_first = !backward && linear && !rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4);
-    if (pairs_first && storage16 &&
+    const bool odd_rows = !rows_of(hdr->out_sizes, hdr->out_strides, AXES - 1, 4);
+    struct block_shape pair;
+    if (backward && !linear && storage16 && odd_rows && x.fold == 1 && try_block_shape(y, x, 4, 2, hdr, &pair) &&
+        pair.rows <= NEAREST_PAIR_MOST_ROWS) {
+        *shape = pair;
+        return true;
+    }
+    if (!backward && odd_rows && storage16 && (linear || (x.fold == 1 && y.advance <= NEAREST_PAIR_MOST_SHRINK)) &&
         ((y.advance <= 1 && try_pair_block(y, x, 8, hdr, shape)) || try_pair_block(y, x, 4, hdr, shape)))
         return true;
     struct block_shape first_fit = { 0 }, single;
     uint32_t single_loads = 0; /* float32 LINEAR forward: the chunks a 1x1 block loads */
     if (!backward && linear && !storage16 && try_block_shape(y, x, 1, 1, hdr, &single))
         single_loads = single.rows * single.chunks;
-    if (pairs_first && !storage16 && y.advance <= 1 && x.advance <= 1 && try_pair_block(y, x, 4, hdr, shape) &&
-        !shares_little(shape, single_loads))
+    if (!backward && odd_rows && linear && !storage16 && y.advance <= 1 && x.advance <= 1 &&
+        try_pair_block(y, x, 4, hdr, shape) && !shares_little(shape, single_loads))
         return true;
     for (size_t k = 0; k < DMLVK_ARRAY_SIZE(forward_order); k++) {
         const uint32_t members = order[k][0] * order[k][1];
@@ -998,8 +1021,9 @@ static void choose_depth_block(struct block_axis planes, struct block_axis y, st
  * scaled, and some block shape fits; otherwise shape->rows stays 0 and the general loops run.
  * identity: bit d where axis d is one (identity_axis). */
 static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct axis *axes, uint32_t identity,
-                                      bool backward, bool linear, uint32_t table_at, struct resample_params *hdr,
-                                      dmlvk_tensor_data_type type, struct block_shape *shape)
+                                      bool backward, bool linear, bool shuffles, uint32_t table_at,
+                                      struct resample_params *hdr, dmlvk_tensor_data_type type,
+                                      struct block_shape *shape)
 {
     *shape = (struct block_shape){ 0 };
     if (!(identity & 1))
@@ -1034,7 +1058,7 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
         struct block_axis x = ba[1];
         x.fold = hdr->out_sizes[1];
         x.members = folded.out_sizes[3];
-        if (choose_block_shape(ba[0], x, linear, false, type, &folded, shape) &&
+        if (choose_block_shape(ba[0], x, linear, false, shuffles, type, &folded, shape) &&
             (backward ? shape->block_y * shape->block_x > 1 : sums_few_taps(shape))) {
             ba[1] = x;
             *hdr = folded;
@@ -1043,7 +1067,7 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
         }
     }
     if (!fold && (channels ? !choose_channel_shape(ba[0], ba[1], DMLVK_IS_16BIT_FLOAT(type), hdr, shape)
-                           : !choose_block_shape(ba[0], ba[1], linear, depth, type, hdr, shape))) {
+                           : !choose_block_shape(ba[0], ba[1], linear, depth, shuffles, type, hdr, shape))) {
         *shape = (struct block_shape){ 0 };
         return DMLVK_OK;
     }
@@ -1369,15 +1393,17 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
             identity |= UINT32_C(1) << d;
     struct block_shape shape = { 0 };
     bool storage16 = DMLVK_IS_16BIT_FLOAT(in.type);
-    const bool linear = f->mode == DMLVK_INTERPOLATION_MODE_LINEAR;
-    if (plan_block_gather(plan, axes, identity, f->backward, linear, table_at, &hdr, in.type, &shape) != DMLVK_OK)
+    const bool linear = f->mode == DMLVK_INTERPOLATION_MODE_LINEAR, shuffles = ctx->subgroup_shuffle;
+    if (plan_block_gather(plan, axes, identity, f->backward, linear, shuffles, table_at, &hdr, in.type, &shape) !=
+        DMLVK_OK)
         return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the coordinate tables", op);
     /* Where the axes' own order takes no block gather, another may (BENCHMARKS.md note 149); the
      * general loops keep the tensors' order, which their walk assumes. */
     uint32_t perm[AXES];
     if (!shape.rows && block_order(&hdr, identity, perm)) {
         permute_axes(perm, axes, &hdr, &identity);
-        if (plan_block_gather(plan, axes, identity, f->backward, linear, table_at, &hdr, in.type, &shape) != DMLVK_OK)
+        if (plan_block_gather(plan, axes, identity, f->backward, linear, shuffles, table_at, &hdr, in.type, &shape) !=
+            DMLVK_OK)
             return dmlvk_error(DMLVK_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the coordinate tables", op);
         if (!shape.rows) {
             uint32_t inverse[AXES];

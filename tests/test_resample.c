@@ -1241,22 +1241,28 @@ static void test_aligned_forms(void **state)
     test_device_done(own);
 }
 
-/* Specialization constant `id` of case c's plan; *rows: its block rows (0 where the general loops
- * run). */
-static uint32_t plan_spec(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type, uint32_t id,
-                          uint32_t *rows, const char *label)
+/* Specialization constant `id` of case c's plan under `params` (NULL: the defaults); *rows: its
+ * block rows (0 where the general loops run). */
+static uint32_t plan_spec_with(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type, uint32_t id,
+                               const struct test_params *params, uint32_t *rows, const char *label)
 {
     struct resample_op ro;
     resample_op_init(&ro, c, backward, type);
     dmlvk_operator *op;
     uint32_t value = 0;
     *rows = 0;
-    if (test_operator_create(dev, &ro.desc, NULL, &op) != DMLVK_OK ||
+    if (test_operator_create(dev, &ro.desc, params, &op) != DMLVK_OK ||
         dmlvk_debug_operator_spec(op, 0, RESAMPLE_SPEC_ROWS, rows) != DMLVK_OK ||
         dmlvk_debug_operator_spec(op, 0, id, &value) != DMLVK_OK)
         fail_msg("%s: %s", label, dmlvk_last_error());
     dmlvk_operator_destroy(op);
     return value;
+}
+
+static uint32_t plan_spec(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type, uint32_t id,
+                          uint32_t *rows, const char *label)
+{
+    return plan_spec_with(c, backward, type, id, NULL, rows, label);
 }
 
 /* Random case k of a 16-bit plan rule's sweep: LINEAR or NEAREST_NEIGHBOR and the rounding from
@@ -1529,6 +1535,63 @@ static void test_odd_row_words(void **state)
     }
     if (taken < 6)
         fail_msg("%u of 12 random cases took odd-row words", taken);
+}
+
+/* 16-bit NEAREST_NEIGHBOR block gathers onto rows that cannot leave as 4-element stores (odd widths)
+ * in pair blocks (choose_block_shape, BENCHMARKS.md note 188): backward 4x2 where its window has at
+ * most NEAREST_PAIR_MOST_ROWS rows, forward LINEAR's 8x2 where the rows grow and 4x2 where they
+ * shrink by at most half (NEAREST_PAIR_MOST_SHRINK); wider windows, stronger shrinks and float32
+ * keep the order's shapes. Then random odd widths against the float64 reference at offsets 0 and 4
+ * and without shuffles. */
+static void test_nearest_pairs(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t small[4]; /* the forward's input */
+        float scale;
+        bool backward;
+        uint32_t block[3][2]; /* float32, float16, bfloat16: BLOCK_Y, BLOCK_X */
+    } cases[] = {
+        { { 2, 3, 47, 41 }, 0.32f, true, { { 2, 2 }, { 4, 2 }, { 4, 2 } } },  /* 41 <- 14: rnd018's nearest form */
+        { { 2, 3, 23, 49 }, 1.5f, true, { { 2, 2 }, { 4, 2 }, { 4, 2 } } },   /* 49 <- 74: a window of 7 rows */
+        { { 2, 3, 21, 25 }, 1.83f, true, { { 2, 2 }, { 2, 4 }, { 2, 4 } } },  /* 25 <- 46: 8 rows */
+        { { 2, 3, 13, 13 }, 3.15f, false, { { 4, 4 }, { 8, 2 }, { 8, 2 } } }, /* 13 -> 41 */
+        { { 2, 3, 41, 64 }, 0.76f, false, { { 4, 4 }, { 4, 2 }, { 4, 2 } } }, /* 64 -> 49 */
+        { { 2, 3, 52, 54 }, 0.42f, false, { { 2, 4 }, { 2, 2 }, { 2, 2 } } }, /* 54 -> 23: shrinks rows > 2x */
+    };
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        for (size_t t = 0; t < 3; t++) {
+            const bool backward = cases[k].backward;
+            char label[96];
+            struct resample_case c = table_case(cases[k].small, cases[k].scale, true, backward, k, t, label);
+            expect_spec(&c, backward, types[t], RESAMPLE_SPEC_BLOCK_Y, "BLOCK_Y", cases[k].block[t][0], label);
+            expect_spec(&c, backward, types[t], RESAMPLE_SPEC_BLOCK_X, "BLOCK_X", cases[k].block[t][1], label);
+            expect_reference(&c, backward, types[t], 4 * (k % 2), label);
+        }
+    }
+    uint32_t taken = 0;
+    for (int k = 0; k < 12; k++) {
+        const bool backward = k % 2;
+        const dmlvk_tensor_data_type type = types[1 + (k / 2) % 2];
+        struct resample_case c = random_rule_case(8 * (k / 4 % 2) + 4);
+        uint32_t *written = backward ? c.small : c.big, *read = backward ? c.big : c.small;
+        written[2] = 4 + (uint32_t)(splitmix64_next(&rng_state) % 20);
+        written[3] = 3 + 2 * (uint32_t)(splitmix64_next(&rng_state) % 30);
+        const double scale = uniform(0.55, 1.4);
+        for (int a = 2; a < 4; a++)
+            read[a] = (uint32_t)fmax(1, round(written[a] * (backward ? scale : 1 / scale)));
+        random_plane_scales(&c);
+        char label[96];
+        snprintf(label, sizeof(label), "random case %d (%s, %ux%u written from %ux%u)", k,
+                 backward ? "backward" : "forward", written[2], written[3], read[2], read[3]);
+        uint32_t rows;
+        taken += plan_spec(&c, backward, type, RESAMPLE_SPEC_BLOCK_X, &rows, label) == 2 && rows;
+        expect_reference(&c, backward, type, 4 * (k % 3 == 0), label);
+        static const uint32_t nchw[2][4] = { { 0, 1, 2, 3 }, { 0, 1, 2, 3 } }, packed[2] = { 0, 0 };
+        check_layout(&c, backward, type, nchw, packed, 0, &no_subgroup_shuffle, INF_RANDOM, label);
+    }
+    if (taken < 8)
+        fail_msg("%u of 12 random cases took pair blocks", taken);
 }
 
 /* Block gathers over planes whose column blocks fall into few classes of identical weights, where
@@ -1971,10 +2034,11 @@ static struct resample_case square_case(uint32_t n, uint32_t c, const uint32_t s
 }
 
 /*
- * The block shapes of BENCHMARKS.md notes 156, 158, 159, 174 and 185 (lib/resample.c): float32
+ * The block shapes of BENCHMARKS.md notes 156, 158, 159, 174, 185 and 188 (lib/resample.c): float32
  * LINEAR backward gathers of downscales in 4x2 blocks, and onto planes of few whole block rows in
- * 4x4, float16 ones of downscales onto odd rows of at most 23 columns in 4x1 (not bfloat16, not
- * where either axis is upscaled), 16-bit LINEAR gathers on narrow planes of one or two block
+ * 4x4, float16 ones of downscales onto odd rows of at most 23 columns in 4x1 where subgroups cannot
+ * shuffle (not bfloat16, not where either axis is upscaled; elsewhere 4x2, whose odd rows store
+ * words through the subgroup, note 188), 16-bit LINEAR gathers on narrow planes of one or two block
  * rows in 2x4 or 4x4 and upsampling onto at most 16 rows without 8x4 (choose_block_shape);
  * 16-bit gathers whose read rows are 2 mod 4 elements long loading 2-element vectors where
  * 4-element chunks would load each element alone (try_block_shape), and 16-bit block rows at a
@@ -2025,9 +2089,12 @@ static void test_shape_rules(void **state)
         { "bilinear_grad_3x_f16", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 128, 384, RESAMPLE_SPEC_X_PHASE, 2 },
         { "bilinear_grad_2x3x_bf16", DMLVK_TENSOR_DATA_TYPE_BFLOAT16, 64, 128, RESAMPLE_SPEC_X_PHASE, 2, 0, 0, false, 64, 192 },
         { "bilinear_grad_2x3x_f32", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 64, 128, RESAMPLE_SPEC_X_PHASE, 1, 0, 0, false, 64, 192 },
-        /* float16 backward of downscales onto odd rows of at most 23 columns in 4x1 (note 185) */
-        { "rnd059 float16 (note 185)", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 256, 91,
-          RESAMPLE_SPEC_BLOCK_X, 1, 2, 4, false, 23, 7 },
+        /* float16 backward of downscales onto odd rows of at most 23 columns in 4x2 with odd-row
+         * words (note 188; 4x1 without shuffles, below) */
+        { "rnd059 float16 (notes 185, 188)", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 256, 91,
+          RESAMPLE_SPEC_BLOCK_X, 2, 2, 4, false, 23, 7 },
+        { "rnd059 float16 (notes 185, 188)", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 256, 91,
+          RESAMPLE_SPEC_ODD_ROW_WORDS, 1, 2, 4, false, 23, 7 },
         { "rnd059 bfloat16 (note 185)", DMLVK_TENSOR_DATA_TYPE_BFLOAT16, 256, 91,
           RESAMPLE_SPEC_BLOCK_X, 2, 2, 4, false, 23, 7 },
         { "41 columns float16 (note 185)", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 470, 152,
@@ -2045,11 +2112,19 @@ static void test_shape_rules(void **state)
         struct resample_case c = square_case(rows[i].n ? rows[i].n : 8, rows[i].c ? rows[i].c : 64, small, big, true);
         expect_spec(&c, !rows[i].forward, rows[i].type, rows[i].spec, "the measured constant", rows[i].due, rows[i].row);
     }
+    {
+        const uint32_t small[2] = { 256, 23 }, big[2] = { 91, 7 };
+        const struct resample_case c = square_case(2, 4, small, big, true);
+        uint32_t block_rows;
+        if (plan_spec_with(&c, true, DMLVK_TENSOR_DATA_TYPE_FLOAT16, RESAMPLE_SPEC_BLOCK_X, &no_subgroup_shuffle,
+                           &block_rows, "rnd059") != 1 || !block_rows)
+            fail_msg("rnd059 float16 without shuffles: not in 4x1 blocks (note 185)");
+    }
 
     for (int k = 0; k < 34; k++) {
         if (k >= 30) {
             /* float16 LINEAR backward of 0.3x to 0.7x downscales onto odd rows of 11 to 23 columns in
-             * 4x1 blocks, against the reference */
+             * 4x2 blocks with odd-row words, in 4x1 without shuffles, against the reference */
             const dmlvk_tensor_data_type f16 = DMLVK_TENSOR_DATA_TYPE_FLOAT16;
             const uint32_t small[2] = { 20 + (uint32_t)(splitmix64_next(&rng_state) % 60),
                                         11 + 2 * (uint32_t)(splitmix64_next(&rng_state) % 7) };
@@ -2059,8 +2134,16 @@ static void test_shape_rules(void **state)
             char what[128];
             snprintf(what, sizeof(what), "case %d, %ux%u <- %ux%u, float16", k, small[0], small[1], big[0], big[1]);
             expect_spec(&c, true, f16, RESAMPLE_SPEC_BLOCK_Y, "BLOCK_Y", 4, what);
-            expect_spec(&c, true, f16, RESAMPLE_SPEC_BLOCK_X, "BLOCK_X", 1, what);
+            expect_spec(&c, true, f16, RESAMPLE_SPEC_BLOCK_X, "BLOCK_X", 2, what);
+            expect_spec(&c, true, f16, RESAMPLE_SPEC_ODD_ROW_WORDS, "ODD_ROW_WORDS", 1, what);
+            uint32_t block_rows;
+            if (plan_spec_with(&c, true, f16, RESAMPLE_SPEC_BLOCK_X, &no_subgroup_shuffle, &block_rows, what) != 1 ||
+                !block_rows)
+                fail_msg("%s: not in 4x1 blocks without shuffles", what);
             check_packed(&c, true, f16, k % 4 >= 2 ? INF_RANDOM : INF_NONE, what);
+            static const uint32_t nchw[2][4] = { { 0, 1, 2, 3 }, { 0, 1, 2, 3 } }, packed[2] = { 0, 0 };
+            check_layout(&c, true, f16, nchw, packed, 0, &no_subgroup_shuffle, k % 4 >= 2 ? INF_NONE : INF_RANDOM,
+                         what);
             continue;
         }
         if (k >= 24) {
@@ -2220,6 +2303,7 @@ int main(void)
         cmocka_unit_test(test_aligned_forms),
         cmocka_unit_test(test_word_loads),
         cmocka_unit_test(test_odd_row_words),
+        cmocka_unit_test(test_nearest_pairs),
         cmocka_unit_test(test_weight_classes),
         cmocka_unit_test(test_exact_sums),
         cmocka_unit_test(test_axis_orders),
