@@ -99,7 +99,9 @@ DMLVK_PARAMS_END(resample_params)
 /* 16-bit block gathers over planes whose block rows (of an even width, packed) cannot leave as
  * vectors, in the build whose subgroups shuffle: a block row that starts on an odd element stores
  * its members from the second on as words, its last with the first of the next lane's block where
- * that lane holds the next block of the row, where each member left as a 2-byte store. */
+ * that lane holds the next block of the row, where each member left as a 2-byte store. Full
+ * subgroups of that build store transposed first (stores_shuffled, resample_block.glsl), so the
+ * words run only in subgroups cut short (BENCHMARKS.md note 190). */
 #define RESAMPLE_SPEC_ODD_ROW_WORDS 29
 
 /* The block gather's limits: outputs per block, window columns and rows. A block's taps are

@@ -263,7 +263,8 @@ bool stores_shuffled()
 }
 
 #if !RESAMPLE_DEPTH
-// ODD_ROW_WORDS (resample_abi.h): 16-bit block rows that start on an odd element.
+// ODD_ROW_WORDS (resample_abi.h): 16-bit block rows that start on an odd element, in subgroups
+// cut short (full ones store transposed above).
 layout(constant_id = RESAMPLE_SPEC_ODD_ROW_WORDS) const bool ODD_ROW_WORDS = false;
 
 // Where the lanes beside this one hold the neighbouring blocks of its block row: `next`, the lane

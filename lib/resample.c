@@ -659,8 +659,9 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
  * rows of 10-136 MB onto 11 to 23 columns 7-26% faster, 4 of them held out; onto 41 to 197
  * columns 13-47% slower, onto 10 columns 5-16%, every bfloat16 row timed 3-29%; where the rows
  * or the columns are upscaled 4 of 9 rows faster, 4 up to 36% slower). Only where subgroups cannot
- * shuffle: elsewhere 4x2's odd rows store words through the subgroup (odd_row_words), which ran
- * faster than 4x1 on 19 of 19 such rows, taking 0.2-14% less time, 4 of them held out (note 188). */
+ * shuffle: elsewhere 4x2 takes odd_row_words' build, whose full subgroups store the rows through
+ * the subgroup (transposed, note 190), which ran faster than 4x1 on 19 of 19 such rows, taking
+ * 0.2-14% less time, 4 of them held out (note 188). */
 #define NARROW_ODD_COLUMNS_MOST 23
 
 /* The most rows of the window of a 16-bit NEAREST_NEIGHBOR backward gather's 4x2 block, which it
@@ -1157,7 +1158,11 @@ static bool stores_shuffled(const struct dmlvk_op_context *ctx, const struct blo
 
 /* Whether a 16-bit block gather over planes stores the block rows that start on an odd element as
  * words through the subgroup (RESAMPLE_SPEC_ODD_ROW_WORDS): narrow rows of an even block width
- * that cannot leave as vectors, where some row starts odd (an odd stride or X_PHASE). */
+ * that cannot leave as vectors, where some row starts odd (an odd stride or X_PHASE). The constant
+ * selects the build whose subgroups shuffle, and there full subgroups store every block row
+ * transposed (store_rows_transposed) before the words are reached: the words store only in
+ * subgroups cut short, so note 186's and 188's times are those of the transposed stores
+ * (BENCHMARKS.md note 190). */
 static bool odd_row_words(const struct dmlvk_op_context *ctx, const struct block_shape *shape,
                           const struct resample_params *hdr, dmlvk_tensor_data_type type)
 {

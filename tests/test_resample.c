@@ -2090,7 +2090,7 @@ static void test_shape_rules(void **state)
         { "bilinear_grad_2x3x_bf16", DMLVK_TENSOR_DATA_TYPE_BFLOAT16, 64, 128, RESAMPLE_SPEC_X_PHASE, 2, 0, 0, false, 64, 192 },
         { "bilinear_grad_2x3x_f32", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 64, 128, RESAMPLE_SPEC_X_PHASE, 1, 0, 0, false, 64, 192 },
         /* float16 backward of downscales onto odd rows of at most 23 columns in 4x2 with odd-row
-         * words (note 188; 4x1 without shuffles, below) */
+         * words' build (note 188; 4x1 without shuffles, below) */
         { "rnd059 float16 (notes 185, 188)", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 256, 91,
           RESAMPLE_SPEC_BLOCK_X, 2, 2, 4, false, 23, 7 },
         { "rnd059 float16 (notes 185, 188)", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 256, 91,
