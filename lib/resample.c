@@ -751,10 +751,10 @@ static bool shares_little(const struct block_shape *shape, uint32_t single_loads
  * Bfloat16 takes 4x4 only where it loads 2 elements and its window has BFLOAT16_SQUARE_ROWS_FROM
  * rows or more (scales from about 2.25); below, 2x4 ran faster: 2x 95% -> 80% of copy in 4x4
  * (note 64), 1.5x and 2x3x 7% and 3% (note 80), where 2.5x ran 7% slower in 2x4. A cause was not
- * found. On narrow planes
- * (note 159), 16-bit takes 2x4 onto 4 rows (float16 2x onto 4x4 planes 24.5% faster than in 4x4)
- * and bfloat16 4x4 onto 8 rows (8x8 planes 37% faster than in 2x4, 8x16 14%; 8x100 5% slower, so
- * narrow only). Every type takes 2x1 where 2x2 windows grow tall (NARROW_ROWS_FROM). */
+ * found. On narrow planes (note 159), 16-bit takes 2x4 onto 4 rows (float16 2x onto 4x4 planes
+ * 24.5% faster than in 4x4) and bfloat16 4x4 onto 8 rows (8x8 planes 37% faster than in 2x4, 8x16
+ * 14%; 8x100 5% slower, so narrow only). Every type takes 2x1 where 2x2 windows grow tall
+ * (NARROW_ROWS_FROM). */
 static bool choose_block_shape(struct block_axis y, struct block_axis x, bool linear, bool volume, bool shuffles,
                                dmlvk_tensor_data_type type, const struct resample_params *hdr, struct block_shape *shape)
 {
