@@ -563,13 +563,13 @@ static void check_layout(const struct resample_case *c, bool backward, dmlvk_ten
     check_strides(c, backward, type, strides, span, offset, params, inf, what);
 }
 
-/* check_layout with both tensors packed in their axes' order (NCHW). */
-static void check_packed(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type, uint32_t inf,
-                         const char *what)
+/* check_layout with both tensors packed in their axes' order (NCHW), under params (NULL: the defaults). */
+static void check_packed(const struct resample_case *c, bool backward, dmlvk_tensor_data_type type,
+                         const struct test_params *params, uint32_t inf, const char *what)
 {
     static const uint32_t order[2][4] = { { 0, 1, 2, 3 }, { 0, 1, 2, 3 } };
     static const uint32_t pad[2] = { 0, 0 };
-    check_layout(c, backward, type, order, pad, 0, NULL, inf, what);
+    check_layout(c, backward, type, order, pad, 0, params, inf, what);
 }
 
 /* check_layout's run with the tensors' strides given (`span` elements each): the read tensor's
@@ -1587,8 +1587,7 @@ static void test_nearest_pairs(void **state)
         uint32_t rows;
         taken += plan_spec(&c, backward, type, RESAMPLE_SPEC_BLOCK_X, &rows, label) == 2 && rows;
         expect_reference(&c, backward, type, 4 * (k % 3 == 0), label);
-        static const uint32_t nchw[2][4] = { { 0, 1, 2, 3 }, { 0, 1, 2, 3 } }, packed[2] = { 0, 0 };
-        check_layout(&c, backward, type, nchw, packed, 0, &no_subgroup_shuffle, INF_RANDOM, label);
+        check_packed(&c, backward, type, &no_subgroup_shuffle, INF_RANDOM, label);
     }
     if (taken < 8)
         fail_msg("%u of 12 random cases took pair blocks", taken);
@@ -2010,7 +2009,7 @@ static void test_volumes(void **state)
         if (!volume_plan(&c, backward, type, &depth_block, &by, &bx))
             fail_msg("%s: no volume gather", what);
         pairs += depth_block == 2;
-        check_packed(&c, backward, type, (k / 5) % 2 ? INF_RANDOM : INF_NONE, what);
+        check_packed(&c, backward, type, NULL, (k / 5) % 2 ? INF_RANDOM : INF_NONE, what);
     }
     if (pairs < n / 6 || n - pairs < n / 6)
         fail_msg("%d of %d cases in pairs of planes: too few of either kind to test both", pairs, n);
@@ -2140,10 +2139,8 @@ static void test_shape_rules(void **state)
             if (plan_spec_with(&c, true, f16, RESAMPLE_SPEC_BLOCK_X, &no_subgroup_shuffle, &block_rows, what) != 1 ||
                 !block_rows)
                 fail_msg("%s: not in 4x1 blocks without shuffles", what);
-            check_packed(&c, true, f16, k % 4 >= 2 ? INF_RANDOM : INF_NONE, what);
-            static const uint32_t nchw[2][4] = { { 0, 1, 2, 3 }, { 0, 1, 2, 3 } }, packed[2] = { 0, 0 };
-            check_layout(&c, true, f16, nchw, packed, 0, &no_subgroup_shuffle, k % 4 >= 2 ? INF_NONE : INF_RANDOM,
-                         what);
+            check_packed(&c, true, f16, NULL, k % 4 >= 2 ? INF_RANDOM : INF_NONE, what);
+            check_packed(&c, true, f16, &no_subgroup_shuffle, k % 4 >= 2 ? INF_NONE : INF_RANDOM, what);
             continue;
         }
         if (k >= 24) {
@@ -2161,7 +2158,7 @@ static void test_shape_rules(void **state)
             if (plan_spec(&c, true, type, RESAMPLE_SPEC_BLOCK_X, &window_rows, what) != 2 ||
                 plan_spec(&c, true, type, RESAMPLE_SPEC_X_PHASE, &window_rows, what) % 2 != 0 || !window_rows)
                 fail_msg("%s: not a block gather of 2 columns at an even phase", what);
-            check_packed(&c, true, type, k % 2 ? INF_RANDOM : INF_NONE, what);
+            check_packed(&c, true, type, NULL, k % 2 ? INF_RANDOM : INF_NONE, what);
             continue;
         }
         if (k >= 16) {
@@ -2189,7 +2186,7 @@ static void test_shape_rules(void **state)
                      backward ? "backward" : "forward", (int)type);
             expect_spec(&c, backward, type, RESAMPLE_SPEC_BLOCK_Y, "BLOCK_Y", block_y, what);
             expect_spec(&c, backward, type, RESAMPLE_SPEC_BLOCK_X, "BLOCK_X", 4, what);
-            check_packed(&c, backward, type, k % 4 >= 2 ? INF_RANDOM : INF_NONE, what);
+            check_packed(&c, backward, type, NULL, k % 4 >= 2 ? INF_RANDOM : INF_NONE, what);
             continue;
         }
         if (k >= 12 && k < 16) {
@@ -2204,7 +2201,7 @@ static void test_shape_rules(void **state)
             snprintf(what, sizeof(what), "case %d, %ux%u -> %ux%u, float32", k, small[0], small[1], big[0], big[1]);
             expect_spec(&c, true, f32, RESAMPLE_SPEC_BLOCK_Y, "BLOCK_Y", 4, what);
             expect_spec(&c, true, f32, RESAMPLE_SPEC_BLOCK_X, "BLOCK_X", 4, what);
-            check_packed(&c, true, f32, k % 2 ? INF_RANDOM : INF_NONE, what);
+            check_packed(&c, true, f32, NULL, k % 2 ? INF_RANDOM : INF_NONE, what);
             continue;
         }
         const dmlvk_tensor_data_type type = types[k % 3];
@@ -2228,7 +2225,7 @@ static void test_shape_rules(void **state)
             expect_spec(&c, true, type, RESAMPLE_SPEC_VECTOR_LOADS, "VECTOR_LOADS", 1, what);
             expect_spec(&c, true, type, RESAMPLE_SPEC_CHUNK, "CHUNK", 2, what);
         }
-        check_packed(&c, true, type, (k / 6) % 2 ? INF_RANDOM : INF_NONE, what);
+        check_packed(&c, true, type, NULL, (k / 6) % 2 ? INF_RANDOM : INF_NONE, what);
     }
 }
 
