@@ -676,6 +676,13 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
  * 8% slower; of the 7 that shrink the rows more, 5 slower in 4x2, by up to 30%). */
 #define NEAREST_PAIR_MOST_SHRINK 2
 
+/* The fewest columns onto which a float32 NEAREST_NEIGHBOR forward gather whose rows cannot leave as
+ * 4-element stores takes 4x2 blocks over the order's shapes, where the rows shrink at most
+ * NEAREST_PAIR_MOST_SHRINK (BENCHMARKS.md notes 189 and 191, H200: onto 63 to 1579 columns 20 of 21
+ * rows faster, by 3.3-19.3%, 16 of them held out, one 5.5% slower; onto 5 to 47 columns 6 of 8
+ * slower, by up to 55%; 8x2 gained less than 4x2 wherever it applied). */
+#define NEAREST_F32_PAIR_LEAST_COLUMNS 48
+
 /* The rows of a LINEAR backward gather's 2x2 window from which it takes 2x1 blocks instead: twice
  * the invocations to wait on those tall windows' loads (BENCHMARKS.md note 135: bilinear 4x
  * backward, 12 rows, float32 8.4% faster in 2x1 blocks, 7.3% in 1x1, 0.7% slower in 1x2; note
@@ -747,7 +754,8 @@ static bool shares_little(const struct block_shape *shape, uint32_t single_loads
  * LINEAR 4x4, but 4x2 where rows cannot take 4-element stores (odd widths; float16 4x1 onto narrow
  * ones of a downscale's backward where subgroups cannot shuffle, NARROW_ODD_COLUMNS_MOST); 16-bit
  * NEAREST_NEIGHBOR 4x2 there too where its window has few rows (NEAREST_PAIR_MOST_ROWS), and
- * forward LINEAR's pairs where the rows shrink little (NEAREST_PAIR_MOST_SHRINK; note 188).
+ * forward LINEAR's pairs where the rows shrink little (NEAREST_PAIR_MOST_SHRINK; note 188), float32
+ * only 4x2 and only onto wide rows (NEAREST_F32_PAIR_LEAST_COLUMNS).
  * Bfloat16 takes 4x4 only where it loads 2 elements and its window has BFLOAT16_SQUARE_ROWS_FROM
  * rows or more (scales from about 2.25); below, 2x4 ran faster: 2x 95% -> 80% of copy in 4x4
  * (note 64), 1.5x and 2x3x 7% and 3% (note 80), where 2.5x ran 7% slower in 2x4. A cause was not
@@ -803,6 +811,9 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
     }
     if (!backward && odd_rows && storage16 && (linear || (x.fold == 1 && y.advance <= NEAREST_PAIR_MOST_SHRINK)) &&
         ((y.advance <= 1 && try_pair_block(y, x, 8, hdr, shape)) || try_pair_block(y, x, 4, hdr, shape)))
+        return true;
+    if (!backward && odd_rows && !storage16 && !linear && x.fold == 1 && y.advance <= NEAREST_PAIR_MOST_SHRINK &&
+        x.members >= NEAREST_F32_PAIR_LEAST_COLUMNS && try_pair_block(y, x, 4, hdr, shape))
         return true;
     struct block_shape first_fit = { 0 }, single;
     uint32_t single_loads = 0; /* float32 LINEAR forward: the chunks a 1x1 block loads */

@@ -1540,9 +1540,10 @@ static void test_odd_row_words(void **state)
 /* 16-bit NEAREST_NEIGHBOR block gathers onto rows that cannot leave as 4-element stores (odd widths)
  * in pair blocks (choose_block_shape, BENCHMARKS.md note 188): backward 4x2 where its window has at
  * most NEAREST_PAIR_MOST_ROWS rows, forward LINEAR's 8x2 where the rows grow and 4x2 where they
- * shrink by at most half (NEAREST_PAIR_MOST_SHRINK); wider windows, stronger shrinks and float32
- * keep the order's shapes. Then random odd widths against the float64 reference at offsets 0 and 4
- * and without shuffles. */
+ * shrink by at most half (NEAREST_PAIR_MOST_SHRINK); float32 forward 4x2 onto rows of at least
+ * NEAREST_F32_PAIR_LEAST_COLUMNS columns; wider windows, stronger shrinks, float32 backward and narrow
+ * float32 rows keep the order's shapes. Then random odd widths against the float64 reference at
+ * offsets 0 and 4 and without shuffles, and random wide odd float32 rows forward. */
 static void test_nearest_pairs(void **state)
 {
     (void)state;
@@ -1556,7 +1557,7 @@ static void test_nearest_pairs(void **state)
         { { 2, 3, 23, 49 }, 1.5f, true, { { 2, 2 }, { 4, 2 }, { 4, 2 } } },   /* 49 <- 74: a window of 7 rows */
         { { 2, 3, 21, 25 }, 1.83f, true, { { 2, 2 }, { 2, 4 }, { 2, 4 } } },  /* 25 <- 46: 8 rows */
         { { 2, 3, 13, 13 }, 3.15f, false, { { 4, 4 }, { 8, 2 }, { 8, 2 } } }, /* 13 -> 41 */
-        { { 2, 3, 41, 64 }, 0.76f, false, { { 4, 4 }, { 4, 2 }, { 4, 2 } } }, /* 64 -> 49 */
+        { { 2, 3, 41, 64 }, 0.76f, false, { { 4, 2 }, { 4, 2 }, { 4, 2 } } }, /* 64 -> 49 */
         { { 2, 3, 52, 54 }, 0.42f, false, { { 2, 4 }, { 2, 2 }, { 2, 2 } } }, /* 54 -> 23: shrinks rows > 2x */
     };
     for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
@@ -1591,6 +1592,24 @@ static void test_nearest_pairs(void **state)
     }
     if (taken < 8)
         fail_msg("%u of 12 random cases took pair blocks", taken);
+    taken = 0;
+    for (int k = 0; k < 6; k++) {
+        struct resample_case c = random_rule_case(8 * (k % 2) + 4);
+        c.big[2] = 4 + (uint32_t)(splitmix64_next(&rng_state) % 20);
+        c.big[3] = 49 + 2 * (uint32_t)(splitmix64_next(&rng_state) % 60);
+        const double scale = uniform(0.6, 1.4);
+        for (int a = 2; a < 4; a++)
+            c.small[a] = (uint32_t)fmax(1, round(c.big[a] / scale));
+        random_plane_scales(&c);
+        char label[96];
+        snprintf(label, sizeof(label), "random float32 case %d (forward, %ux%u from %ux%u)", k, c.big[2], c.big[3],
+                 c.small[2], c.small[3]);
+        uint32_t rows;
+        taken += plan_spec(&c, false, DMLVK_TENSOR_DATA_TYPE_FLOAT32, RESAMPLE_SPEC_BLOCK_X, &rows, label) == 2 && rows;
+        expect_reference(&c, false, DMLVK_TENSOR_DATA_TYPE_FLOAT32, 4 * (k % 2), label);
+    }
+    if (taken < 4)
+        fail_msg("%u of 6 random float32 cases took pair blocks", taken);
 }
 
 /* Block gathers over planes whose column blocks fall into few classes of identical weights, where
