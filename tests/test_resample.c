@@ -1077,14 +1077,16 @@ static void test_block_shapes(void **state)
         /* Backward over planes of rows: float32 2x4 where rows leave as 4-element stores (note
          * 64), else 2x2 (note 16), NEAREST_NEIGHBOR too (note 136); 2x1 where 2x2 windows grow
          * tall, every type (notes 135, 136); 16-bit 4x4, 4x2 at odd widths (notes 63, 64),
-         * bfloat16 2x4 below about 2.25x (note 80); 16-bit NEAREST_NEIGHBOR 2x4 (note 108). */
+         * bfloat16 2x4 below about 2.25x where 4x4 blocks store no vectors (notes 80, 192: the
+         * 3x columns of 2x3x); 16-bit NEAREST_NEIGHBOR 2x4 (note 108). */
         { "bilinear_grad_2x_f32", true, false, false, f32, 64, 128, 128, 256, 256, 2, 4 },
         { "bilinear_grad_odd_f32", true, false, false, f32, 64, 97, 131, 200, 260, 2, 2 },
         { "bilinear_grad_4x_f32", true, false, false, f32, 64, 64, 64, 256, 256, 2, 1 },
         { "bilinear_grad_4x_f16", true, false, false, f16, 64, 64, 64, 256, 256, 2, 1 },
         { "bilinear_grad_2x_f16", true, false, false, f16, 64, 128, 128, 256, 256, 4, 4 },
         { "bilinear_grad_odd_f16", true, false, false, f16, 64, 97, 131, 200, 260, 4, 2 },
-        { "bilinear_grad_1.5x_bf16", true, false, false, bf16, 64, 128, 128, 192, 192, 2, 4 },
+        { "bilinear_grad_1.5x_bf16", true, false, false, bf16, 64, 128, 128, 192, 192, 4, 4 },
+        { "bilinear_grad_2x3x_bf16", true, false, false, bf16, 64, 64, 64, 128, 192, 2, 4 },
         { "bilinear_grad_2.5x_bf16", true, false, false, bf16, 64, 128, 128, 320, 320, 4, 4 },
         { "nearest_grad_2x_f32", true, true, false, f32, 64, 128, 128, 256, 256, 2, 4 },
         { "nearest_grad_odd_f32", true, true, false, f32, 64, 97, 131, 200, 260, 2, 2 },
@@ -1157,9 +1159,9 @@ static void test_aligned_forms(void **state)
         /* 3x onto rows of 60: float16 backward in 4x4 blocks keeps one pipeline, the others have
          * smaller blocks and the form */
         { { 1, 2, 8, 20 }, 3, true, 5, 7, 0, 2 },
-        /* backward onto rows of 20 stores vectors too: the form but for float16's 4x4 blocks
-         * (bfloat16 takes 4x4 onto 8 rows of at most 16 columns) */
-        { { 1, 3, 8, 20 }, 2, true, 5, 7, 7, 2 },
+        /* backward onto 12 rows of 16 stores vectors too: the form but for float16's 4x4 blocks
+         * (bfloat16 keeps 2x4 on planes this narrow, note 192) */
+        { { 1, 3, 12, 16 }, 2, true, 5, 7, 7, 2 },
     };
     dmlvk_device *own = test_device(NULL);
     for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
@@ -2090,7 +2092,8 @@ static void test_shape_rules(void **state)
         { "1024 4x4 maps float32 (note 158)", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 4, 8, RESAMPLE_SPEC_BLOCK_Y, 2, 1024, 64 },
         { "128x128 float32 (note 158)", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 128, 256, RESAMPLE_SPEC_BLOCK_Y, 2 },
         { "bilinear_grad_small_f32", DMLVK_TENSOR_DATA_TYPE_FLOAT32, 32, 64, RESAMPLE_SPEC_BLOCK_Y, 2, 1, 32 },
-        /* 16-bit 2x onto planes of one or two block rows of 4 (note 159) */
+        /* 16-bit 2x onto planes of one or two block rows of 4 (note 159); bfloat16 4x4 where it
+         * stores vectors but on narrow planes (12x12 keeps 2x4; note 192) */
         { "bilinear_grad_batch1024_4x4_f16", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 4, 8, RESAMPLE_SPEC_BLOCK_Y, 2, 1024, 64 },
         { "bilinear_grad_batch256_8x8_bf16", DMLVK_TENSOR_DATA_TYPE_BFLOAT16, 8, 16, RESAMPLE_SPEC_BLOCK_Y, 4, 256, 64 },
         { "bilinear_grad_batch256_8x8_bf16", DMLVK_TENSOR_DATA_TYPE_BFLOAT16, 8, 16, RESAMPLE_SPEC_BLOCK_X, 4, 256, 64 },
@@ -2101,7 +2104,8 @@ static void test_shape_rules(void **state)
         { "bilinear_batch256_8x8_f16", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 8, 16, RESAMPLE_SPEC_BLOCK_Y, 4, 256, 64, true },
         { "16x16 float16 (note 159)", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 16, 32, RESAMPLE_SPEC_BLOCK_Y, 8, 64, 64, true },
         { "2x64 -> 4x128 float16 (note 159)", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 2, 4, RESAMPLE_SPEC_BLOCK_Y, 4, 64, 256, true, 64, 128 },
-        { "8x100 bfloat16 (note 159)", DMLVK_TENSOR_DATA_TYPE_BFLOAT16, 8, 16, RESAMPLE_SPEC_BLOCK_Y, 2, 32, 256, false, 100, 200 },
+        { "8x100 bfloat16 (note 192)", DMLVK_TENSOR_DATA_TYPE_BFLOAT16, 8, 16, RESAMPLE_SPEC_BLOCK_Y, 4, 32, 256, false, 100, 200 },
+        { "24x24 bfloat16 (note 192)", DMLVK_TENSOR_DATA_TYPE_BFLOAT16, 24, 48, RESAMPLE_SPEC_BLOCK_Y, 4, 32, 64 },
         /* 16-bit block rows at a phase whose pairs leave as words (note 174); float32's as before */
         { "rnd042 bfloat16 (note 174)", DMLVK_TENSOR_DATA_TYPE_BFLOAT16, 49, 22, RESAMPLE_SPEC_X_PHASE, 0, 0, 0, false, 10, 4 },
         { "bilinear_grad_3x_f16", DMLVK_TENSOR_DATA_TYPE_FLOAT16, 128, 384, RESAMPLE_SPEC_X_PHASE, 2 },
