@@ -758,7 +758,7 @@ static bool shares_little(const struct block_shape *shape, uint32_t single_loads
  * forward LINEAR's pairs where the rows shrink little (NEAREST_PAIR_MOST_SHRINK; note 188), float32
  * only 4x2 and only onto wide rows (NEAREST_F32_PAIR_LEAST_COLUMNS).
  * Bfloat16 takes 4x4 where its block rows leave as 4-element stores (note 192, H200: 24 of 24
- * held-out rows 1.2-28.3% faster than in 2x4, 11 of 12 more where it was found, one 0.8% slower;
+ * held-out rows 1.2-28.3% faster than in 2x4, 13 of 14 more where it was found, one 0.8% slower;
  * of note 159's small 2x rows, 12x12 and 16x16 planes, which are narrow, +7.5% and -2.3%, 8x100,
  * 64x64 and 24x24 planes +3.9%, +5.1% and -5.1%), but on narrow planes and in volumes (not
  * measured); else only where it loads 2 elements and its window has BFLOAT16_SQUARE_ROWS_FROM rows
