@@ -1565,6 +1565,7 @@ static void test_nearest_pairs(void **state)
         { { 2, 3, 13, 13 }, 3.15f, false, { { 4, 4 }, { 8, 2 }, { 8, 2 } } }, /* 13 -> 41 */
         { { 2, 3, 41, 64 }, 0.76f, false, { { 4, 2 }, { 4, 2 }, { 4, 2 } } }, /* 64 -> 49 */
         { { 2, 3, 52, 54 }, 0.42f, false, { { 2, 4 }, { 2, 2 }, { 2, 2 } } }, /* 54 -> 23: shrinks rows > 2x */
+        { { 2, 3, 130, 100 }, 0.49f, false, { { 2, 4 }, { 2, 4 }, { 2, 4 } } }, /* 100 -> 49: rows > 2x */
     };
     for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
         for (size_t t = 0; t < 3; t++) {
