@@ -643,7 +643,8 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
 #define SQUARE_LEAST_BLOCKS 65536
 
 /* The rows of a bfloat16 LINEAR backward gather's 4x4 window from which it takes that shape where
- * that block cannot store vectors or the plane is narrow (SMALL_PLANE_MOST_COLUMNS). */
+ * that block cannot store vectors, the plane is narrow (SMALL_PLANE_MOST_COLUMNS), a volume or of
+ * folded channels. */
 #define BFLOAT16_SQUARE_ROWS_FROM 11
 
 /* Narrow planes (at most SMALL_PLANE_MOST_COLUMNS columns) of 16-bit LINEAR gathers: upsampled
@@ -760,14 +761,14 @@ static bool shares_little(const struct block_shape *shape, uint32_t single_loads
  * Bfloat16 takes 4x4 where its block rows leave as 4-element stores (note 192, H200: 24 of 24
  * held-out rows 1.2-28.3% faster than in 2x4, 13 of 14 more where it was found, one 0.8% slower;
  * of note 159's small 2x rows, 12x12 and 16x16 planes, which are narrow, +7.5% and -2.3%, 8x100,
- * 64x64 and 24x24 planes +3.9%, +5.1% and -5.1%), but on narrow planes and in volumes (not
- * measured); else only where it loads 2 elements and its window has BFLOAT16_SQUARE_ROWS_FROM rows
- * or more (scales from about 2.25); below, 2x4 ran faster (note 192: 6 of 6 rows that scale the
- * columns 3x, whose 4x4 blocks store no vectors, by 5.7-16.8%; on the H100 also the 2x and 1.5x
- * presets, notes 64 and 80, where 2.5x ran 7% slower in 2x4). A cause was not found. On narrow
- * planes (note 159), 16-bit takes 2x4 onto 4 rows (float16 2x onto 4x4 planes 24.5% faster than
- * in 4x4) and bfloat16 4x4 onto 8 rows (8x8 planes 37% faster than in 2x4, 8x16 14%). Every type
- * takes 2x1 where 2x2 windows grow tall (NARROW_ROWS_FROM). */
+ * 64x64 and 24x24 planes +3.9%, +5.1% and -5.1%), but on narrow planes, in volumes and on folded
+ * channels (not measured); else only where it loads 2 elements and its window has
+ * BFLOAT16_SQUARE_ROWS_FROM rows or more (scales from about 2.25); below, 2x4 ran faster (note 192:
+ * 6 of 6 rows that scale the columns 3x, whose 4x4 blocks store no vectors, by 5.7-16.8%; on the
+ * H100 also the 2x and 1.5x presets, notes 64 and 80, where 2.5x ran 7% slower in 2x4). A cause was
+ * not found. On narrow planes (note 159), 16-bit takes 2x4 onto 4 rows (float16 2x onto 4x4 planes
+ * 24.5% faster than in 4x4) and bfloat16 4x4 onto 8 rows (8x8 planes 37% faster than in 2x4, 8x16
+ * 14%). Every type takes 2x1 where 2x2 windows grow tall (NARROW_ROWS_FROM). */
 static bool choose_block_shape(struct block_axis y, struct block_axis x, bool linear, bool volume, bool shuffles,
                                dmlvk_tensor_data_type type, const struct resample_params *hdr, struct block_shape *shape)
 {
@@ -801,7 +802,7 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
         const bool one_block_row = narrow_plane && y.members == 4, two_block_rows = narrow_plane && y.members == 8;
         if (!one_block_row && try_block_shape(y, x, 4, 4, hdr, shape) &&
             (type != DMLVK_TENSOR_DATA_TYPE_BFLOAT16 || two_block_rows ||
-             (shape->vector_stores && !narrow_plane && !volume) ||
+             (shape->vector_stores && !narrow_plane && !volume && x.fold == 1) ||
              (shape->chunk != 4 && shape->rows >= BFLOAT16_SQUARE_ROWS_FROM)))
             return true;
     }
