@@ -680,9 +680,10 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
 
 /* The fewest columns onto which a float32 NEAREST_NEIGHBOR forward gather whose rows cannot leave as
  * 4-element stores takes 4x2 blocks over the order's shapes, where the rows shrink at most
- * NEAREST_PAIR_MOST_SHRINK (BENCHMARKS.md notes 189 and 191, H200: onto 63 to 1579 columns 20 of 21
- * rows faster, by 3.3-19.3%, 16 of them held out, one 5.5% slower; onto 5 to 47 columns 6 of 8
- * slower, by up to 55%; 8x2 gained less than 4x2 wherever it applied). */
+ * NEAREST_PAIR_MOST_SHRINK, on planes (not volumes) of unfolded rows (BENCHMARKS.md notes 189 and
+ * 191, H200: onto 63 to 1579 columns 20 of 21 rows faster, by 3.3-19.3%, 16 of them held out, one
+ * 5.5% slower; onto 5 to 47 columns 6 of 8 slower, by up to 55%; 8x2 gained less than 4x2 wherever
+ * it applied). */
 #define NEAREST_F32_PAIR_LEAST_COLUMNS 48
 
 /* The rows of a LINEAR backward gather's 2x2 window from which it takes 2x1 blocks instead: twice
@@ -819,8 +820,9 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
     if (!backward && odd_rows && storage16 && (linear || (x.fold == 1 && y.advance <= NEAREST_PAIR_MOST_SHRINK)) &&
         ((y.advance <= 1 && try_pair_block(y, x, 8, hdr, shape)) || try_pair_block(y, x, 4, hdr, shape)))
         return true;
-    if (!backward && odd_rows && !storage16 && !linear && x.fold == 1 && y.advance <= NEAREST_PAIR_MOST_SHRINK &&
-        x.members >= NEAREST_F32_PAIR_LEAST_COLUMNS && try_pair_block(y, x, 4, hdr, shape))
+    if (!backward && odd_rows && !storage16 && !linear && !volume && x.fold == 1 &&
+        y.advance <= NEAREST_PAIR_MOST_SHRINK && x.members >= NEAREST_F32_PAIR_LEAST_COLUMNS &&
+        try_pair_block(y, x, 4, hdr, shape))
         return true;
     struct block_shape first_fit = { 0 }, single;
     uint32_t single_loads = 0; /* float32 LINEAR forward: the chunks a 1x1 block loads */

@@ -1983,6 +1983,8 @@ static void test_volumes(void **state)
         { "trilinear_1.5x_f16", false, false, DMLVK_TENSOR_DATA_TYPE_FLOAT16, 32, 64, 48, 96, 2, 4, 4 },
         { "trilinear_2x_f32", false, false, DMLVK_TENSOR_DATA_TYPE_FLOAT32, 32, 64, 64, 128, 2, 4, 4 },
         { "trilinear_1.5x_f32", false, false, DMLVK_TENSOR_DATA_TYPE_FLOAT32, 32, 64, 48, 96, 1, 4, 4 },
+        /* float32 NEAREST_NEIGHBOR onto odd rows: the order's shapes (note 191's pairs were timed on planes) */
+        { "nearest3d_odd_f32", false, true, DMLVK_TENSOR_DATA_TYPE_FLOAT32, 32, 66, 48, 99, 1, 4, 4 },
     };
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         struct resample_case c = { .dims = 4 };
