@@ -817,11 +817,12 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
         *shape = pair;
         return true;
     }
-    if (!backward && odd_rows && storage16 && (linear || (x.fold == 1 && y.advance <= NEAREST_PAIR_MOST_SHRINK)) &&
+    const bool nearest_pairs =
+        !backward && odd_rows && !linear && x.fold == 1 && y.advance <= NEAREST_PAIR_MOST_SHRINK;
+    if (!backward && odd_rows && storage16 && (linear || nearest_pairs) &&
         ((y.advance <= 1 && try_pair_block(y, x, 8, hdr, shape)) || try_pair_block(y, x, 4, hdr, shape)))
         return true;
-    if (!backward && odd_rows && !storage16 && !linear && !volume && x.fold == 1 &&
-        y.advance <= NEAREST_PAIR_MOST_SHRINK && x.members >= NEAREST_F32_PAIR_LEAST_COLUMNS &&
+    if (nearest_pairs && !storage16 && !volume && x.members >= NEAREST_F32_PAIR_LEAST_COLUMNS &&
         try_pair_block(y, x, 4, hdr, shape))
         return true;
     struct block_shape first_fit = { 0 }, single;
