@@ -368,9 +368,8 @@ static struct block_layout block_layout(const struct block_axis *ba)
 /* Most 16-byte groups of a block's weights: window positions times members. */
 #define MAX_WEIGHT_GROUPS (MAX_WINDOW * RESAMPLE_MAX_BLOCK_X / 4)
 /* Column tables take classes (RESAMPLE_SPEC_X_CLASSES) where a block's weights fill at least this
- * many groups (BENCHMARKS.md note 145, H200): blocks of 14 to 16 groups ran up to 11% faster by
- * class (0.25x float16 forward, 1-D 2x and 2x3x bfloat16 backward), blocks of 8 or fewer
- * (upsampling forward, most backward shapes) no faster, two of them 2.5% slower. */
+ * many groups: there a warp's weight loads from a few neighbouring words ran faster than from its
+ * lanes' own, below no faster (BENCHMARKS.md note 145). */
 #define X_CLASSES_MIN_GROUPS 14
 
 /* Block j's weights, entry t * block + m for window position t (from `first`) and member m. */
@@ -489,14 +488,11 @@ static bool words_fit(const struct block_shape *shape, const struct resample_par
            hdr->in_strides[AXES - 1] == 1;
 }
 
-/* Where the blocks' rows leave as vectors (BENCHMARKS.md note 144, H200: 97x131 -> 200x260 forward
- * float16 4.6-5.4% faster, bfloat16 0-2.3%, backward 200x260 <- 97x131 float16 0.6-3.7%), and where
- * they leave element by element only if the read rows are longer than the written ones, which
- * exact sums' never are (note 146: their loads zero the positions outside the tensor, which word
- * loads do not). Note 184, H200: forward downscales and backward upscales, 32 of 37 rows of 2 MB
- * or more faster, by up to 22%, the sweep's 3x downscale of odd width 4.5-14% slower; read rows
- * shorter than the written ones, forward 13 of 34 rows 2.6-8.2% slower, backward 6 of 15 0.4-6.8%
- * slower and the rest at most 4.9% faster (note 185 turned its backward rule round). */
+/* Where the blocks' rows leave as vectors (BENCHMARKS.md note 144), and where they leave element
+ * by element only if the read rows are longer than the written ones (note 184; note 185 turned its
+ * backward rule round): where they are shorter, words ran slower as often as faster. Exact sums
+ * never read longer rows (note 146: their loads zero the positions outside the tensor, which word
+ * loads do not). */
 static bool word_loads(const struct block_shape *shape, const struct resample_params *hdr, dmlvk_tensor_data_type type)
 {
     const bool reads_longer = hdr->in_sizes[AXES - 1] > hdr->out_sizes[AXES - 1];
@@ -537,10 +533,8 @@ static bool exact_sums(const struct block_axis *ba, uint64_t taps, uint32_t wind
 enum row_stores { STORES_ELEMENTS, STORES_PAIRS, STORES_VECTORS };
 
 /* Whether column layout a is better than b: block rows that leave as whole 4-element stores
- * (BENCHMARKS.md note 30, H100: bilinear 2x float16 79% -> 91% of copy with a chunk more), then
- * 16-bit rows whose pairs leave as words (note 174, H200, backward: 49x10 -> 22x4 bfloat16 54%
- * faster with a chunk more, 3x float16 and 2x3x bfloat16 8% at the same window), then a narrower
- * window, then fewer taps. */
+ * (BENCHMARKS.md note 30), then 16-bit rows whose pairs leave as words (note 174), then a narrower
+ * window, then fewer taps. Stores come first: a wider store pays for a chunk more in the window. */
 static bool better_layout(const struct block_layout *a, enum row_stores a_stores, const struct block_layout *b,
                           enum row_stores b_stores)
 {
@@ -591,11 +585,10 @@ static uint32_t row_loads(const struct block_shape *shape)
 
 /* Block shape by x bx, if its windows fit: per shape, loads of 4 or of 2 elements, whichever sums
  * fewer taps, then issues fewer load instructions (2-element chunks let windows sit alike in every
- * block where 4-element ones cannot: bilinear 1.5x float16 73% -> 86% of copy; a chunk that rows
- * do not align for takes a load per element: BENCHMARKS.md note 123). With x.storage16 (16-bit
- * types), a chunk that loads as vectors comes first, at more taps: rows of 2 mod 4 elements took 4
- * scalar loads per chunk of 4 (note 156: bilinear 1.3x backward bfloat16 7.9% faster, 1.25x 3.8%,
- * float16 1.4%). */
+ * block where 4-element ones cannot; a chunk that rows do not align for takes a load per element:
+ * BENCHMARKS.md note 123). With x.storage16 (16-bit types), a chunk that loads as vectors comes
+ * first, at more taps: rows of 2 mod 4 elements would take 4 scalar loads per chunk of 4
+ * (note 156). */
 static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t by, uint32_t bx,
                             const struct resample_params *hdr, struct block_shape *shape)
 {
@@ -637,8 +630,8 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
 }
 
 /* The most written rows per plane for which a float32 LINEAR backward gather takes 4x4 blocks, and
- * the fewest such blocks: a problem of 2048 (32 planes of 32x32) ran 10% slower than in 2x4, those
- * of 65536 or more faster (BENCHMARKS.md note 158). */
+ * the fewest such blocks: taller planes and smaller problems ran no faster or slower in 4x4
+ * (BENCHMARKS.md note 158). */
 #define SQUARE_MOST_ROWS 64
 #define SQUARE_LEAST_BLOCKS 65536
 
@@ -657,50 +650,42 @@ static bool try_block_shape(struct block_axis y, struct block_axis x, uint32_t b
 
 /* Float16 LINEAR backward gathers that would take 4x2 blocks (rows of odd width) onto rows of at
  * most NARROW_ODD_COLUMNS_MOST columns, writing at least as many rows and columns as they read
- * (the backward of a downscale), take 4x1 instead (BENCHMARKS.md note 185, H200: 8 of 8 such
- * rows of 10-136 MB onto 11 to 23 columns 7-26% faster, 4 of them held out; onto 41 to 197
- * columns 13-47% slower, onto 10 columns 5-16%, every bfloat16 row timed 3-29%; where the rows
- * or the columns are upscaled 4 of 9 rows faster, 4 up to 36% slower). Only where subgroups cannot
- * shuffle: elsewhere 4x2 takes odd_row_words' build, whose full subgroups store the rows through
- * the subgroup (transposed, note 190), which ran faster than 4x1 on 19 of 19 such rows, taking
- * 0.2-14% less time, 4 of them held out (note 188). */
+ * (the backward of a downscale), take 4x1 instead (BENCHMARKS.md note 185; wider rows, other
+ * scales and bfloat16 ran slower in 4x1). Only where subgroups cannot shuffle: elsewhere 4x2 takes
+ * odd_row_words' build, whose full subgroups store the rows through the subgroup (transposed,
+ * note 190), faster than 4x1 on every such row (note 188). */
 #define NARROW_ODD_COLUMNS_MOST 23
 
 /* The most rows of the window of a 16-bit NEAREST_NEIGHBOR backward gather's 4x2 block, which it
- * takes over the order's 2x4 where rows cannot leave as 4-element stores (odd widths; BENCHMARKS.md
- * note 188, H200: in windows of 2 to 7 rows 31 of 33 rows faster, by up to 35%, 25 of them held
- * out, two at most 3.5% slower; in windows of 8 to 14 rows 4 of 5 slower, by up to 11%). */
+ * takes over the order's 2x4 where rows cannot leave as 4-element stores (odd widths): taller
+ * windows ran slower in 4x2 (BENCHMARKS.md note 188). */
 #define NEAREST_PAIR_MOST_ROWS 7
 
 /* The most that a 16-bit NEAREST_NEIGHBOR forward gather may shrink the rows (input rows per output
- * row) and still take LINEAR's 8x2 and 4x2 blocks where rows cannot leave as 4-element stores
- * (BENCHMARKS.md note 188, H200: 32 of 34 such rows faster, by up to 39%, 20 of them held out, two
- * 8% slower; of the 7 that shrink the rows more, 5 slower in 4x2, by up to 30%). */
+ * row) and still take LINEAR's 8x2 and 4x2 blocks where rows cannot leave as 4-element stores:
+ * rows that shrink more ran slower so (BENCHMARKS.md note 188). */
 #define NEAREST_PAIR_MOST_SHRINK 2
 
 /* The fewest columns onto which a float32 NEAREST_NEIGHBOR forward gather whose rows cannot leave as
  * 4-element stores takes 4x2 blocks over the order's shapes, where the rows shrink at most
- * NEAREST_PAIR_MOST_SHRINK, on planes (not volumes) of unfolded rows (BENCHMARKS.md notes 189 and
- * 191, H200: onto 63 to 1579 columns 20 of 21 rows faster, by 3.3-19.3%, 16 of them held out, one
- * 5.5% slower; onto 5 to 47 columns 6 of 8 slower, by up to 55%; 8x2 gained less than 4x2 wherever
- * it applied). */
+ * NEAREST_PAIR_MOST_SHRINK, on planes (not volumes) of unfolded rows: narrower rows mostly ran
+ * slower so (BENCHMARKS.md notes 189 and 191; 8x2 gained less than 4x2 wherever it applied). */
 #define NEAREST_F32_PAIR_LEAST_COLUMNS 48
 
 /* The rows of a LINEAR backward gather's 2x2 window from which it takes 2x1 blocks instead: twice
- * the invocations to wait on those tall windows' loads (BENCHMARKS.md note 135: bilinear 4x
- * backward, 12 rows, float32 8.4% faster in 2x1 blocks, 7.3% in 1x1, 0.7% slower in 1x2; note
- * 136: float16 4.5%, bfloat16 3.4% faster; at 2x and 3x the windows hold 6 and 9 rows). */
+ * the invocations to wait on those tall windows' loads (BENCHMARKS.md notes 135 and 136; at 2x
+ * and 3x the windows hold 6 and 9 rows, at 4x 12). */
 #define NARROW_ROWS_FROM 12
 
 /* The most elements a forward block's window should hold (where no shape's window is that small,
  * the first that fits): upsampling windows hold at most 24 (bilinear 2x: 4 rows of 6), downsampling
- * ones grow with the scale, and there blocks within the limit ran faster (BENCHMARKS.md note 111:
- * 0.5x float32 -7%, 0.25x -36%, 0.485x -21% float32 and -24% float16; 24 or 48 no better). */
+ * ones grow with the scale, and there blocks within the limit ran faster (BENCHMARKS.md note 111;
+ * 24 or 48 no better). */
 #define FORWARD_MOST_WINDOW 32
 
 /* The most elements the window of a 16-bit LINEAR forward pass's 4x2 block may hold where rows
- * cannot leave as 4-element stores (BENCHMARKS.md note 123: 54 at 200x260 -> 97x131 ran 6% faster
- * than the order's 2x2, 66 at 1/3x 7% slower than its 1x4). */
+ * cannot leave as 4-element stores: between the window of 54 that ran faster than the order's
+ * shape and the one of 66 that ran slower (BENCHMARKS.md note 123). */
 #define FORWARD_PAIR_MOST_WINDOW 64
 
 static uint32_t window_elements(const struct block_shape *shape)
@@ -722,54 +707,43 @@ static bool shares_little(const struct block_shape *shape, uint32_t single_loads
     return single_loads && 16 * shape->rows * shape->chunks >= 15 * shape->block_y * shape->block_x * single_loads;
 }
 
-/* The first block shape whose window fits, in an order measured on an H100 (BENCHMARKS.md notes
- * 14-16, 26 and 30: backward, 2x2 blocks fastest for float32 LINEAR, 2x4 for float16 LINEAR and
- * float32 NEAREST_NEIGHBOR; note 108: 2x4 for 16-bit NEAREST_NEIGHBOR too, 2-5% faster than the
- * 4x4 that note 30 had chosen for it; note 136: float32 NEAREST_NEIGHBOR 2x2 where 2x4's rows
- * cannot leave as 4-element stores, 10% faster at odd widths). Forward, note 36: 4x4 where each
- * output reads little, a block's instructions spread over the most outputs; where outputs read
- * much (downsampling), the first shape whose window holds at most FORWARD_MOST_WINDOW elements,
- * note 111); float32 LINEAR
- * not a block whose outputs share (almost) no loads: a shape that loads at least 15/16 of what a
- * 1x1 block loads per output gives way to 1x1 blocks (note 119: 0.25x 9% faster; note
- * 120: 200x260 -> 97x131 6.5% and 1/3x 2.5% faster, and there 1x4 blocks, which share more, ran
- * slower than 1x1; in 1x1 blocks 16-bit 0.5x ran 71% slower, 16-bit 0.25x 14%, the 16-bit odd
- * downscale 51%, NEAREST_NEIGHBOR 0.25x 4%); LINEAR first 4x2 where rows cannot take
- * 4-element stores (odd widths) and its window holds at most FORWARD_PAIR_MOST_WINDOW elements
- * (note 123: 16-bit 3-18% faster than the order's shapes on five such rows; 8x2 where 16-bit
- * rows upsample, note 130: 97x131 -> 200x261 2-3% faster than 4x2), float32 only where
- * it upsamples (note 129: 97x131 -> 200x261 8% faster than 4x4 with stores through the subgroup,
- * 200x260 -> 97x131 7% slower than its 1x1 blocks); 16-bit LINEAR upsampling 8x4 where 4x4
- * would store whole rows, 8x4 does too and its window has at most 1.5 times the rows (at least a
- * quarter fewer per output row; note 129: bilinear 2x float16 6%, bfloat16 1-3% faster; float32 and
- * NEAREST_NEIGHBOR gained nothing; note 134: 4x float16 2.5%, bfloat16 5% faster, where 1.5x,
- * 7 rows against 4, ran 4% slower), but not onto planes of TALL_ROWS_ABOVE rows or fewer, and
- * narrow planes of at most SMALL_PLANE_MOST_ROWS rows take 2x4 (note 159: 4x4 3-15% faster than
- * 8x4 on planes of 10 to 16 rows; 2x4 onto 8x8 planes 27.5% faster than 8x4, onto 4 and 6 rows of
- * 128 columns 20-33% slower than 4x4). Backward first tries the shapes of note 64's scale sweep
- * (1.25x to 3x): float32 2x4 where each block row leaves as one 4-element store (4x4 has the same
- * columns, so it would not add stores; NEAREST_NEIGHBOR too, note 136), but float32 LINEAR 4x4 on
- * planes of whole block rows, more than 4 and at most SQUARE_MOST_ROWS, in at least
- * SQUARE_LEAST_BLOCKS blocks (note 158, H200: 8 to 64 rows 12-28% faster than in 2x4, 128 rows
- * 0-4%, 100 rows 2% slower, a plane of 4 rows 19% slower, 10 rows, in 3 blocks of 4, 13% slower;
- * volumes not measured), else float32 LINEAR 4x2 where the written tensor is the larger on both
- * axes (note 156: the backward of 0.6x to 0.8x downscales 8.6-12.9% faster than in 2x2); 16-bit
- * LINEAR 4x4, but 4x2 where rows cannot take 4-element stores (odd widths; float16 4x1 onto narrow
- * ones of a downscale's backward where subgroups cannot shuffle, NARROW_ODD_COLUMNS_MOST); 16-bit
- * NEAREST_NEIGHBOR 4x2 there too where its window has few rows (NEAREST_PAIR_MOST_ROWS), and
- * forward LINEAR's pairs where the rows shrink little (NEAREST_PAIR_MOST_SHRINK; note 188), float32
- * only 4x2 and only onto wide rows (NEAREST_F32_PAIR_LEAST_COLUMNS).
- * Bfloat16 takes 4x4 where its block rows leave as 4-element stores (note 192, H200: 24 of 24
- * held-out rows 1.2-28.3% faster than in 2x4, 13 of 14 more where it was found, one 0.8% slower;
- * of note 159's small 2x rows, 12x12 and 16x16 planes, which are narrow, +7.5% and -2.3%, 8x100,
- * 64x64 and 24x24 planes +3.9%, +5.1% and -5.1%), but on narrow planes, in volumes and on folded
- * channels (not measured); else only where it loads 2 elements and its window has
- * BFLOAT16_SQUARE_ROWS_FROM rows or more (scales from about 2.25); below, 2x4 ran faster (note 192:
- * 6 of 6 rows that scale the columns 3x, whose 4x4 blocks store no vectors, by 5.7-16.8%; on the
- * H100 also the 2x and 1.5x presets, notes 64 and 80, where 2.5x ran 7% slower in 2x4). A cause was
- * not found. On narrow planes (note 159), 16-bit takes 2x4 onto 4 rows (float16 2x onto 4x4 planes
- * 24.5% faster than in 4x4) and bfloat16 4x4 onto 8 rows (8x8 planes 37% faster than in 2x4, 8x16
- * 14%). Every type takes 2x1 where 2x2 windows grow tall (NARROW_ROWS_FROM). */
+/*
+ * The block shape of a gather over planes: the first of the rules below that fits, else the first
+ * shape of an order whose window fits. Each rule is where its shape ran faster than the order's
+ * (BENCHMARKS.md notes as given); the orders were measured on an H100.
+ * Orders: forward 4x4 first, a block's instructions spread over the most outputs where each output
+ * reads little (note 36); backward 2x2 first in float32 LINEAR, 2x4 elsewhere (notes 14-16, 26,
+ * 30 and 108).
+ * Backward:
+ * - float32 LINEAR 4x4 on planes of whole block rows, more than 4 and at most SQUARE_MOST_ROWS, in
+ *   at least SQUARE_LEAST_BLOCKS blocks, where its rows leave as vectors (note 158; volumes not
+ *   measured);
+ * - float32 2x4 where each block row leaves as one 4-element store (4x4 would add no stores;
+ *   notes 64 and 136);
+ * - float32 LINEAR 4x2 where the written tensor is the larger on both axes (note 156);
+ * - 16-bit LINEAR 4x2 where rows cannot leave as 4-element stores (odd widths), float16 4x1 onto
+ *   narrow ones where subgroups cannot shuffle (NARROW_ODD_COLUMNS_MOST); else 4x4 but onto one
+ *   block row of a narrow plane (2x4 there, note 159); bfloat16 only where its rows leave as
+ *   vectors, not on narrow planes, volumes or folded channels (note 192; the exceptions not
+ *   measured), onto 8 rows of a narrow plane (note 159), or where it loads 2-element chunks and its
+ *   window has BFLOAT16_SQUARE_ROWS_FROM rows or more (notes 64, 80 and 192); elsewhere bfloat16
+ *   ran faster in 2x4, for no cause found;
+ * - 16-bit NEAREST_NEIGHBOR 4x2 onto odd rows where its window has few rows
+ *   (NEAREST_PAIR_MOST_ROWS);
+ * - every type 2x1 where 2x2 windows grow tall (NARROW_ROWS_FROM).
+ * Forward:
+ * - 16-bit LINEAR 2x4 onto narrow planes of few rows (SMALL_PLANE_MOST_ROWS, note 159);
+ * - onto odd rows, pairs of columns (try_pair_block): 16-bit LINEAR, and NEAREST_NEIGHBOR where the
+ *   rows shrink little (NEAREST_PAIR_MOST_SHRINK), 8x2 where rows do not shrink (note 130), else 4x2
+ *   (notes 123 and 188); float32 NEAREST_NEIGHBOR 4x2 only onto wide rows
+ *   (NEAREST_F32_PAIR_LEAST_COLUMNS); float32 LINEAR 4x2 only where it upsamples (note 129);
+ * - float32 LINEAR never a block whose outputs share (almost) no loads: 1x1 instead (shares_little,
+ *   notes 119 and 120);
+ * - the first shape whose window holds at most FORWARD_MOST_WINDOW elements (note 111); where that
+ *   is a 16-bit LINEAR 4x4 that stores vectors on upsampled rows, 8x4 if it stores vectors too,
+ *   its window has at most 1.5 times the rows (a quarter fewer per output row) and the plane has
+ *   more than TALL_ROWS_ABOVE rows (notes 129, 134 and 159).
+ */
 static bool choose_block_shape(struct block_axis y, struct block_axis x, bool linear, bool volume, bool shuffles,
                                dmlvk_tensor_data_type type, const struct resample_params *hdr, struct block_shape *shape)
 {
@@ -865,18 +839,15 @@ static bool choose_block_shape(struct block_axis y, struct block_axis x, bool li
 
 /* Channels per invocation of channels-last blocks where the channels neither fill the type's
  * 16-byte groups nor are many enough (4 groups) that a last partial group wastes little: an RGB
- * image's 3 channels, say, where the general loops, an element per invocation, ran at 6-12% of
- * copy and half PyTorch's speed (BENCHMARKS.md note 148). Fewer channels than that take one
- * invocation each, but for the float32 forward pass (note 152: 3 channels backward 9-17% faster,
- * 16-bit forward 7%, float32 forward 7% slower). */
+ * image's 3 channels, say, which the general loops, an element per invocation, ran far below copy
+ * (BENCHMARKS.md note 148). Fewer channels than that take one invocation each, but for the float32
+ * forward pass, which ran slower so (note 152). */
 #define CHANNEL_FEW_LANES 4
 
 /* Bytes of channels per invocation where the written tensor's channel groups cannot leave as
  * 16-byte vectors (channels not a multiple of the group, and not few): float32 2, 16-bit 4, whose
  * scalar stores leave a lane's elements 8 bytes apart where 16 wrote a quarter or an eighth of
- * each sector per instruction (BENCHMARKS.md note 174, H200: float32 at 2 lanes 2.0-18.7% faster
- * on six rows of 45 to 279 channels, at 1 up to 64% slower; 16-bit at 4 lanes 9.4-36.1% faster
- * on four rows of 59 to 279 channels, and 47-76% where the channels make whole 4-element vectors). */
+ * each sector per instruction (BENCHMARKS.md note 174). */
 #define CHANNEL_SCALAR_GROUP_BYTES 8
 
 /* Whether channels-last planes of c channels are too few for the type's 16-byte groups: they
@@ -889,9 +860,9 @@ static bool few_channels(uint32_t c, bool storage16)
 
 /* The block shape of channels-last planes: each window column is one load of the lanes'
  * channels, so windows need no alignment, and the column loads stream through the sums. The
- * first shape that fits in an order measured on an H100 (BENCHMARKS.md note 37: 2x2 blocks but
- * for the 16-bit forward pass, 1x2 there; note 136: backward 2x1, 1-7% faster than 2x2 on every
- * such row, where it made the forward pass 12-14% slower). */
+ * first shape that fits in an order measured on an H100: 2x2 blocks but for the 16-bit forward
+ * pass, 1x2 there (BENCHMARKS.md note 37); backward 2x1, which made the forward pass slower
+ * (note 136). */
 static bool choose_channel_shape(struct block_axis y, struct block_axis x, bool f16, const struct resample_params *hdr,
                                  struct block_shape *shape)
 {
@@ -923,8 +894,7 @@ static bool choose_channel_shape(struct block_axis y, struct block_axis x, bool 
         const bool vector_loads = lanes % 4 == 0 && rows_of(hdr->in_sizes, hdr->in_strides, 1, lanes);
         const bool vector_stores = lanes % 4 == 0 && rows_of(hdr->out_sizes, hdr->out_strides, 1, lanes);
         /* Groups that move as no vector move as pairs of channels where every pixel starts on an
-         * even element (BENCHMARKS.md note 182, H200: the 15 such rows of random seeds 1-16 all
-         * faster, by 2.7-45.8%). */
+         * even element: half the load and store instructions (BENCHMARKS.md note 182). */
         const bool pair_loads = !vector_loads && lanes % 2 == 0 && rows_of(hdr->in_sizes, hdr->in_strides, 1, 2);
         const bool pair_stores = !vector_stores && lanes % 2 == 0 && rows_of(hdr->out_sizes, hdr->out_strides, 1, 2);
         *shape = (struct block_shape){ .block_y = by, .block_x = bx, .rows = rows.window ? rows.window : 1,
@@ -939,8 +909,8 @@ static bool choose_channel_shape(struct block_axis y, struct block_axis x, bool 
 
 /* The most taps per output that a folded forward block sums: its windows hold every channel's
  * elements, and where blocks start at different channels the tap masks fill with other channels'
- * entries (BENCHMARKS.md note 153: 5 channels at 1.5x, 19 taps per output, ran 31% slower in
- * float32 than the channel groups; no other forward shape measured passed 14). */
+ * entries; the one shape measured past it ran slower than the channel groups, none below it did
+ * (BENCHMARKS.md note 153). */
 #define FOLD_MOST_TAPS 16
 
 /* Taps summed per output: each window row's column taps, then each tapped row entry per column. */
@@ -954,14 +924,12 @@ static bool sums_few_taps(const struct block_shape *shape)
  * whose columns are the pixels' channels in turn, where both tensors keep each pixel's channels
  * together: each block's window then holds the neighbouring pixels' channels, and its rows leave
  * as vectors where a channel group's scalar stores each wrote a part of every line they touched
- * (BENCHMARKS.md note 153, H200: forward 7-49% faster on every shape measured but one: see
- * FOLD_MOST_TAPS). Backward, the channel groups read dY no worse where they load 3 or more
- * float32 channels one by one, or 16-bit channels as whole vectors (2x backward float32 RGB 30%
- * and nearest 38% slower folded, float16 RGBA 3-6%); elsewhere the fold ran 19-58% faster. Not
- * where the folded backward block is a single element: on a downscale a block of two that
- * straddles two pixels taps elements a pixel of channels apart, past RESAMPLE_MAX_WINDOW where
- * the channels are many, and each invocation would write one element where channel groups write
- * 8 (note 179: 27 bfloat16 channels 50% faster unfolded, 0.77x PyTorch folded, 1.53x not).
+ * (BENCHMARKS.md note 153; forward but past FOLD_MOST_TAPS). Backward only where the channel
+ * groups would not read dY as well: where they load 3 or more float32 channels one by one, or
+ * 16-bit channels as whole vectors, they ran faster than the fold. Not where the folded backward
+ * block is a single element: on a downscale a block of two that straddles two pixels taps elements
+ * a pixel of channels apart, past RESAMPLE_MAX_WINDOW where the channels are many, and each
+ * invocation would write one element where channel groups write 8 (note 179).
  * The header of that view in *folded. */
 static bool fold_channels(const struct resample_params *hdr, bool backward, dmlvk_tensor_data_type type,
                           struct resample_params *folded)
@@ -1012,11 +980,9 @@ static void plan_depth(struct block_axis axis, uint32_t block, struct block_shap
 }
 
 /* A volume's planes by pairs of written indices of axis 1 where a pair taps fewer planes than its
- * two indices apart, and in float32 forward no more than one of them (BENCHMARKS.md note 155,
- * H200, runs 92 and 93: trilinear 2x backward float32 30% faster, bfloat16 17%, float16 4% in
- * 2x4 blocks, where its 4x4 ran 48% slower; forward 2x float16 18%, float32 6%, 1.5x float16 6%
- * faster, where float32 1.5x, whose pairs tap 3 planes, ran 7% slower; nearest 2x backward, whose
- * pairs share no planes, 12% slower). */
+ * two indices apart (pairs that share no planes ran slower), and in float32 forward no more than
+ * one of them (pairs that tap 3 ran slower there); backward pairs take 2x4 blocks in place of 4x4,
+ * which ran slower (BENCHMARKS.md note 155). */
 static void choose_depth_block(struct block_axis planes, struct block_axis y, struct block_axis x, bool backward,
                                dmlvk_tensor_data_type type, const struct resample_params *hdr, struct block_shape *shape)
 {
@@ -1126,9 +1092,8 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
         hdr->block_table[a] = at;
     }
     /* Exact plain sums for 16-bit gathers that write at least as many rows and columns as they
-     * read (BENCHMARKS.md note 146, H200: bilinear 2x forward float16 7% faster, bfloat16 5%,
-     * backward of a 2x downscale 1.5-4.7%; gathers that write fewer, with their taller windows,
-     * ran up to 16% slower, float32 ones up to 24%). */
+     * read: gathers that write fewer, with their taller windows, and float32 ones ran slower
+     * (BENCHMARKS.md note 146). */
     if (DMLVK_IS_16BIT_FLOAT(type) && !channels && !depth && !word_loads(shape, hdr, type) &&
         writes_plane_no_smaller(hdr)) {
         uint32_t outside[2];
@@ -1161,8 +1126,8 @@ static dmlvk_status plan_block_gather(struct dmlvk_op_plan *plan, const struct a
 /* Whether the float32 forward block gather's rows of 4 columns leave through the subgroup
  * (glsl/resample_block.glsl, the DMLVK_SHUFFLE build) where they cannot leave as vectors: each
  * scalar store of a block's own members writes a part of every line it touches (BENCHMARKS.md
- * note 124). Note 126: 97x131 -> 200x261 20% faster; blocks of 2 columns, the backward's blocks
- * and 16-bit pairs gained nothing or ran slower. */
+ * notes 124 and 126; blocks of 2 columns, the backward's blocks and 16-bit pairs gained nothing
+ * or ran slower). */
 static bool stores_shuffled(const struct dmlvk_op_context *ctx, const struct block_shape *shape,
                             const struct resample_params *hdr, bool backward, dmlvk_tensor_data_type type)
 {
@@ -1172,9 +1137,7 @@ static bool stores_shuffled(const struct dmlvk_op_context *ctx, const struct blo
 }
 
 /* The most columns of the written rows for which 16-bit block gathers store their odd rows as
- * words through the subgroup (BENCHMARKS.md note 186, H200: onto 3 to 41 columns 26 of 35 rows
- * faster, by up to 41%, seed 11's rnd018 by 10.9%; held out, 26 of 41 rows faster, their summed
- * time 9.9% lower, none over 7.3% slower; onto 100 columns or more 29 of 42 slower, by up to 34%). */
+ * words through the subgroup: onto wider rows they mostly ran slower (BENCHMARKS.md note 186). */
 #define ODD_ROW_WORDS_MOST_COLUMNS 41
 
 /* Whether a 16-bit block gather over planes stores the block rows that start on an odd element as
@@ -1200,9 +1163,8 @@ static bool odd_row_words(const struct dmlvk_op_context *ctx, const struct block
 /* The general loops' lanes (RESAMPLE_SPEC_LANES): neighbouring elements of the walk's first axis
  * per invocation where that axis is long enough to waste few of them: along an identity axis 16
  * bytes' worth (4 of float32, 8 of a 16-bit type), one load per tap; along a scaled axis 4, each
- * with its own taps (8 of float16 there: bilinear 2x 0.53 -> 0.82 ms on an H100, BENCHMARKS.md
- * note 33). The backward loops take lanes only along an identity axis: their ranges would differ
- * per lane. */
+ * with its own taps (8 of float16 there ran slower: BENCHMARKS.md note 33). The backward loops
+ * take lanes only along an identity axis: their ranges would differ per lane. */
 struct lanes {
     uint32_t lanes;
     bool vector_loads, vector_stores;
@@ -1463,9 +1425,8 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         shader = f->backward ? DMLVK_SHADER_RESAMPLE_BACKWARD_BLOCKS : DMLVK_SHADER_RESAMPLE_FORWARD_BLOCKS;
     /* Workgroups of 128 where they ran faster: backward block gathers over planes (BENCHMARKS.md
      * note 78, on an H100 and an H200); channels-last LINEAR backward ones whose blocks tap
-     * different entries of their column windows (odd scales; note 81: 5-9% faster in float32 and
-     * float16, 6-8% slower in bfloat16, and at 2x 2-5% slower in float32); of the forward's, only
-     * 16-bit gathers of 2-element loads (note 59). */
+     * different entries of their column windows (odd scales), but bfloat16 and 2x ones (note 81);
+     * of the forward's, only 16-bit gathers of 2-element loads (note 59). */
     const bool half_workgroups =
         shape.rows && (shape.channel_lanes
                            ? f->backward && linear && !shape.regular_x && in.type != DMLVK_TENSOR_DATA_TYPE_BFLOAT16
@@ -1516,11 +1477,9 @@ dmlvk_status dmlvk_plan_resample(const struct dmlvk_op_context *ctx, const struc
         dmlvk_dispatch_spec(plan, dp, spec[i].id, spec[i].value);
     /* An aligned form, without the scalar copies of the row loop, for block gathers over planes
      * where it ran faster (BENCHMARKS.md notes 140 and 141): backward ones with vector accesses in
-     * blocks of fewer than 16 members (H200: up to 7% faster, nearest 2x float32 1% slower, where
-     * 4x4 blocks ran up to 10% slower on two of five rows), and 16-bit forward ones that store
-     * vectors (up to 6.6% faster, none slower by more than 0.1%, where float32 forward rows ran up
-     * to 5% slower and 16-bit ones that store no vectors up to 5.2%). Channels-last gathers ran up
-     * to 5.5% slower in it (note 140, H100). */
+     * blocks of fewer than 16 members (4x4 blocks ran slower in it), and 16-bit forward ones that
+     * store vectors (float32 forward rows and 16-bit ones that store no vectors ran slower).
+     * Channels-last gathers ran slower in it (note 140). */
     const bool backward_form =
         f->backward && (shape.vector_loads || shape.vector_stores) && shape.block_y * shape.block_x < 16;
     const bool forward_form = !f->backward && storage16 && shape.vector_stores;
