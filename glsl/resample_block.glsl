@@ -12,7 +12,7 @@ layout(constant_id = RESAMPLE_SPEC_BLOCK_X) const uint BLOCK_X = 1;
 // is 4 on a packed, aligned last axis, each block row leaves as one 4-element store.
 // ALIGNED: the pipeline recorded where the tensors' addresses allow those accesses (lib/operator.c
 // picks it; lib/resample.c says which plans have one); the other tests the addresses and keeps a
-// scalar copy of the row loop, code that cost backward rows 2-5% (BENCHMARKS.md notes 139, 140).
+// scalar copy of the row loop, code that cost backward rows time (BENCHMARKS.md notes 139, 140).
 layout(constant_id = RESAMPLE_SPEC_ALIGNED) const bool ALIGNED = false;
 // Column blocks start this many outputs early (the first one partly outside the tensor), where
 // that keeps each block's window in fewer chunks (bilinear 2x: 2 chunks instead of 3).
@@ -28,8 +28,8 @@ layout(constant_id = RESAMPLE_SPEC_WORD_LOADS) const bool WORD_LOADS = false;
 layout(constant_id = RESAMPLE_SPEC_X_CLASSES) const bool X_CLASSES = false;
 
 // EXACT: plain sums are exact (resample_abi.h; lib/resample.c says which plans), with the values
-// outside the tensor zeroed at the window positions in EXACT_EDGES, where a careful pass took
-// 5-13% of 16-bit rows' time even where it never ran (BENCHMARKS.md notes 145 and 146).
+// outside the tensor zeroed at the window positions in EXACT_EDGES, where a careful pass cost
+// 16-bit rows time even where it never ran (BENCHMARKS.md notes 145 and 146).
 layout(constant_id = RESAMPLE_SPEC_EXACT) const bool EXACT = false;
 layout(constant_id = RESAMPLE_SPEC_EXACT_EDGES) const uint EXACT_EDGES = 0u;
 
@@ -59,8 +59,8 @@ const uint MAX_CHANNEL_BLOCK_Y = RESAMPLE_MAX_CHANNEL_BLOCK_Y;
 // Whether add_rows loads its y weights by groups of four: the backward gathers over planes
 // (BENCHMARKS.md note 99), and 16-bit forward blocks of 2 columns whose windows have at most two
 // rows per block row (upsampling, downsampling by up to 2), where each y weight serves only two
-// outputs (note 138: 3.6-8.3% faster; taller windows ran 1-3% slower); other forward blocks keep a
-// load per entry, which ran faster there.
+// outputs (note 138; taller windows ran slower so); other forward blocks keep a load per entry,
+// which ran faster there.
 #if RESAMPLE_BACKWARD
 #define Y_WEIGHT_GROUPS true
 #elif DMLVK_STORAGE16
@@ -69,7 +69,7 @@ const uint MAX_CHANNEL_BLOCK_Y = RESAMPLE_MAX_CHANNEL_BLOCK_Y;
 #define Y_WEIGHT_GROUPS false
 #endif
 // Whether a sum is neither Inf nor NaN: one comparison of its magnitude (NaN compares false),
-// where isinf and isnan took two (float16 forward 84% -> 89% of copy on an H100).
+// where isinf and isnan took two (BENCHMARKS.md note 71).
 bool finite_sum(float s)
 {
     return abs(s) < uintBitsToFloat(0x7f800000u);

@@ -27,8 +27,8 @@ layout(constant_id = ROI_SPEC_GROUP_CHANNELS) const uint GROUP_CHANNELS = 1;
 // OutOfBoundsInputValue times 2^-shift, enough for the bin's count (exact: powers of two do not
 // round in the normal range), its mean scaled back; Inf and NaN samples give Inf and NaN all the
 // same. A dispatch of its own, because anything the walks' loops carry or keep for a second sum
-// took the sample-rows walk from 32 registers to 40 or more and cost it 6-10% (BENCHMARKS.md note
-// 89); the flag is set in a branch taken only there.
+// took the sample-rows walk from 32 registers to 40 or more and slowed it (BENCHMARKS.md note 89);
+// the flag is set in a branch taken only there.
 layout(constant_id = ROI_SPEC_RESCUE) const bool RESCUE = false;
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer RescueFlags { uint w[]; };
 

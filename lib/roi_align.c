@@ -214,7 +214,7 @@ uint32_t dmlvk_roi_align_channels(const struct roi_shape *s)
  * 7x7 bins ran 784 jobs in four rounds of 256, the last nearly empty); where no count does, two
  * channels per 32 invocations times those per invocation, at most 64. Sample rows (ROI_ALIGN1's
  * float32 AVERAGE) hold two channels per subgroup in each pass: two passes. Channel lanes take 32
- * sets, a warp's lanes on one bin (31, whose warps straddle two bins, measured 12% slower; note 114).
+ * sets, a warp's lanes on one bin (31, whose warps straddle two bins, measured slower; note 114).
  */
 uint64_t dmlvk_roi_align_region_groups(const struct dmlvk_op_context *ctx, const struct roi_shape *s,
                                        uint32_t per_invocation, enum roi_walk walk, uint32_t *group_channels)

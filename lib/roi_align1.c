@@ -55,8 +55,8 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
      * neighbouring channels instead, whose rows would read a sector per lane, at most two channels
      * each: eight, where many bins share a small input, spread a warp's loads over eight times the
      * lines (note 114). Regions of many bins, but few of them, take whole bins of WHOLE_BIN_CHANNELS
-     * channels instead (note 157, H200: 14x14 bins, 100 to 512 regions, 21-36% faster; 1000
-     * regions 4%, 2000 1%; 4096 regions 6% slower, and 7x7 bins 17-33% slower on a large map). */
+     * channels instead (note 157; more regions gained little or ran slower, 7x7 bins ran slower
+     * on a large map). */
     uint32_t channels = dmlvk_roi_align_channels(&s), group_channels;
     enum roi_walk walk = ROI_WALK_BINS;
     if (dmlvk_roi_align_channels_closest(&s)) {

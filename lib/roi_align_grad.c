@@ -40,8 +40,8 @@ enum { B_INPUT, B_DY, B_ROIS, B_BATCH, B_GRAD, B_ROI_GRAD };
  * The scatter by regions (AVERAGE; glsl/roi_align_grad_scatter_regions.comp): one workgroup per
  * region and `region_channels` channels, about 256 pixel taps per invocation with the region's
  * expected sample grid: each workgroup first lists its region's taps on one thread, which fewer
- * channels per workgroup repeat more often (H100, 14x14 bins: 16 taps per invocation 4.97 ms,
- * 64: 2.15 ms, 256: 1.66 ms). Returns its invocation count.
+ * channels per workgroup repeat more often (fewer taps per invocation ran slower on an H100).
+ * Returns its invocation count.
  */
 static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const struct roi_fields *f,
                                     const struct roi_shape *s, uint32_t *region_channels)
@@ -68,8 +68,8 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
  * ROI_GATHER_PARTS_FROM_BINS per input pixel: before fewer channels per workgroup or splits, as
  * parts repeat no walk (fewer channels repeat every region's walk for each of their workgroups),
  * for the price of each part's float32 input gradient, stored element by element and read once
- * more. That pays where each element's walk is long (BENCHMARKS.md note 171: 25 to 164 bins per
- * pixel 19-44% faster), not where it is short (6 to 8.5 bins per pixel 13-58% slower). */
+ * more. That pays where each element's walk is long, not where it is short (BENCHMARKS.md
+ * note 171). */
 #define ROI_GATHER_PARTS_BELOW 2048
 #define ROI_GATHER_PART_REGIONS 64
 #define ROI_GATHER_PARTS_FROM_BINS 16
@@ -77,9 +77,9 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
  * regions number more than ROI_GATHER_PART_REGIONS and have more than
  * ROI_GATHER_FEW_TILES_REGION_BINS bins (small maps under 14x14 bins), parts from
  * ROI_GATHER_FEW_TILES_FROM_BINS bins per input pixel, each of at least
- * ROI_GATHER_FEW_TILES_PART_REGIONS regions (BENCHMARKS.md note 180: 8 to 16 bins per pixel, 83 to
- * 332 regions on at most 192 workgroups 5-23% faster; 270 to 850 workgroups 4-64% slower, 7x7
- * bins 13% slower to 3% faster, 64 regions in float32 10% slower). */
+ * ROI_GATHER_FEW_TILES_PART_REGIONS regions: there the parts spread the walks over more of the
+ * device; more workgroups, 7x7 bins and fewer regions ran no faster or slower so (BENCHMARKS.md
+ * note 180). */
 #define ROI_GATHER_FEW_TILES_BELOW 256
 #define ROI_GATHER_FEW_TILES_REGION_BINS 49
 #define ROI_GATHER_FEW_TILES_FROM_BINS 8
@@ -110,9 +110,9 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
 #define ROI_GATHER_STAGED_FROM_CHANNELS 128
 /* Float32 AVERAGE gathers without the ROI gradient read pooled lines' column weights
  * ROI_GATHER_POOL_STEP at a time (ROI_SPEC_GATHER_POOL_STEP) where the regions have more than
- * ROI_GATHER_STEPPED_POOL_BINS bins: 14x14 bins narrower than a pixel (small regions) 12-16% faster,
- * wide ones (few pools) up to 2% slower (BENCHMARKS.md note 170); 7x7 bins and 16-bit gathers ran up
- * to 12% slower so (the code's registers, where pools are rare). */
+ * ROI_GATHER_STEPPED_POOL_BINS bins: there bins narrower than a pixel (small regions) make many
+ * pools (BENCHMARKS.md note 170); 7x7 bins and 16-bit gathers ran slower so (the code's registers,
+ * where pools are rare). */
 #define ROI_GATHER_STEPPED_POOL_BINS 49
 
 /*
@@ -121,7 +121,7 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
  * smaller workgroups) and `group_channels` channels, `quads` invocations per element, each
  * accumulating up to 4 * ROI_GATHER_VECS channels in registers. Under AVERAGE 8 invocations per
  * element, whose loads of a bin fill whole cache lines and whose warps walk the regions of fewer
- * pixels (on large maps 5-9% faster than 4 invocations and 128 channels per workgroup, note 77);
+ * pixels (on large maps faster than 4 invocations and 128 channels per workgroup, note 77);
  * the walks are latency-bound, so fewer channels per workgroup (fewer registers, but more walks),
  * 4 invocations of 64 channels (fewer walks, but fewer warps) and a channel per invocation
  * (every region in turn for the whole workgroup) all ran slower on large maps (note 92);
@@ -131,7 +131,7 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
  * vec4 of sums per invocation, so that the invocations' walks over the regions spread over more
  * of the device (notes 41, 43 and 44); with fewer workgroups still (a small map's few tiles),
  * two invocations per element and channels, each walking every other region, their sums added
- * in shared memory (note 50: 5% on the tiny map; 4 and 8 such splits were no faster), and
+ * in shared memory (note 50; 4 and 8 such splits were no faster), and
  * there ROI_GATHER_QUADS_SPLIT invocations per element (plan_gather, note 83). Each
  * workgroup reads every region's record to find those over it. Its stores: an element per
  * invocation, or whole tile rows (plan_gather's `rows`).
@@ -287,7 +287,7 @@ static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct r
      * barriers before the stores wait for every walk of the workgroup, which costs more than the
      * stores gain where the walks are long and uneven (BENCHMARKS.md note 73); on large maps, where
      * it does not stage, in tiles ROI_GATHER_TILE_W_16BIT wide, so that two invocations store a
-     * whole 32-byte sector (note 77: 14x14 bins 6% faster, 7x7 staged ones as fast or slower). */
+     * whole 32-byte sector (note 77; 7x7 staged ones as fast or slower so). */
     const uint32_t pixels = wg / splits / quads;
     const bool bits16 = DMLVK_IS_16BIT_FLOAT(s->grad.type);
     const uint32_t segment = ROI_GATHER_LOAD_BYTES / (bits16 ? 2 : 4);
@@ -369,11 +369,10 @@ static uint64_t gather_stride(const struct roi_shape *s, const struct gather_pla
  * the regions (a small map's few tiles), AVERAGE gathers spread an element's channels over
  * ROI_GATHER_QUADS_SPLIT invocations (an NVIDIA warp) where that pads no more channels: a warp
  * then walks one pixel's regions, where 4 pixels diverged over different ones (BENCHMARKS.md
- * note 83: the tiny map 14% faster in every type; the 14x14 small map, which does not split,
- * 23% slower so). Where the regions are enough for parts (2 * ROI_GATHER_PART_REGIONS) and their
- * bins few per pixel (ROI_GATHER_PARTS_FOR_SPLITS_MOST_BINS), as many parts in place of those splits
- * (note 172: 235 regions of 0.6 bins per pixel, 2 parts for 2 splits, 10.4% faster; longer walks
- * and more parts than splits not measured). */
+ * note 83; the 14x14 small map, which does not split, ran slower so). Where the regions are
+ * enough for parts (2 * ROI_GATHER_PART_REGIONS) and their bins few per pixel
+ * (ROI_GATHER_PARTS_FOR_SPLITS_MOST_BINS), as many parts in place of those splits (note 172;
+ * longer walks and more parts than splits not measured). */
 static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
                         bool roi_grad, struct gather_plan *g)
 {
@@ -394,10 +393,9 @@ static bool plan_gather(const struct dmlvk_op_context *ctx, const struct roi_fie
 
 /* Float32 AVERAGE gathers take workgroups of 128 where the operator's 256 make enough of them
  * without fewer channels each or splits, and 128 keep each invocation's work: halves of the
- * tiles, whose workgroups wait less on each other's walks at the barriers (BENCHMARKS.md note 77:
- * the presets 9% faster, 4096 regions and the mid map 2-4%; on the 14x14 small map, whose
- * workgroups already take half the channels, 1-2% slower, on the tiny map as fast). 16-bit
- * gathers ran slower in 128 (note 77: 7x7 bins +25%). */
+ * tiles, whose workgroups wait less on each other's walks at the barriers (BENCHMARKS.md note 77;
+ * on the 14x14 small map, whose workgroups already take half the channels, slightly slower).
+ * 16-bit gathers ran slower in 128 (note 77). */
 static bool plan_gather_sized(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
                               bool roi_grad, struct gather_plan *g)
 {
@@ -651,9 +649,9 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
                 gather_spec(p, gather, &g);
                 if (sum) {
                     /* Offsets 0 .. elements - 1 of an output that no two elements share, in
-                     * another order than packed: the parts' sums in its order (BENCHMARKS.md note
-                     * 180: channels-last bfloat16 17% faster, its sum no longer storing an element
-                     * per 32-byte sector; packed float32 6% slower so, through the strides). */
+                     * another order than packed: the parts' sums in its order, so that a
+                     * channels-last sum no longer stores an element per 32-byte sector (BENCHMARKS.md
+                     * note 180; packed ones ran slower so, through the strides). */
                     const uint32_t *gs = s.grad.strides;
                     const bool packed = gs[3] == 1 && gs[2] == s.in_w && gs[1] == s.in_h * s.in_w &&
                                         gs[0] == s.channels * gs[1];
