@@ -3,14 +3,14 @@
 # invocation, coalesced 2-byte stores, each element's taps from the per-axis ranges) against the block gathers on the
 # 16-bit rows whose written rows have an odd element count, where every block shape, word and staging tried since
 # note 186 stayed under 45% of copy (seed 11's rnd018 37.8%). Knobs (docs/experiments/resample-general-loops-knob-
-# note197.patch): DMLVK_EXP_GENERAL (any value: no block gather); with it DMLVK_EXP_FLAT (any value: backward loops
-# over a packed written tensor in flat runs of 8 elements, one 16-byte store each where aligned). Lavapipe: refgen
-# 20261801 (size 2) resample files 240/240 with --validation under GENERAL; its RESAMPLE_GRAD(1) files 120/120 with
-# --validation and at --offset 4 under both, 20261601 and 20261603 too. Base against both on 10 rows.
+# note197.patch): DMLVK_EXP_GENERAL (any value: no block gather); with it DMLVK_EXP_FLAT (any value: the loops over
+# a packed written tensor in flat runs of 8 elements, one 16-byte store each where aligned; forward and backward).
+# Lavapipe: refgen 20261801 (size 2) resample files 240/240 with --validation under GENERAL, and under both with
+# --validation and at --offset 4, 20261601 and 20261603 too. Base against both on 10 backward and 4 forward rows.
 # Set-up here: apply the patch to 2dfb714 or later,
 #   meson setup build-exp --buildtype=release -Dtests=false && ninja -C build-exp tools/dmlvk-bench
 #   mkdir -p .gl/k97 && cp build-exp/tools/dmlvk-bench .gl/k97/ && cp tools/bench_*.py docs/experiments/$(basename $0) .gl/
-#   and ../shared/tools/gpu-vulkan-debs. Device: bash .gl/$(basename $0) with carry [".gl"] (about 3 minutes).
+#   and ../shared/tools/gpu-vulkan-debs. Device: bash .gl/$(basename $0) with carry [".gl"] (about 4 minutes).
 for f in .gl/*.deb; do dpkg -x $f / >/dev/null; done; ldconfig
 export DMLVK_CACHE_DIR=/tmp/dmlvk-cache
 START=$(date +%s); END=$((START + ${BUDGET:-540}))
@@ -24,6 +24,6 @@ timeout $(left) python3 .gl/bench_variants.py .gl/k97/dmlvk-bench --passes 2 --o
 echo "== sweep, $(left) s left"
 timeout $(left) python3 .gl/bench_variants.py .gl/k97/dmlvk-bench --passes 2 --out $OUT/note197s.json base: \
     general:DMLVK_EXP_GENERAL=1 flat:DMLVK_EXP_GENERAL=1,DMLVK_EXP_FLAT=1 \
-    -- --preset sweep --only bilinear_grad_odd_f16,bilinear_grad_down_odd_f16 \
+    -- --preset sweep --only bilinear_grad_odd_f16,bilinear_grad_down_odd_f16,bilinear_odd_f16,bilinear_odd_width_f16,bilinear_down_odd_f16 \
     --op-only --iterations 20 2>/dev/null
 echo "== done, $(left) s left"
