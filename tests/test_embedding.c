@@ -449,5 +449,5 @@ int main(void)
         cmocka_unit_test(test_messages),
         cmocka_unit_test(test_resample_convention_from_desc),
     };
-    return cmocka_run_group_tests(tests, device_fixture_setup, device_fixture_teardown);
+    return test_run_group(tests, device_fixture_setup, device_fixture_teardown);
 }

@@ -1841,8 +1841,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    test_device_done(dev);
-    return 0;
+    return test_group_device_done(dev);
 }
 
 /* The operator of case c with the tensors' `strides`, for a look at its plan. */
@@ -2341,5 +2340,5 @@ int main(void)
         cmocka_unit_test(test_shape_rules),
         cmocka_unit_test(test_channel_lanes),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return test_run_group(tests, setup, teardown);
 }
