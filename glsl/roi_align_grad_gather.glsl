@@ -8,6 +8,10 @@
 
 #include "roi_align_grad_tiles.glsl"
 
+// Declared here, not beside SCAN_REGIONS, so that the other shaders of the tiles (the winners) do
+// not carry it: theirs must fit Vulkan's minimum 16 KiB of shared memory.
+shared uint gather_over[(gl_WorkGroupSize.x * SCAN_REGIONS + 31u) / 32u];  // bit: the region reaches this tile
+
 shared vec4 split_sums[SPLITS > 1u ? gl_WorkGroupSize.x / 4u * ROI_GATHER_SPLIT_SUMS : 1u];
 // A round of ROWS's stores: ROI_GATHER_ROW_SUMS channels of each invocation's, [channel][pixel],
 // a channel's row padded by one pixel so that a warp's writes meet distinct banks.

@@ -33,7 +33,6 @@ const uint NO_BIN = 0xffffffffu;
 // The gather scans the regions' reach SCAN_REGIONS regions per invocation at a time.
 layout(constant_id = ROI_SPEC_GATHER_SCAN) const uint SCAN_REGIONS = 1u;
 layout(constant_id = ROI_SPEC_GATHER_POOL_STEP) const uint POOL_STEP = 1u;
-shared uint gather_over[(gl_WorkGroupSize.x * SCAN_REGIONS + 31u) / 32u];  // bit: the region reaches this tile
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer ScratchVec4 { vec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer ScratchUvec4 { uvec4 v[]; };
 

@@ -9,7 +9,14 @@
 #include "roi_align_grad_tiles.glsl"
 
 const uint T = ROI_TRANSPOSE_CHANNELS;    // channels and bins per block
-shared uvec4 winner_block[T][T + 1u];
+// Unpadded, so that the block fits Vulkan's minimum 16 KiB of shared memory; the bins are swizzled
+// by channel instead, so that neither pass's accesses meet in one bank.
+shared uvec4 winner_block[T][T];
+
+uint swizzled(uint channel, uint bin)
+{
+    return bin ^ (channel & 7u);
+}
 
 void main()
 {
@@ -32,13 +39,13 @@ void main()
                     record = uvec4(floatBitsToUint(load(pc.dy, bin_offset(at))), y.i0 << 16 | x.i0,
                                    floatBitsToUint(y.w), floatBitsToUint(x.w));
             }
-            winner_block[i / T][i % T] = record;
+            winner_block[i / T][swizzled(i / T, i % T)] = record;
         }
         barrier();
         for (uint i = lid; i < T * T; i += gl_WorkGroupSize.x) {
             uint c = c0 + i % T, bin = bin0 + i / T;
             if (c < stride && bin < bins)
-                ScratchUvec4(pc.scratch).v[(r * bins + bin) * stride + c] = winner_block[i % T][i / T];
+                ScratchUvec4(pc.scratch).v[(r * bins + bin) * stride + c] = winner_block[i % T][swizzled(i % T, i / T)];
         }
         barrier();
     }

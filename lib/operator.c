@@ -194,8 +194,15 @@ static dmlvk_status create(dmlvk_device *dev, const dmlvk_operator_desc *desc, c
     if (!dmlvk_reserved_zero(params.reserved, DMLVK_ARRAY_SIZE(params.reserved)))
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT,
                            "%s: dmlvk_operator_params.reserved is not zero (fields of a newer dmlvk?)", cls->info.name);
-    uint32_t wg = knobs->workgroup_size ? knobs->workgroup_size : DEFAULT_WORKGROUP_SIZE;
-    if (wg > dev->props.limits.maxComputeWorkGroupInvocations || wg > dev->props.limits.maxComputeWorkGroupSize[0])
+    const VkPhysicalDeviceLimits *limits = &dev->props.limits;
+    uint32_t wg = knobs->workgroup_size;
+    if (!wg) {
+        /* Vulkan and the Android baseline profile guarantee 128 invocations, not the default's 256. */
+        wg = DEFAULT_WORKGROUP_SIZE;
+        while (wg > 128 && (wg > limits->maxComputeWorkGroupInvocations || wg > limits->maxComputeWorkGroupSize[0]))
+            wg /= 2;
+    }
+    if (wg > limits->maxComputeWorkGroupInvocations || wg > limits->maxComputeWorkGroupSize[0])
         return dmlvk_error(DMLVK_ERROR_INVALID_ARGUMENT, "%s: workgroup_size %u exceeds the device's limit", cls->info.name, wg);
 
     dmlvk_operator *op = dmlvk_calloc(dev, 1, sizeof(*op));

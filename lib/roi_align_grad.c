@@ -194,16 +194,21 @@ static bool gather_tiles(uint32_t wg, uint32_t quads, uint32_t most_w, const str
 }
 
 /* The shared memory of a gather with `splits` shares of the regions and tiles `tile_w` wide (0
- * where it neither stores rows nor stages): the scan's bits (a word per 32 regions of a round), the
- * splits' sums, the rows' stores, and where it stages lines the list of the regions over the
- * tile, a chunk's lines and two sets of their bits per split. */
+ * where it neither stores rows nor stages), as glsl/roi_align_grad_gather.glsl declares it (an
+ * array of one element where a form is off): the scan's bits (a word per 32 regions of a round),
+ * the splits' sums, the rows' stores, and where it stages lines a chunk's lines, two sets of their
+ * bits per split and the list of the regions over the tile. Planned against the device's limit,
+ * which may be Vulkan's minimum, 16 KiB. */
 static uint64_t gather_shared_bytes(uint32_t wg, uint32_t scan, uint32_t quads, uint32_t splits, uint32_t tile_w, bool rows,
                                     bool staged)
 {
     const uint64_t pixels = wg / splits / quads, lines = tile_w ? pixels / tile_w + tile_w : 0;
-    return ((uint64_t)wg * (staged ? 1 : scan) + 31) / 32 * 4 + (splits > 1 ? (uint64_t)wg * 4 * ROI_GATHER_SPLIT_SUMS : 0) +
-           (rows ? 4 * (uint64_t)ROI_GATHER_ROW_SUMS * quads * (pixels + 1) : 0) +
-           (staged ? 4 * (uint64_t)wg + 16 * ROI_GATHER_CHUNK_REGIONS * lines + 4 * 2 * splits * lines : 0);
+    const uint64_t over_bits = ((uint64_t)wg * (staged ? 1 : scan) + 31) / 32 * 4;
+    const uint64_t split_sums = 16 * (splits > 1 ? (uint64_t)wg / 4 * ROI_GATHER_SPLIT_SUMS : 1);
+    const uint64_t row_sums = 4 * (rows ? (uint64_t)ROI_GATHER_ROW_SUMS * quads * (pixels + 1) : 1);
+    const uint64_t stage = staged ? 16 * ROI_GATHER_CHUNK_REGIONS * lines + 4 * 2 * splits * lines + 4 * (uint64_t)wg
+                                  : 16 + 4 + 4;
+    return over_bits + split_sums + row_sums + stage;
 }
 
 /* The gather's plan with `wide_quads` invocations per element where it takes more than
