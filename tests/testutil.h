@@ -13,6 +13,7 @@
 #include <dmlvk/dmlvk.h>
 
 #include "debug.h"
+#include "limits_layer/minimum_limits.h"
 
 #include <stdio.h>
 
@@ -73,7 +74,8 @@ static inline dmlvk_device *test_device(const char *cache_dir)
     /* Runs under tests/limits_layer say so, lest a layer that lowered nothing pass them. */
     const char *minimum = getenv("DMLVK_TEST_MINIMUM_LIMITS");
     if (minimum && minimum[0] == '1' &&
-        (dev->props.limits.maxComputeSharedMemorySize != 16384 || dev->props.limits.maxComputeWorkGroupInvocations != 128))
+        (dev->props.limits.maxComputeSharedMemorySize != MINIMUM_SHARED_BYTES ||
+         dev->props.limits.maxComputeWorkGroupInvocations != MINIMUM_INVOCATIONS))
         fail_msg("DMLVK_TEST_MINIMUM_LIMITS: the device reports %u bytes of shared memory and workgroups of %u",
                  dev->props.limits.maxComputeSharedMemorySize, dev->props.limits.maxComputeWorkGroupInvocations);
     return dev;

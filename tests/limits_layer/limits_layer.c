@@ -4,10 +4,10 @@
  * driver's, so that lavapipe can stand in for a small mobile GPU: 16 KiB of shared memory,
  * workgroups of at most 128 invocations (128 x 128 x 64). Everything else passes through.
  *
- * Enabled below the validation layer (VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation:
- * VK_LAYER_DMLVK_minimum_limits), the validation layer checks every pipeline and dispatch
- * against the lowered limits. The driver can run whatever fits them, so a pipeline that passes
- * here runs there.
+ * Enabled below the validation layer (through the meta layer
+ * VK_LAYER_DMLVK_validation_at_minimum_limits, see meson.build), the validation layer checks every
+ * pipeline against the lowered limits. The driver can run whatever fits them, so a pipeline that
+ * passes here runs there.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,10 +16,11 @@
 #include <vulkan/vk_layer.h>
 #include <vulkan/vulkan.h>
 
+#include "minimum_limits.h"
+
 #define LAYER_EXPORT __attribute__((visibility("default")))
 
-enum { MIN_SHARED_BYTES = 16384, MIN_INVOCATIONS = 128 };
-static const uint32_t min_size[3] = { 128, 128, 64 };
+static const uint32_t min_size[3] = MINIMUM_WORKGROUP_SIZE;
 
 /* One entry per instance or device, keyed by its dispatch table pointer (shared by an instance and
  * its physical devices). */
@@ -79,13 +80,10 @@ static void drop(const void *handle)
 
 static void lower(VkPhysicalDeviceLimits *l)
 {
-    /* Lower still, to see the validation layer catch what would not fit. */
-    const char *shared_env = getenv("DMLVK_MINIMUM_LIMITS_SHARED_BYTES");
-    uint32_t shared = shared_env ? (uint32_t)strtoul(shared_env, NULL, 0) : MIN_SHARED_BYTES;
-    if (l->maxComputeSharedMemorySize > shared)
-        l->maxComputeSharedMemorySize = shared;
-    if (l->maxComputeWorkGroupInvocations > MIN_INVOCATIONS)
-        l->maxComputeWorkGroupInvocations = MIN_INVOCATIONS;
+    if (l->maxComputeSharedMemorySize > MINIMUM_SHARED_BYTES)
+        l->maxComputeSharedMemorySize = MINIMUM_SHARED_BYTES;
+    if (l->maxComputeWorkGroupInvocations > MINIMUM_INVOCATIONS)
+        l->maxComputeWorkGroupInvocations = MINIMUM_INVOCATIONS;
     for (int i = 0; i < 3; i++)
         if (l->maxComputeWorkGroupSize[i] > min_size[i])
             l->maxComputeWorkGroupSize[i] = min_size[i];
