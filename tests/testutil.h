@@ -2,11 +2,14 @@
 #ifndef DMLVK_TESTS_TESTUTIL_H
 #define DMLVK_TESTS_TESTUTIL_H
 
+#include <fnmatch.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -115,6 +118,34 @@ static inline int test_group_device_done(dmlvk_device *dev)
 
 #define test_run_group(tests, setup, teardown) \
     (cmocka_run_group_tests(tests, setup, teardown) + *test_group_teardown_failures())
+
+/* Keeps the tests whose names match one of DMLVK_TEST_FILTER's comma-separated fnmatch patterns
+ * (all where it is unset), in order; returns how many. cmocka's own filter takes one pattern. */
+static inline size_t test_filter(struct CMUnitTest *tests, size_t n)
+{
+    const char *filter = getenv("DMLVK_TEST_FILTER");
+    if (!filter)
+        return n;
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool match = false;
+        for (const char *p = filter; *p && !match;) {
+            size_t len = strcspn(p, ",");
+            char pattern[128];
+            snprintf(pattern, sizeof(pattern), "%.*s", (int)len, p);
+            match = fnmatch(pattern, tests[i].name, 0) == 0;
+            p += len + (p[len] == ',');
+        }
+        if (match)
+            tests[kept++] = tests[i];
+    }
+    return kept;
+}
+
+/* test_run_group over test_filter's tests. */
+#define test_run_filtered_group(name, tests, setup, teardown)                                                        \
+    (_cmocka_run_group_tests(name, tests, test_filter(tests, sizeof(tests) / sizeof((tests)[0])), setup, teardown) + \
+     *test_group_teardown_failures())
 
 /* The state of test groups that share one device: setup and teardown for cmocka_run_group_tests. */
 struct device_fixture {
