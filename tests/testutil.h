@@ -38,6 +38,15 @@ struct test_params {
     bool force_no_subgroup_shuffle;
 };
 
+/* The most invocations of a one-dimensional workgroup on dev. */
+static inline uint32_t test_workgroup_most(const dmlvk_device *dev)
+{
+    const VkPhysicalDeviceLimits *limits = &dev->props.limits;
+    return limits->maxComputeWorkGroupInvocations < limits->maxComputeWorkGroupSize[0]
+               ? limits->maxComputeWorkGroupInvocations
+               : limits->maxComputeWorkGroupSize[0];
+}
+
 static inline dmlvk_status test_operator_create(dmlvk_device *dev, const dmlvk_operator_desc *desc,
                                                 const struct test_params *tp, dmlvk_operator **op)
 {
@@ -46,10 +55,7 @@ static inline dmlvk_status test_operator_create(dmlvk_device *dev, const dmlvk_o
         tp = &none;
     dmlvk_operator_params params = { .deterministic = tp->deterministic };
     /* At most the device's workgroups: under tests/limits_layer a test's larger ones become 128. */
-    const VkPhysicalDeviceLimits *limits = &dev->props.limits;
-    uint32_t most = limits->maxComputeWorkGroupInvocations < limits->maxComputeWorkGroupSize[0]
-                        ? limits->maxComputeWorkGroupInvocations
-                        : limits->maxComputeWorkGroupSize[0];
+    const uint32_t most = test_workgroup_most(dev);
     struct dmlvk_operator_debug debug = {
         .workgroup_size = tp->workgroup_size < most ? tp->workgroup_size : most,
         .force_cas_atomics = tp->force_cas_atomics,
