@@ -197,16 +197,19 @@ static VKAPI_ATTR void VKAPI_CALL destroy_device(VkDevice device, const VkAlloca
     next(device, alloc);
 }
 
-LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device, const char *name);
+/* The layer's own entry points are static: its exported vkGetInstanceProcAddr, referenced from here,
+ * would bind to the loader's where the application links libvulkan (symbols interpose), and the
+ * loader, handed its own trampoline as this layer's, would then call itself from vkCreateInstance. */
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL get_device_proc_addr(VkDevice device, const char *name);
 
-LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance, const char *name)
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL get_instance_proc_addr(VkInstance instance, const char *name)
 {
     static const struct {
         const char *name;
         PFN_vkVoidFunction fn;
     } own[] = {
-        { "vkGetInstanceProcAddr", (PFN_vkVoidFunction)vkGetInstanceProcAddr },
-        { "vkGetDeviceProcAddr", (PFN_vkVoidFunction)vkGetDeviceProcAddr },
+        { "vkGetInstanceProcAddr", (PFN_vkVoidFunction)get_instance_proc_addr },
+        { "vkGetDeviceProcAddr", (PFN_vkVoidFunction)get_device_proc_addr },
         { "vkCreateInstance", (PFN_vkVoidFunction)create_instance },
         { "vkDestroyInstance", (PFN_vkVoidFunction)destroy_instance },
         { "vkCreateDevice", (PFN_vkVoidFunction)create_device },
@@ -224,22 +227,32 @@ LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkIn
     return c ? c->gipa(instance, name) : NULL;
 }
 
-LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device, const char *name)
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL get_device_proc_addr(VkDevice device, const char *name)
 {
     if (!strcmp(name, "vkGetDeviceProcAddr"))
-        return (PFN_vkVoidFunction)vkGetDeviceProcAddr;
+        return (PFN_vkVoidFunction)get_device_proc_addr;
     if (!strcmp(name, "vkDestroyDevice"))
         return (PFN_vkVoidFunction)destroy_device;
     struct chain *c = find(device);
     return c ? c->gdpa(device, name) : NULL;
 }
 
+LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance, const char *name)
+{
+    return get_instance_proc_addr(instance, name);
+}
+
+LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device, const char *name)
+{
+    return get_device_proc_addr(device, name);
+}
+
 LAYER_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface *v)
 {
     if (v->loaderLayerInterfaceVersion > 2)
         v->loaderLayerInterfaceVersion = 2;
-    v->pfnGetInstanceProcAddr = vkGetInstanceProcAddr;
-    v->pfnGetDeviceProcAddr = vkGetDeviceProcAddr;
+    v->pfnGetInstanceProcAddr = get_instance_proc_addr;
+    v->pfnGetDeviceProcAddr = get_device_proc_addr;
     v->pfnGetPhysicalDeviceProcAddr = NULL;
     return VK_SUCCESS;
 }
