@@ -28,9 +28,7 @@ static uint32_t below(uint32_t n)
  * workgroup, so no staging), and only the results are checked there. */
 static bool plans_pinned_here(void)
 {
-    const VkPhysicalDeviceLimits *l = &dev->props.limits;
-    return l->maxComputeWorkGroupInvocations >= 256 && l->maxComputeWorkGroupSize[0] >= 256 &&
-           l->maxComputeSharedMemorySize >= 32768;
+    return test_workgroup_most(dev) >= 256 && dev->props.limits.maxComputeSharedMemorySize >= 32768;
 }
 
 /* A gather's workgroup scans for the regions over its tile in rounds of at most 16 per invocation
