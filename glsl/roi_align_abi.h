@@ -170,6 +170,9 @@ DMLVK_PARAMS_END(roi_align_params)
  * (table_y). An entry: first tap, ROI_ENTRY_* flags, the second tap's weight and t (float bits).
  */
 #define ROI_RECORD_VEC4 3u
+/* roi_align_grad_geometry keeps a region's record and tables in shared memory where they fit in
+ * ROI_KEPT_TABLE_VEC4 uvec4 (ROI_RECORD_VEC4 + table_x + table_y), and writes its lines from there. */
+#define ROI_KEPT_TABLE_VEC4 256u
 #define ROI_NO_BATCH 0xffffffffu
 #define ROI_ENTRY_CLAMPED 1u            /* the position was clamped into the input: no derivative */
 #define ROI_DECREASING_X 1u             /* the extent is negative: taps move down as samples go on */

@@ -48,7 +48,7 @@ void list_taps(uint a, Region g)
     uint bin = w.x, j = w.y;
     for (uint e = 0u; e < samples && fits; e++) {
         uint size = a == 0u ? pc.p.in_h : pc.p.in_w;
-        Axis t = axis_entry(RoiTable(pc.scratch).v[a == 0u ? y_entry_index(g, e) : x_entry_index(g, e)], size);
+        Axis t = axis_entry(table_word(a == 0u ? y_entry_index(g, e) : x_entry_index(g, e)), size);
         fits = add_tap(a, count, t.i0, bin, 1.0 - t.w);
         if (fits && t.w > 0.0)
             fits = add_tap(a, count, t.i1, bin, t.w);

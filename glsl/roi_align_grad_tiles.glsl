@@ -129,7 +129,7 @@ Samples axis_samples(uint a, Region g)
 
 Axis sample_entry(Samples x, uint e)
 {
-    return axis_entry(RoiTable(pc.scratch).v[x.base + e], x.size);
+    return axis_entry(table_word(x.base + e), x.size);
 }
 
 uint entry_bin(Samples x, uint e)

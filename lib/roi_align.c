@@ -145,15 +145,20 @@ dmlvk_status dmlvk_roi_align_prepare(const struct dmlvk_op_context *ctx, const s
     return DMLVK_OK;
 }
 
-bool dmlvk_roi_align_geometry(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
-                              struct dmlvk_op_plan *plan)
+struct dmlvk_op_context dmlvk_roi_align_geometry_context(const struct dmlvk_op_context *ctx, const struct roi_shape *s)
 {
     /* A workgroup per region, whose searches fill one warp and whose entries take an invocation
      * each: no more invocations than that, so that the device holds many more regions at once
      * (BENCHMARKS.md note 43). */
     uint64_t entries = (s->table_x + s->table_y + ROI_GEOMETRY_WORKGROUP - 1) / ROI_GEOMETRY_WORKGROUP *
                        ROI_GEOMETRY_WORKGROUP;
-    struct dmlvk_op_context narrow = dmlvk_context_capped(ctx, entries);
+    return dmlvk_context_capped(ctx, entries);
+}
+
+bool dmlvk_roi_align_geometry(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
+                              struct dmlvk_op_plan *plan)
+{
+    struct dmlvk_op_context narrow = dmlvk_roi_align_geometry_context(ctx, s);
     struct dmlvk_dispatch_plan *d = dmlvk_plan_add_dispatch(plan, &narrow, DMLVK_SHADER_ROI_ALIGN_GEOMETRY,
                                                             DMLVK_PUSH_SLOTS(roi_align_geometry_push),
                                                             (uint64_t)s->num_rois * narrow.workgroup_size);

@@ -541,6 +541,32 @@ static void gather_spec(struct dmlvk_op_plan *p, struct dmlvk_dispatch_plan *d, 
     dmlvk_dispatch_spec(p, d, ROI_SPEC_GATHER_PARTS, g->parts);
 }
 
+/* Where a region's record and tables fit in shared memory (ROI_KEPT_TABLE_VEC4) and its lines
+ * take each of the geometry's invocations at most ROI_GEOMETRY_LINES_PER_INVOCATION times, the
+ * geometry's workgroups write the lines too (roi_align_grad_geometry): on small maps the lines' own
+ * stage, a dispatch after the geometry's whose invocations each wait on a chain of loads of the
+ * tables, took 7-9.5 us (BENCHMARKS.md note 201). Elsewhere the lines keep their own stage, whose
+ * workgroups fill the device beside nothing else. */
+#define ROI_GEOMETRY_LINES_PER_INVOCATION 2
+static bool lines_in_geometry(const struct dmlvk_op_context *ctx, const struct roi_shape *s)
+{
+    const struct dmlvk_op_context narrow = dmlvk_roi_align_geometry_context(ctx, s);
+    return ROI_RECORD_VEC4 + (uint64_t)s->table_x + s->table_y <= ROI_KEPT_TABLE_VEC4 &&
+           (uint64_t)s->in_h + s->in_w <= ROI_GEOMETRY_LINES_PER_INVOCATION * (uint64_t)narrow.workgroup_size;
+}
+
+/* The geometry stage that writes the lines too (lines_in_geometry), in the geometry's workgroups. */
+static bool plan_geometry_lines(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
+                                const struct gather_plan *g, struct dmlvk_op_plan *p)
+{
+    const struct dmlvk_op_context narrow = dmlvk_roi_align_geometry_context(ctx, s);
+    struct dmlvk_dispatch_plan *d = stage(p, &narrow, f, DMLVK_SHADER_ROI_ALIGN_GRAD_GEOMETRY, true, 0,
+                                          (uint64_t)s->num_rois * narrow.workgroup_size, g->group_channels);
+    if (d)
+        dmlvk_dispatch_spec(p, d, ROI_SPEC_GATHER_ROI_GRAD, g->roi_grad);
+    return d != NULL;
+}
+
 /* The ROI gradient that the gather summed by region, tile, channel group and subgroup: a
  * workgroup per region adds its sums (in the gather's workgroup size, with its tiles). */
 static bool plan_gathered_roi_gradient(const struct dmlvk_op_context *ctx, const struct roi_fields *f,
@@ -579,7 +605,6 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
         return st;
     s.rois_slot = B_ROIS;
     s.batch_slot = B_BATCH;
-    bool ok = dmlvk_roi_align_geometry(ctx, &f, &s, p);
     /* Under AVERAGE with LINEAR taps the gather sums the ROI gradient too where it can; otherwise
      * its own stages do, from a copy of the input that reads no sample table: beside the geometry
      * stage (and whatever runs beside that). */
@@ -587,6 +612,8 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     const bool average_linear = f.reduction != DMLVK_REDUCE_FUNCTION_MAX && f.mode == DMLVK_INTERPOLATION_MODE_LINEAR;
     const bool gathered = f.grad && plan_gather_sized(ctx, &f, &s, f.roi_grad && average_linear, &g);
     const bool fused = gathered && g.roi_grad;
+    const bool geometry_lines = gathered && lines_in_geometry(ctx, &s);
+    bool ok = geometry_lines ? plan_geometry_lines(ctx, &f, &s, &g, p) : dmlvk_roi_align_geometry(ctx, &f, &s, p);
     const uint64_t copy = fused ? 0 : input_copy_vec4(&f, &s);
     uint32_t transposed = 0;
     if (ok && copy) {
@@ -625,16 +652,17 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
              * half beside the lines, which wait for the geometry (BENCHMARKS.md note 94: hidden
              * where the lines are few, after them where they fill the device; an event instead of
              * the barrier cost more than it hid). The winners read the tables, and the lines
-             * (which touch nothing the winners write) run beside the winners instead. At most 9
-             * dispatches: geometry, InputTensor's copy, two halves, lines, gather, the sum of its
-             * parts, and the ROI gradient's two. */
+             * (which touch nothing the winners write) run beside the winners instead. Where the
+             * geometry's workgroups write the lines (lines_in_geometry), the transposition runs
+             * whole beside them. At most 9 dispatches: geometry, InputTensor's copy, two halves,
+             * lines, gather, the sum of its parts, and the ROI gradient's two. */
             const bool max = f.reduction == DMLVK_REDUCE_FUNCTION_MAX;
-            const bool halves = !max && g.transpose_blocks > 1;
+            const bool halves = !max && !geometry_lines && g.transpose_blocks > 1;
             const uint64_t first_blocks = halves ? g.transpose_blocks / 2 : g.transpose_blocks;
             ok = (first = stage(p, ctx, &f, max ? DMLVK_SHADER_ROI_ALIGN_GRAD_WINNERS : DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE,
                                 true, 0, first_blocks * ctx->workgroup_size, g.group_channels)) &&
-                 (lines = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE, true, 0, g.line_invocations,
-                                g.group_channels)) &&
+                 (geometry_lines || (lines = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE, true, 0,
+                                                   g.line_invocations, g.group_channels))) &&
                  (!halves || (second = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE, true, 0,
                                              (g.transpose_blocks - first_blocks) * ctx->workgroup_size,
                                              g.group_channels))) &&
@@ -643,14 +671,16 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
                  (g.parts == 1 || (sum = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_CONVERT, true, 0, elements, 0)));
             if (ok) {
                 first->concurrent = !max;
-                lines->concurrent = max;
                 if (halves) {
                     second->concurrent = true;
                     dmlvk_dispatch_spec(p, first, ROI_SPEC_PREPARE_PART, ROI_PART_FIRST_HALF);
                     dmlvk_dispatch_spec(p, second, ROI_SPEC_PREPARE_PART, ROI_PART_SECOND_HALF);
                 }
-                dmlvk_dispatch_spec(p, lines, ROI_SPEC_PREPARE, ROI_PREPARE_LINES);
-                dmlvk_dispatch_spec(p, lines, ROI_SPEC_GATHER_ROI_GRAD, fused);
+                if (lines) {
+                    lines->concurrent = max;
+                    dmlvk_dispatch_spec(p, lines, ROI_SPEC_PREPARE, ROI_PREPARE_LINES);
+                    dmlvk_dispatch_spec(p, lines, ROI_SPEC_GATHER_ROI_GRAD, fused);
+                }
                 gather_spec(p, gather, &g);
                 if (sum) {
                     /* Offsets 0 .. elements - 1 of an output that no two elements share, in

@@ -367,8 +367,10 @@ static dmlvk_roi_align_grad_operator_desc backward_desc(const struct ref_roi *q,
     };
 }
 
-/* The dispatches ROI_ALIGN_GRAD records for problem p in float32 with both outputs. */
-static uint32_t backward_dispatches(const struct problem *p, const struct test_params *params)
+/* The dispatches ROI_ALIGN_GRAD records for problem p in float32 with both outputs, and whether
+ * the geometry's workgroups write the gather's lines (roi_align_grad_geometry). */
+static uint32_t backward_dispatches_lines(const struct problem *p, const struct test_params *params,
+                                          bool *lines_in_geometry)
 {
     const struct ref_roi *q = &p->q;
     struct roi_tensors t;
@@ -380,8 +382,20 @@ static uint32_t backward_dispatches(const struct problem *p, const struct test_p
                      DMLVK_OK);
     dmlvk_operator_properties props;
     assert_int_equal(dmlvk_operator_get_properties(op, &props), DMLVK_OK);
+    *lines_in_geometry = false;
+    for (uint32_t i = 0; i < props.dispatch_count; i++) {
+        enum dmlvk_shader shader;
+        assert_int_equal(dmlvk_debug_operator_shader(op, i, &shader), DMLVK_OK);
+        *lines_in_geometry = *lines_in_geometry || shader == DMLVK_SHADER_ROI_ALIGN_GRAD_GEOMETRY;
+    }
     dmlvk_operator_destroy(op);
     return props.dispatch_count;
+}
+
+static uint32_t backward_dispatches(const struct problem *p, const struct test_params *params)
+{
+    bool lines_in_geometry;
+    return backward_dispatches_lines(p, params, &lines_in_geometry);
 }
 
 /* ROI_ALIGN_GRAD on problem p (on `held` where not NULL: run_on): the input gradient into dx
@@ -1280,7 +1294,10 @@ static void test_roi_gradient_gathered(void **state)
  * are missing) on inputs of a few integers under NEAREST, whose ties are exact; float32 with the
  * ROI gradient too, summed in the gather and, without subgroup shuffles, in its own stages, which
  * makes ROI_ALIGN_GRAD's most dispatches (DMLVK_MAX_DISPATCHES: the geometry, the input's copy,
- * dY's transposition in halves, the lines, the gather, the parts' sum and the ROI gradient's two). */
+ * dY's transposition in halves, the lines, the gather, the parts' sum and the ROI gradient's two)
+ * on a map of 2 or 3 rows and 130 to 134 columns, whose lines outnumber the geometry's invocations
+ * (ROI_GEOMETRY_LINES_PER_INVOCATION), and two fewer on the small map, whose geometry stage writes
+ * the lines and whose dY's transposition runs whole beside it. */
 static void test_gather_parts(void **state)
 {
     (void)state;
@@ -1294,8 +1311,9 @@ static void test_gather_parts(void **state)
         /* With the ROI gradient enough (channel, bin) items for its own stages' two workgroups per
          * region. */
         q->channels = roi_grad ? 260 : iter % 2 ? 70 : 40;
-        q->height = 9 + below(4);
-        q->width = 10 + below(5);
+        const bool thin = iter == 9;
+        q->height = thin ? 2 + below(2) : 9 + below(4);
+        q->width = thin ? 130 + below(5) : 10 + below(5);
         q->num_rois = 513 + below(MAX_ROIS - 512);
         q->out_h = roi_grad ? 6 + below(2) : 4 + below(4);
         q->out_w = roi_grad ? 6 + below(2) : 4 + below(4);
@@ -1319,7 +1337,10 @@ static void test_gather_parts(void **state)
         if (roi_grad) {
             expect_both_gradients(&p, &params, type);
             const struct test_params own_stages = { .force_no_subgroup_shuffle = true };
-            assert_int_equal(backward_dispatches(&p, &own_stages), DMLVK_MAX_DISPATCHES);
+            bool lines_in_geometry;
+            assert_int_equal(backward_dispatches_lines(&p, &own_stages, &lines_in_geometry),
+                             DMLVK_MAX_DISPATCHES - (thin ? 0 : 2));
+            assert_int_equal(lines_in_geometry, !thin);
             expect_both_gradients(&p, &own_stages, type);
             free_problem(&p);
             continue;
@@ -2118,8 +2139,11 @@ static int teardown(void **state)
 
 /* ROI_ALIGN_GRAD's most dispatches where the gather takes no parts (test_gather_parts makes one more):
  * the geometry, InputTensor's copy, dY's transposition in two halves, the lines, the gather and the
- * ROI gradient's own two stages (without subgroup shuffles, several workgroups per region); both
- * outputs right and the same run to run. */
+ * ROI gradient's own two stages (without subgroup shuffles, several workgroups per region), where
+ * the lines outnumber the geometry's invocations ROI_GEOMETRY_LINES_PER_INVOCATION times over
+ * (iter 2 and 3: the same regions on a map 150 columns wide); on the small map its workgroups write
+ * the lines and dY's transposition runs whole beside them: two fewer. Both outputs right and the
+ * same run to run. */
 static void test_gather_dispatch_budget(void **state)
 {
     (void)state;
@@ -2130,9 +2154,14 @@ static void test_gather_dispatch_budget(void **state)
         p.q.channels = 64;
         p.q.out_h = 5;
         p.q.out_w = 5;
+        const bool wide = iter >= 2;
+        if (wide)
+            p.q.width = 150;
         alloc_uniform(&p);
         const struct test_params params = { .workgroup_size = 32, .force_no_subgroup_shuffle = true };
-        assert_int_equal(backward_dispatches(&p, &params), 8);
+        bool lines_in_geometry;
+        assert_int_equal(backward_dispatches_lines(&p, &params, &lines_in_geometry), wide ? 8 : 6);
+        assert_int_equal(lines_in_geometry, !wide);
         expect_both_gradients(&p, &params, DMLVK_TENSOR_DATA_TYPE_FLOAT32);
         free_problem(&p);
     }
