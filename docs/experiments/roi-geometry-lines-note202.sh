@@ -1,0 +1,24 @@
+#!/bin/bash
+# BENCHMARKS.md note 202 (prepared): the gather's lines written by the geometry stage's workgroups
+# (roi_align_grad_geometry, committed) against their own stage (DMLVK_EXP_LINES_APART=1, the plan before),
+# and the rule's bound (DMLVK_EXP_LINES_PER_INVOCATION: lines per geometry invocation, committed 2), on every
+# ROI_ALIGN_GRAD row of the presets and of random seeds 11 and 12. Knob build: roi-geometry-lines-knobs-note202.patch
+# on the commit that added roi_align_grad_geometry, `meson setup build-exp --buildtype=release -Dtests=false &&
+# ninja -C build-exp tools/dmlvk-bench`, the binary in .gl/kfuse/. Device: carry [".gl"]; about 8 minutes.
+for f in .gl/*.deb; do dpkg -x $f / >/dev/null; done; ldconfig
+export DMLVK_CACHE_DIR=/tmp/dmlvk-cache
+START=$(date +%s); END=$((START + ${BUDGET:-560}))
+left() { echo $((END - $(date +%s))); }
+V="base: apart:DMLVK_EXP_LINES_APART=1 per8:DMLVK_EXP_LINES_PER_INVOCATION=8 per32:DMLVK_EXP_LINES_PER_INVOCATION=32"
+B=.gl/kfuse/dmlvk-bench
+run() {
+    local out=$1
+    shift
+    timeout $(left) python3 .gl/bench_variants.py $B --passes 2 --out $OUT/$out.json $V -- "$@" --op-only --iterations 50 \
+        2>/dev/null | tail -60
+}
+run lines-s11 --preset random --seed 11 --only rnd042,rnd040,rnd037,rnd024,rnd027,rnd009,rnd001,rnd005,rnd013
+run lines-sweep --preset sweep --only roi_align_grad_7x7_64_regions_tiny,roi_align_grad_14x14_64,roi_align_grad_7x7_1024,roi_align_grad_7x7_tiny_map,roi_align_grad_14x14_unaligned,roi_align_grad_7x7_adaptive_tiny,roi_align_grad_7x7_4096_regions_f32
+run lines-s12 --preset random --seed 12 --only rnd016,rnd025,rnd036,rnd042,rnd001,rnd034
+run lines-gpu --preset gpu --only roi_align_grad_7x7_f32,roi_align_grad_14x14_f32,roi_align_grad_7x7_f16,roi_align_grad_7x7_bf16
+echo "== done, $(left) s left"
