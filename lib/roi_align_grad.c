@@ -142,7 +142,8 @@ static uint64_t region_scatter_size(const struct dmlvk_op_context *ctx, const st
  * (roi_align_abi.h). The prepare pass (glsl/roi_align_grad_prepare.comp) transposes a region's
  * ROI_TRANSPOSE_CHANNELS channels per workgroup (under MAX glsl/roi_align_grad_winners.comp finds
  * their winners), then (a second dispatch) weighs the lines and records the regions, an
- * invocation each.
+ * invocation each; on small maps the geometry stage's workgroups do that last part
+ * (lines_in_geometry).
  */
 _Static_assert((ROI_GATHER_VECS & (ROI_GATHER_VECS - 1)) == 0, "the gather masks sum indices with ROI_GATHER_VECS");
 
