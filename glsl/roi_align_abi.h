@@ -34,6 +34,7 @@ DMLVK_PARAMS_BEGIN(roi_align_params)
     DMLVK_U32 input_base;           /* the ROI gradient's channels-last copy of InputTensor in scratch, in uvec4 */
     DMLVK_U32 rescue_base;          /* ROI_ALIGN1's flag word per region in scratch, in uvec4 (ROI_SPEC_RESCUE) */
     DMLVK_U32 parts_base;           /* the gather's parts' sums in scratch, in floats (ROI_SPEC_GATHER_PARTS) */
+    DMLVK_U32 lines_base;           /* the gather's lines in scratch (after the transposed dY), in uvec4 */
 DMLVK_PARAMS_END(roi_align_params)
 
 /* counters: the operators' diagnostics counters (ROI_COUNTER_*), one uint each. */

@@ -37,18 +37,14 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer ScratchVec4
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer ScratchUvec4 { uvec4 v[]; };
 
 // Scratch: the transposed dY in the tensors' type (16-bit types as their bits; under MAX a uvec4
-// record per channel, roi_align_grad_winners), then a uvec4 per line, then the regions' records
+// record per channel, roi_align_grad_winners), then a uvec4 per line (from lines_base, which the
+// plan sets, so that the stages that write lines need no GROUP_CHANNELS), then the regions' records
 // (regions_vec4), then their pools (pool_word).
 #if DMLVK_STORAGE16
 const uint LOAD_CHANNELS = MAXIMUM ? ROI_GATHER_LOAD_BYTES / ROI_WINNER_BYTES : ROI_GATHER_LOAD_BYTES / 2u;
 #else
 const uint LOAD_CHANNELS = MAXIMUM ? ROI_GATHER_LOAD_BYTES / ROI_WINNER_BYTES : ROI_GATHER_LOAD_BYTES / 4u;
 #endif
-
-uint transposed_size()
-{
-    return pc.p.num_rois * pc.p.out_h * pc.p.out_w * gather_stride();
-}
 
 uint line_count()
 {
@@ -57,7 +53,7 @@ uint line_count()
 
 uint lines_vec4()
 {
-    return transposed_size() / LOAD_CHANNELS;
+    return pc.p.lines_base;
 }
 
 // Then two uvec4 per region: the rows and columns its taps may reach (first, last, first,

@@ -160,6 +160,7 @@ struct gather_plan {
     uint32_t warps;                     /* ROI_SPEC_GATHER_WARPS */
     uint32_t scan;                      /* ROI_SPEC_GATHER_SCAN */
     uint64_t roi_partials;              /* its sums in scratch, vec4 */
+    uint32_t lines_base;                /* roi_align_params' */
     uint64_t scratch_bytes, transpose_blocks, line_invocations, gather_invocations;
 };
 
@@ -360,6 +361,7 @@ static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct r
         .roi_partials = partials,
         .transpose_blocks = blocks,
         .line_invocations = lines,
+        .lines_base = (uint32_t)(transposed * element_bytes / 16),
         .gather_invocations = tiles * s->batch_count * (stride / channels) * parts * wg,
     };
     return true;
@@ -556,13 +558,15 @@ static bool lines_in_geometry(const struct dmlvk_op_context *ctx, const struct r
            (uint64_t)s->in_h + s->in_w <= ROI_GEOMETRY_LINES_PER_INVOCATION * (uint64_t)narrow.workgroup_size;
 }
 
-/* The geometry stage that writes the lines too (lines_in_geometry), in the geometry's workgroups. */
+/* The geometry stage that writes the lines too (lines_in_geometry), in the geometry's workgroups.
+ * Its lines' place comes from the parameters (lines_base), not from the gather's channels per
+ * workgroup: one pipeline of this heavy shader for every gather it precedes. */
 static bool plan_geometry_lines(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
                                 const struct gather_plan *g, struct dmlvk_op_plan *p)
 {
     const struct dmlvk_op_context narrow = dmlvk_roi_align_geometry_context(ctx, s);
     struct dmlvk_dispatch_plan *d = stage(p, &narrow, f, DMLVK_SHADER_ROI_ALIGN_GRAD_GEOMETRY, true, 0,
-                                          (uint64_t)s->num_rois * narrow.workgroup_size, g->group_channels);
+                                          (uint64_t)s->num_rois * narrow.workgroup_size, 0);
     if (d)
         dmlvk_dispatch_spec(p, d, ROI_SPEC_GATHER_ROI_GRAD, g->roi_grad);
     return d != NULL;
@@ -642,12 +646,11 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
         if (gathered) {
             struct dmlvk_op_context gather_ctx = dmlvk_context_capped(ctx, g.workgroup_size);
             p->scratch_bytes = g.scratch_bytes;
-            if (g.parts > 1) {
-                const uint32_t parts_base = dmlvk_roi_align_reserve_scratch(p, (g.parts * elements + 3) / 4);
-                struct roi_align_params *params = dmlvk_roi_align_params(&s, p);
-                if (params)
-                    params->parts_base = 4 * parts_base;
-            }
+            struct roi_align_params *params = dmlvk_roi_align_params(&s, p);
+            if (params)
+                params->lines_base = g.lines_base;
+            if (g.parts > 1 && params)
+                params->parts_base = 4 * dmlvk_roi_align_reserve_scratch(p, (g.parts * elements + 3) / 4);
             struct dmlvk_dispatch_plan *first = NULL, *lines = NULL, *second = NULL, *gather = NULL, *sum = NULL;
             /* dY's transposition reads no sample table: half of it runs beside the geometry stage,
              * half beside the lines, which wait for the geometry (BENCHMARKS.md note 94: hidden
