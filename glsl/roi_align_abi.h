@@ -40,7 +40,8 @@ DMLVK_PARAMS_END(roi_align_params)
 /* counters: the operators' diagnostics counters (ROI_COUNTER_*), one uint each. */
 #define ROI_ALIGN1_PUSH(X) X(roi_align_params, p) X(Tensor, x) X(Tensor, rois) X(UintTensor, batch) X(Tensor, y) \
     X(UintTensor, counters) X(Scratch, scratch)
-/* The first stage of both operators (glsl/roi_align_geometry.comp) writes the sample tables. */
+/* The first stage of both operators (glsl/roi_align_geometry.glsl, in roi_align_geometry.comp or,
+ * with the gather's lines, roi_align_grad_geometry.comp) writes the sample tables. */
 #define ROI_GEOMETRY_PUSH(X) X(roi_align_params, p) X(Tensor, rois) X(UintTensor, batch) X(Scratch, scratch) \
     X(UintTensor, counters)
 /* Every stage of ROI_ALIGN_GRAD (glsl/roi_align_grad_*.comp) takes the same block. */
@@ -163,7 +164,7 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_WINNER_MAX_TAP 0xffffu
 
 /*
- * The sample tables (roi_align_geometry.comp), at table_base in scratch, per region: a record of
+ * The sample tables (roi_align_geometry.glsl), at table_base in scratch, per region: a record of
  * ROI_RECORD_VEC4 uvec4 (batch index or ROI_NO_BATCH, nx, ny, ROI_DECREASING_* and ROI_SHARED_TAPS
  * bits; then per axis x, y the window of samples in bounds: first bin, first sample in it, end bin,
  * end sample in it),

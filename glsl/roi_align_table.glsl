@@ -29,7 +29,7 @@ uvec4 table_word(uint i)
 }
 #endif
 
-// A region as roi_align_geometry.comp recorded it (roi_align_abi.h).
+// A region as roi_align_geometry.glsl recorded it (roi_align_abi.h).
 struct Region {
     bool valid;         // its batch index is in range
     uint b;
