@@ -35,13 +35,14 @@ DMLVK_PARAMS_BEGIN(roi_align_params)
     DMLVK_U32 rescue_base;          /* ROI_ALIGN1's flag word per region in scratch, in uvec4 (ROI_SPEC_RESCUE) */
     DMLVK_U32 parts_base;           /* the gather's parts' sums in scratch, in floats (ROI_SPEC_GATHER_PARTS) */
     DMLVK_U32 lines_base;           /* the gather's lines in scratch (after the transposed dY), in uvec4 */
+    DMLVK_U32 geometry_lines;       /* the geometry stage writes those lines too (ROI_KEPT_TABLE_VEC4) */
 DMLVK_PARAMS_END(roi_align_params)
 
 /* counters: the operators' diagnostics counters (ROI_COUNTER_*), one uint each. */
 #define ROI_ALIGN1_PUSH(X) X(roi_align_params, p) X(Tensor, x) X(Tensor, rois) X(UintTensor, batch) X(Tensor, y) \
     X(UintTensor, counters) X(Scratch, scratch)
-/* The first stage of both operators (glsl/roi_align_geometry.glsl, in roi_align_geometry.comp or,
- * with the gather's lines, roi_align_grad_geometry.comp) writes the sample tables. */
+/* The first stage of both operators (glsl/roi_align_geometry.comp) writes the sample tables, and
+ * where geometry_lines is set the gather's lines. */
 #define ROI_GEOMETRY_PUSH(X) X(roi_align_params, p) X(Tensor, rois) X(UintTensor, batch) X(Scratch, scratch) \
     X(UintTensor, counters)
 /* Every stage of ROI_ALIGN_GRAD (glsl/roi_align_grad_*.comp) takes the same block. */
@@ -172,8 +173,9 @@ DMLVK_PARAMS_END(roi_align_params)
  * (table_y). An entry: first tap, ROI_ENTRY_* flags, the second tap's weight and t (float bits).
  */
 #define ROI_RECORD_VEC4 3u
-/* roi_align_grad_geometry keeps a region's record and tables in shared memory where they fit in
- * ROI_KEPT_TABLE_VEC4 uvec4 (ROI_RECORD_VEC4 + table_x + table_y), and writes its lines from there. */
+/* The geometry stage keeps a copy of a region's record and tables in shared memory, as far as
+ * ROI_KEPT_TABLE_VEC4 uvec4 hold (ROI_RECORD_VEC4 + table_x + table_y), for geometry_lines, which
+ * needs them whole. */
 #define ROI_KEPT_TABLE_VEC4 256u
 #define ROI_NO_BATCH 0xffffffffu
 #define ROI_ENTRY_CLAMPED 1u            /* the position was clamped into the input: no derivative */

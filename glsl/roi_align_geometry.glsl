@@ -5,18 +5,14 @@
 // u = s - OutputPixelOffset, D = NX (or u = s, D = NX - 1 aligned to corners; u = 1, D = 2 with one
 // sample), summed without rounding in a wide fixed-point integer. Weights and t stay float32.
 // Only the samples that may be in bounds are listed, so no bin does work the input cannot hold.
-// Included by roi_align_geometry.comp and (keeping the tables in shared memory, ROI_KEPT_TABLE)
-// roi_align_grad_geometry.comp, after the push constants (pc.p, rois, batch, scratch, counters)
-// and roi_align_table.glsl.
+// Included by roi_align_geometry.comp after the push constants and roi_align_table.glsl.
 
-// Word i of the tables in scratch (and of the kept copy, where the region's own).
+// Word i of the tables in scratch (and of the kept copy, as far as it holds them).
 void store_table(uint i, uvec4 v)
 {
     RoiTable(pc.scratch).v[i] = v;
-#if ROI_KEPT_TABLE
     if (i - kept_base < ROI_KEPT_TABLE_VEC4)
         kept_table[i - kept_base] = v;
-#endif
 }
 
 // ---- 64- and 128-bit integers: uvec2 / uvec4, lowest word first, two's complement ----

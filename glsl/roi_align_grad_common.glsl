@@ -8,7 +8,6 @@
 //   roi_align_grad_prepare          copies dY to scratch with the channel fastest and lists each
 //                                   region's weights per input row and column, for
 //   roi_align_grad_winners          (MAX, in place of the copy) each bin's winner per channel;
-//   roi_align_grad_geometry         (small maps) the geometry stage, then the lines from its tables;
 //   roi_align_grad_gather           one workgroup per tile of the input gradient sums the regions
 //                                   over it and stores each element once: no atomics;
 //   roi_align_grad_roi              workgroups per region sum the ROI coordinates' derivatives,

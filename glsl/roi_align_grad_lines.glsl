@@ -1,5 +1,6 @@
 // ROI_ALIGN_GRAD: the gather's lines (roi_align_grad_tiles.glsl), written by roi_align_grad_prepare
-// after the geometry stage or, on small maps, by roi_align_grad_geometry right after it.
+// after the geometry stage or, on small maps (roi_align_params' geometry_lines), by the geometry
+// stage's workgroups right after their tables. Needs only pc.p and pc.scratch of the push constants.
 // Line l of region r: row l (l < InputHeight) or column l - InputHeight. Rows' weights are
 // divided by the region's sample count. Each bin sums its samples in order. A line that more than
 // LINE_BINS bins reach keeps its weights in the region's pool at F(p) + F(next line), F the first
@@ -15,7 +16,7 @@ void prepare_line(uint r, uint l)
     uint a = l < pc.p.in_h ? 0u : 1u, p = a == 0u ? l : l - pc.p.in_h;
     uint first = NO_BIN, bin = NO_BIN, pool = NO_BIN;
     vec4 w = vec4(0.0), d0 = vec4(0.0), d1 = vec4(0.0);
-    FloatSums pool_of = FloatSums(pc.scratch);
+    ScratchFloat pool_of = ScratchFloat(pc.scratch);
     uint off0 = ROI_GRAD ? derivative_pool_offset(0u) : 0u, off1 = ROI_GRAD ? derivative_pool_offset(1u) : 0u;
     if (g.valid) {
         Samples x = axis_samples(a, g);

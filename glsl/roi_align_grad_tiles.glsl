@@ -35,6 +35,7 @@ layout(constant_id = ROI_SPEC_GATHER_SCAN) const uint SCAN_REGIONS = 1u;
 layout(constant_id = ROI_SPEC_GATHER_POOL_STEP) const uint POOL_STEP = 1u;
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer ScratchVec4 { vec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer ScratchUvec4 { uvec4 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer ScratchFloat { float v[]; };
 
 // Scratch: the transposed dY in the tensors' type (16-bit types as their bits; under MAX a uvec4
 // record per channel, roi_align_grad_winners), then a uvec4 per line (from lines_base, which the

@@ -9,8 +9,8 @@ layout(constant_id = ROI_SPEC_ALIGN_CORNERS) const bool ALIGN_CORNERS = false;
 
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer RoiTable { uvec4 v[]; };
 
-// Word i of scratch's tables. roi_align_grad_geometry (ROI_KEPT_TABLE 1) reads its own region's
-// from shared memory, where the geometry kept a copy as it wrote them (ROI_KEPT_TABLE_VEC4).
+// Word i of scratch's tables. The geometry stage (ROI_KEPT_TABLE 1) reads its own region's from
+// shared memory, where it kept a copy as it wrote them (ROI_KEPT_TABLE_VEC4).
 #ifndef ROI_KEPT_TABLE
 #define ROI_KEPT_TABLE 0
 #endif

@@ -155,22 +155,22 @@ struct dmlvk_op_context dmlvk_roi_align_geometry_context(const struct dmlvk_op_c
     return dmlvk_context_capped(ctx, entries);
 }
 
-bool dmlvk_roi_align_geometry(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
-                              struct dmlvk_op_plan *plan)
+struct dmlvk_dispatch_plan *dmlvk_roi_align_geometry(const struct dmlvk_op_context *ctx, const struct roi_fields *f,
+                                                     const struct roi_shape *s, struct dmlvk_op_plan *plan)
 {
     struct dmlvk_op_context narrow = dmlvk_roi_align_geometry_context(ctx, s);
     struct dmlvk_dispatch_plan *d = dmlvk_plan_add_dispatch(plan, &narrow, DMLVK_SHADER_ROI_ALIGN_GEOMETRY,
                                                             DMLVK_PUSH_SLOTS(roi_align_geometry_push),
                                                             (uint64_t)s->num_rois * narrow.workgroup_size);
     if (!d)
-        return false;
+        return NULL;
     dmlvk_roi_align_spec(f, plan, d);
     DMLVK_BIND(d, roi_align_geometry_push, p, DMLVK_SLOT_PARAMS);
     DMLVK_BIND(d, roi_align_geometry_push, rois, s->rois_slot);
     DMLVK_BIND(d, roi_align_geometry_push, batch, s->batch_slot);
     DMLVK_BIND(d, roi_align_geometry_push, scratch, DMLVK_SLOT_SCRATCH);
     DMLVK_BIND(d, roi_align_geometry_push, counters, DMLVK_SLOT_COUNTERS);
-    return true;
+    return d;
 }
 
 struct roi_align_params *dmlvk_roi_align_params(const struct roi_shape *s, struct dmlvk_op_plan *plan)

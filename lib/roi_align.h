@@ -47,10 +47,10 @@ dmlvk_status dmlvk_roi_align_prepare(const struct dmlvk_op_context *ctx, const s
 /* Adds the first stage, roi_align_geometry, which writes the sample tables every later stage reads
  * and counts the skipped regions; its workgroups hold a region's table entries in whole multiples
  * of ROI_GEOMETRY_WORKGROUP invocations (a warp), up to the operator's workgroup size
- * (dmlvk_roi_align_geometry_context). */
+ * (dmlvk_roi_align_geometry_context). Returns its dispatch, NULL where adding it failed. */
 #define ROI_GEOMETRY_WORKGROUP 32u
-bool dmlvk_roi_align_geometry(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
-                              struct dmlvk_op_plan *plan);
+struct dmlvk_dispatch_plan *dmlvk_roi_align_geometry(const struct dmlvk_op_context *ctx, const struct roi_fields *f,
+                                                     const struct roi_shape *s, struct dmlvk_op_plan *plan);
 struct dmlvk_op_context dmlvk_roi_align_geometry_context(const struct dmlvk_op_context *ctx, const struct roi_shape *s);
 
 /* The parameter block the plan holds, NULL where appending it failed. */

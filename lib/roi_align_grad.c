@@ -546,30 +546,19 @@ static void gather_spec(struct dmlvk_op_plan *p, struct dmlvk_dispatch_plan *d, 
 
 /* Where a region's record and tables fit in shared memory (ROI_KEPT_TABLE_VEC4) and its lines
  * take each of the geometry's invocations at most ROI_GEOMETRY_LINES_PER_INVOCATION times, the
- * geometry's workgroups write the lines too (roi_align_grad_geometry): on small maps the lines' own
- * stage, a dispatch after the geometry's whose invocations each wait on a chain of loads of the
- * tables, took 7-9.5 us (BENCHMARKS.md note 201). Elsewhere the lines keep their own stage, whose
- * workgroups fill the device beside nothing else. */
+ * geometry stage's workgroups write the lines too (roi_align_params' geometry_lines): on small
+ * maps the lines' own stage, a dispatch after the geometry's whose invocations each wait on a
+ * chain of loads of the tables, took 7-9.5 us (BENCHMARKS.md note 201). Note 98 fused them in
+ * workgroups as wide as the lines, which idled through the geometry, reading the tables through
+ * L2: mixed. Here the geometry's own narrow workgroups loop over the lines and read the tables
+ * from shared memory. Elsewhere the lines keep their own stage, whose workgroups fill the device
+ * beside nothing else. */
 #define ROI_GEOMETRY_LINES_PER_INVOCATION 2
 static bool lines_in_geometry(const struct dmlvk_op_context *ctx, const struct roi_shape *s)
 {
     const struct dmlvk_op_context narrow = dmlvk_roi_align_geometry_context(ctx, s);
     return ROI_RECORD_VEC4 + (uint64_t)s->table_x + s->table_y <= ROI_KEPT_TABLE_VEC4 &&
            (uint64_t)s->in_h + s->in_w <= ROI_GEOMETRY_LINES_PER_INVOCATION * (uint64_t)narrow.workgroup_size;
-}
-
-/* The geometry stage that writes the lines too (lines_in_geometry), in the geometry's workgroups.
- * Its lines' place comes from the parameters (lines_base), not from the gather's channels per
- * workgroup: one pipeline of this heavy shader for every gather it precedes. */
-static bool plan_geometry_lines(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
-                                const struct gather_plan *g, struct dmlvk_op_plan *p)
-{
-    const struct dmlvk_op_context narrow = dmlvk_roi_align_geometry_context(ctx, s);
-    struct dmlvk_dispatch_plan *d = stage(p, &narrow, f, DMLVK_SHADER_ROI_ALIGN_GRAD_GEOMETRY, true, 0,
-                                          (uint64_t)s->num_rois * narrow.workgroup_size, 0);
-    if (d)
-        dmlvk_dispatch_spec(p, d, ROI_SPEC_GATHER_ROI_GRAD, g->roi_grad);
-    return d != NULL;
 }
 
 /* The ROI gradient that the gather summed by region, tile, channel group and subgroup: a
@@ -618,7 +607,10 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     const bool gathered = f.grad && plan_gather_sized(ctx, &f, &s, f.roi_grad && average_linear, &g);
     const bool fused = gathered && g.roi_grad;
     const bool geometry_lines = gathered && lines_in_geometry(ctx, &s);
-    bool ok = geometry_lines ? plan_geometry_lines(ctx, &f, &s, &g, p) : dmlvk_roi_align_geometry(ctx, &f, &s, p);
+    struct dmlvk_dispatch_plan *geometry = dmlvk_roi_align_geometry(ctx, &f, &s, p);
+    bool ok = geometry != NULL;
+    if (ok && geometry_lines && fused) /* else unset: ROI_ALIGN1's pipeline */
+        dmlvk_dispatch_spec(p, geometry, ROI_SPEC_GATHER_ROI_GRAD, true);
     const uint64_t copy = fused ? 0 : input_copy_vec4(&f, &s);
     uint32_t transposed = 0;
     if (ok && copy) {
@@ -647,8 +639,10 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
             struct dmlvk_op_context gather_ctx = dmlvk_context_capped(ctx, g.workgroup_size);
             p->scratch_bytes = g.scratch_bytes;
             struct roi_align_params *params = dmlvk_roi_align_params(&s, p);
-            if (params)
+            if (params) {
                 params->lines_base = g.lines_base;
+                params->geometry_lines = geometry_lines;
+            }
             if (g.parts > 1 && params)
                 params->parts_base = 4 * dmlvk_roi_align_reserve_scratch(p, (g.parts * elements + 3) / 4);
             struct dmlvk_dispatch_plan *first = NULL, *lines = NULL, *second = NULL, *gather = NULL, *sum = NULL;

@@ -368,7 +368,7 @@ static dmlvk_roi_align_grad_operator_desc backward_desc(const struct ref_roi *q,
 }
 
 /* The dispatches ROI_ALIGN_GRAD records for problem p in float32 with both outputs, and whether
- * the geometry's workgroups write the gather's lines (roi_align_grad_geometry). */
+ * the geometry's workgroups write the gather's lines (no roi_align_grad_prepare dispatch does). */
 static uint32_t backward_dispatches_lines(const struct problem *p, const struct test_params *params,
                                           bool *lines_in_geometry)
 {
@@ -382,11 +382,14 @@ static uint32_t backward_dispatches_lines(const struct problem *p, const struct 
                      DMLVK_OK);
     dmlvk_operator_properties props;
     assert_int_equal(dmlvk_operator_get_properties(op, &props), DMLVK_OK);
-    *lines_in_geometry = false;
+    *lines_in_geometry = true;
     for (uint32_t i = 0; i < props.dispatch_count; i++) {
         enum dmlvk_shader shader;
+        uint32_t prepare;
         assert_int_equal(dmlvk_debug_operator_shader(op, i, &shader), DMLVK_OK);
-        *lines_in_geometry = *lines_in_geometry || shader == DMLVK_SHADER_ROI_ALIGN_GRAD_GEOMETRY;
+        if (shader == DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE &&
+            dmlvk_debug_operator_spec(op, i, ROI_SPEC_PREPARE, &prepare) == DMLVK_OK && prepare == ROI_PREPARE_LINES)
+            *lines_in_geometry = false;
     }
     dmlvk_operator_destroy(op);
     return props.dispatch_count;
