@@ -1,10 +1,10 @@
 #!/bin/bash
 # BENCHMARKS.md note 202 (prepared): the gather's lines written by the geometry stage's workgroups
-# (roi_align_grad_geometry, committed) against their own stage (DMLVK_EXP_LINES_APART=1, the plan before),
+# (roi_align_params' geometry_lines, committed) against their own stage (DMLVK_EXP_LINES_APART=1, the plan before),
 # the rule's bound (DMLVK_EXP_LINES_PER_INVOCATION: lines per geometry invocation, committed 2) and workgroups
 # widened for the lines (DMLVK_EXP_LINES_WIDE=1: up to 256 invocations, so that every map whose tables fit
 # takes the form), on ROI_ALIGN_GRAD rows of the presets, the sweep and random seeds 11 and 12. Knob build:
-# roi-geometry-lines-knobs-note202.patch on ffc9cc7, `meson setup build-exp --buildtype=release
+# roi-geometry-lines-knobs-note202.patch on 438fdb4, `meson setup build-exp --buildtype=release
 # -Dtests=false && ninja -C build-exp tools/dmlvk-bench`, the binary in .gl/kfuse/. Device: carry [".gl"]; about 8
 # minutes.
 for f in .gl/*.deb; do dpkg -x $f / >/dev/null; done; ldconfig
