@@ -7,11 +7,11 @@
 // Only the samples that may be in bounds are listed, so no bin does work the input cannot hold.
 // Included by roi_align_geometry.comp after the push constants and roi_align_table.glsl.
 
-// Word i of the tables in scratch (and of the kept copy, as far as it holds them).
+// Word i of the tables in scratch, and of the kept copy where the lines read it (geometry_lines).
 void store_table(uint i, uvec4 v)
 {
     RoiTable(pc.scratch).v[i] = v;
-    if (i - kept_base < ROI_KEPT_TABLE_VEC4)
+    if (pc.p.geometry_lines != 0u && i - kept_base < ROI_KEPT_TABLE_VEC4)
         kept_table[i - kept_base] = v;
 }
 

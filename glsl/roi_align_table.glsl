@@ -1,8 +1,6 @@
 // The regions' sample tables (roi_align_abi.h), as roi_align_geometry.glsl writes them and the
 // stages of ROI_ALIGN1 and ROI_ALIGN_GRAD read them. The including shader declares the push
 // constants (roi_align_abi.h) first.
-#ifndef ROI_ALIGN_TABLE_GLSL
-#define ROI_ALIGN_TABLE_GLSL
 layout(constant_id = ROI_SPEC_LINEAR) const bool LINEAR = true;
 layout(constant_id = ROI_SPEC_MAXIMUM) const bool MAXIMUM = false;
 layout(constant_id = ROI_SPEC_ALIGN_CORNERS) const bool ALIGN_CORNERS = false;
@@ -126,4 +124,3 @@ Axis sample_x(Region g, uint ox, uint j)
     uint e = (ox - g.wx.x) * g.nx + j - g.wx.y;
     return axis_entry(table_word(x_entry_index(g, e)), pc.p.in_w);
 }
-#endif
