@@ -4,7 +4,7 @@
 # the rule's bound (DMLVK_EXP_LINES_PER_INVOCATION: lines per geometry invocation, committed 2) and workgroups
 # widened for the lines (DMLVK_EXP_LINES_WIDE=1: up to 256 invocations, so that every map whose tables fit
 # takes the form), on ROI_ALIGN_GRAD rows of the presets, the sweep and random seeds 11 and 12. Knob build:
-# roi-geometry-lines-knobs-note202.patch on 438fdb4, `meson setup build-exp --buildtype=release
+# roi-geometry-lines-knobs-note202.patch on 5bf92d4, `meson setup build-exp --buildtype=release
 # -Dtests=false && ninja -C build-exp tools/dmlvk-bench`, the binary in .gl/kfuse/. Device: carry [".gl"]; about 8
 # minutes. The last two runs compare builds (tools/bench_ab.py): .gl/kbase202/dmlvk-bench is 6454946's, built
 # the same way.
