@@ -367,8 +367,9 @@ static dmlvk_roi_align_grad_operator_desc backward_desc(const struct ref_roi *q,
     };
 }
 
-/* The dispatches ROI_ALIGN_GRAD records for problem p in float32 with both outputs, and whether
- * the geometry's workgroups write the gather's lines (no roi_align_grad_prepare dispatch does). */
+/* The dispatches ROI_ALIGN_GRAD records for problem p in float32 with both outputs, and, for a
+ * plan that gathers, whether the geometry's workgroups write the gather's lines (no
+ * roi_align_grad_prepare dispatch does). */
 static uint32_t backward_dispatches_lines(const struct problem *p, const struct test_params *params,
                                           bool *lines_in_geometry)
 {
