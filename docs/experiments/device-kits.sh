@@ -1,0 +1,49 @@
+#!/bin/bash
+# Builds, here, everything the prepared device scripts of BENCHMARKS.md notes 194, 195, 202 and 203 carry in .gl/
+# (a new checkout has no .gl/): the Vulkan loader packages, tools/bench_*.py, the scripts themselves, and release
+# builds of dmlvk-bench:
+#   .gl/kf64      the note 203 patch on HEAD (its library is 51c9300's)
+#   .gl/kfuse     note 202's knob patch on 5bf92d4 (plans without knobs are 51c9300's)
+#   .gl/kbase202  6454946, the library before note 202's fused lines
+#   .gl/k94       note 194's shape knobs on HEAD (notes 194 and 195)
+# Run from the repository root: `bash docs/experiments/device-kits.sh [KIT...]` (all four by default; on a 2-core
+# machine about 4 minutes each). Then, on the device, with carry [".gl"]:
+#   BUDGET=180 bash .gl/roi-geometry-float64-note203.sh; BUDGET=400 bash .gl/roi-geometry-lines-note202.sh
+# and in a second call note 195 (`bash .gl/resample-forced-shapes-backward-note195.sh`) or note 194.
+set -euo pipefail
+top=$(git rev-parse --show-toplevel)
+cd "$top"
+kits=("$@")
+[ ${#kits[@]} -gt 0 ] || kits=(kf64 kfuse kbase202 k94)
+x=docs/experiments
+mkdir -p .gl
+bash ../shared/tools/gpu-vulkan-debs >/dev/null
+cp tools/bench_ab.py tools/bench_variants.py tools/bench_torch.py \
+    $x/roi-geometry-float64-note203.sh $x/roi-geometry-lines-note202.sh \
+    $x/resample-forced-shapes-note194.sh $x/resample-forced-shapes-backward-note195.sh .gl/
+
+build() {
+    local kit=$1 rev=$2 patch=$3 wt=/tmp/dmlvk-kit-$1
+    git worktree remove -f "$wt" 2>/dev/null || rm -rf "$wt"
+    git worktree add -f --detach "$wt" "$rev" >/dev/null
+    if [ -n "$patch" ]; then
+        git -C "$wt" apply "$top/$patch"
+    fi
+    (cd "$wt" && meson setup build-exp --buildtype=release -Dtests=false >/dev/null \
+        && ninja -C build-exp tools/dmlvk-bench >/dev/null)
+    mkdir -p .gl/$kit
+    cp "$wt/build-exp/tools/dmlvk-bench" .gl/$kit/
+    git worktree remove -f "$wt"
+    echo "$kit: $(git rev-parse --short "$rev")${patch:+ + $patch}"
+}
+
+for kit in "${kits[@]}"; do
+    case $kit in
+    kf64) build kf64 HEAD $x/roi-geometry-float64-note203.patch ;;
+    kfuse) build kfuse 5bf92d4 $x/roi-geometry-lines-knobs-note202.patch ;;
+    kbase202) build kbase202 6454946 "" ;;
+    k94) build k94 HEAD $x/resample-forced-shapes-knobs-note194.patch ;;
+    *) echo "unknown kit $kit" >&2; exit 1 ;;
+    esac
+done
+du -sh .gl

@@ -1,0 +1,506 @@
+#!/usr/bin/env python3
+"""Random cases for dmlvk-run from a second, independent reading of OPERATORS.md.
+
+tests/reference.c and the library were written by the same hands, so a point of the spec both read
+the same wrong way would pass refgen's cases. This generator was written from OPERATORS.md's text
+alone, without looking at either: sample positions, cells and weights on exact rationals
+(fractions.Fraction, from the values as the tensors and descriptor fields hold them), sums in
+float64. Its draws also differ from refgen's: arbitrary float coordinates and feature-stride
+spatial scales (1/4 to 1/32), random pixel offsets and scales, regions far larger than the map,
+inputs of few distinct values (ties under MAX), permuted and padded strides, broadcast inputs.
+Tolerances: 8 ulp (float32) or 1 ulp (16-bit types), or an absolute error relative to the largest
+sum of the terms' magnitudes (float32 rounds each term; the ROI gradient's terms are the taps'
+products, not their exact differences).
+
+usage: crosscheck.py OUTDIR SEED COUNT  (COUNT cases per operator, one file per operator)
+"""
+import json, math, os, random, struct, sys
+from fractions import Fraction as F
+
+
+def f32(v):
+    return struct.unpack('<f', struct.pack('<f', v))[0]
+
+
+def f16(v):
+    return struct.unpack('<e', struct.pack('<e', v))[0]
+
+
+def bf16(v):
+    b = struct.unpack('<I', struct.pack('<f', f32(v)))[0]
+    b = (b + 0x7fff + ((b >> 16) & 1)) & 0xffff0000
+    return struct.unpack('<f', struct.pack('<I', b))[0]
+
+
+ROUND = {'FLOAT32': f32, 'FLOAT16': f16, 'BFLOAT16': bf16}
+
+
+def packed(sizes):
+    st, acc = [0] * len(sizes), 1
+    for d in reversed(range(len(sizes))):
+        st[d] = acc
+        acc *= sizes[d]
+    return st
+
+
+def strides_for(rng, sizes, allow_broadcast):
+    """Packed strides of a random axis order, sometimes padded, sometimes (inputs) broadcast."""
+    n = len(sizes)
+    order = list(range(n))
+    if rng.random() < 0.5:
+        rng.shuffle(order)
+    st, acc = [0] * n, 1
+    for d in reversed(order):
+        st[d] = acc
+        acc *= sizes[d] + (rng.randint(1, 3) if rng.random() < 0.25 else 0)
+    if allow_broadcast and rng.random() < 0.2:
+        d = rng.randrange(n)
+        st[d] = 0
+    return st
+
+
+def index_iter(sizes):
+    if not sizes:
+        yield ()
+        return
+    for i in range(sizes[0]):
+        for rest in index_iter(sizes[1:]):
+            yield (i,) + rest
+
+
+def flat(idx, sizes):
+    o = 0
+    for i, s in zip(idx, sizes):
+        o = o * s + i
+    return o
+
+
+def tensor(rng, dtype, sizes, values=None, output=False, plain=False):
+    t = {'dataType': dtype, 'sizes': list(sizes)}
+    st = packed(sizes) if plain else strides_for(rng, sizes, not output and values is not None)
+    if st != packed(sizes):
+        t['strides'] = st
+    if values is not None:
+        # a broadcast axis repeats its first element's values
+        vals = []
+        for idx in index_iter(sizes):
+            src = tuple(0 if st[d] == 0 else idx[d] for d in range(len(sizes)))
+            vals.append(values[flat(src, sizes)])
+        t['data'] = vals
+        return t, vals
+    return t, None
+
+
+def rnd_values(rng, n, dtype, lo=-2, hi=2):
+    r = ROUND[dtype]
+    return [r(rng.uniform(lo, hi)) for _ in range(n)]
+
+
+def expected(vals, dtype, mag):
+    rel = {'FLOAT32': 2e-5, 'FLOAT16': 3e-3, 'BFLOAT16': 2e-2}[dtype]
+    return {'data': vals, 'ulp': 8 if dtype == 'FLOAT32' else 1, 'abs': rel * (mag + 1e-3)}
+
+
+# ---------------------------------------------------------------- ReLU
+
+def relu_case(rng, n, grad, dtype):
+    dims = rng.randint(1, 8)
+    sizes = [rng.randint(1, 4) for _ in range(dims)]
+    count = math.prod(sizes)
+    special = [0.0, -0.0, float('nan'), float('inf'), float('-inf')]
+    def values():
+        return [rng.choice(special) if rng.random() < 0.15 else ROUND[dtype](rng.uniform(-2, 2)) for _ in range(count)]
+    tx, x = tensor(rng, dtype, sizes, values())
+    tensors = {'InputTensor': tx}
+    if grad:
+        tdy, dy = tensor(rng, dtype, sizes, values())
+        tensors['InputGradientTensor'] = tdy
+        out = [d if v > 0 else 0.0 for v, d in zip(x, dy)]
+        name = 'OutputGradientTensor'
+    else:
+        out = [v if v > 0 else 0.0 for v in x]
+        name = 'OutputTensor'
+    tensors[name], _ = tensor(rng, dtype, sizes, output=True)
+    op = 'ACTIVATION_RELU_GRAD' if grad else 'ACTIVATION_RELU'
+    c = {'name': f'crosscheck/{op.lower()}-{n}-{dtype.lower()}', 'operator': op, 'desc': {}, 'tensors': tensors,
+         'expected': {name: {'data': [json_number(v) for v in out]}}}
+    for t in tensors.values():
+        if 'data' in t:
+            t['data'] = [json_number(v) for v in t['data']]
+    if dtype != 'FLOAT32':
+        c['requires'] = ['float16']
+    return c
+
+
+def json_number(v):
+    if math.isnan(v):
+        return 'nan'
+    if math.isinf(v):
+        return 'inf' if v > 0 else '-inf'
+    return v
+
+
+# ---------------------------------------------------------------- resample
+
+def axis_taps(o, S, scale, in_off, out_off, linear, rounding):
+    x = (F(o) - F(out_off)) / F(scale) - F(in_off)
+    if linear:
+        c = min(max(x, F(0)), F(S - 1))
+        i = math.floor(c)
+        w = c - i
+        return [(i, 1 - w), (min(i + 1, S - 1), w)]
+    if rounding == 'half_down':
+        k = math.ceil(x - F(1, 2))
+    elif rounding == 'floor':
+        k = math.floor(x)
+    else:
+        k = math.ceil(x)
+    return [(min(max(k, 0), S - 1), F(1))]
+
+
+def resample_case(rng, n, op, dtype):
+    dims = 4 if op == 'RESAMPLE_GRAD' else rng.randint(1, 4)
+    linear = rng.random() < 0.6
+    rounding = 'half_down'
+    rd = None
+    if op in ('RESAMPLE2', 'RESAMPLE_GRAD1'):
+        rd = rng.choice(['DECREASING', 'INCREASING'])
+        rounding = 'floor' if rd == 'DECREASING' else 'ceil'
+    scales, ioffs, ooffs, small, big = [], [], [], [], []
+    for d in range(dims):
+        active = dims <= 2 or d >= dims - 2 or rng.random() < 0.3
+        if active:
+            k = rng.random()
+            if k < 0.4:
+                s = rng.choice([2, 0.5, 3, 1 / 3, 1.5, 0.75, 4, 0.25, 1, 2.5, 1.25, 0.8, 7 / 3])
+            else:
+                s = math.exp(rng.uniform(math.log(0.2), math.log(5)))
+        else:
+            s = 1
+        s = f32(s)
+        kind = rng.random()
+        if kind < 0.3:
+            io, oo = 0.5, -0.5
+        elif kind < 0.45:
+            io, oo = 0, 0
+        elif kind < 0.55:
+            io, oo = 0, -0.5
+        else:
+            io, oo = f32(rng.uniform(-2, 2)), f32(rng.uniform(-2, 2))
+        sm = rng.randint(1, 9 if active else 3)
+        bg = max(1, int(math.floor(sm * s + 0.5)) + (rng.randint(-3, 3) if rng.random() < 0.3 else 0))
+        scales.append(s); ioffs.append(io); ooffs.append(oo); small.append(sm); big.append(bg)
+    forward = op in ('RESAMPLE1', 'RESAMPLE2')
+    taps = [[axis_taps(o, small[d], scales[d], ioffs[d], ooffs[d], linear, rounding) for o in range(big[d])]
+            for d in range(dims)]
+    nsmall = math.prod(small)
+    nbig = math.prod(big)
+    if forward:
+        xin = rnd_values(rng, nsmall, dtype)
+        t_in, xin = tensor(rng, dtype, small, xin)
+        out = [0.0] * nbig
+        mag = [0.0] * nbig
+        for o in index_iter(big):
+            terms = []
+            def rec(d, w, idx):
+                if d == dims:
+                    terms.append(float(w) * xin[flat(idx, small)])
+                    return
+                for i, wi in taps[d][o[d]]:
+                    rec(d + 1, w * wi, idx + (i,))
+            rec(0, F(1), ())
+            out[flat(o, big)] = math.fsum(terms)
+            mag[flat(o, big)] = math.fsum(abs(t) for t in terms)
+        t_out, _ = tensor(rng, dtype, big, output=True)
+        tensors = {'InputTensor': t_in, 'OutputTensor': t_out}
+        exp = {'OutputTensor': expected(out, dtype, max(mag))}
+    else:
+        dy = rnd_values(rng, nbig, dtype)
+        t_dy, dy = tensor(rng, dtype, big, dy)
+        acc = [[] for _ in range(nsmall)]
+        for o in index_iter(big):
+            g = dy[flat(o, big)]
+            def rec(d, w, idx):
+                if d == dims:
+                    acc[flat(idx, small)].append(float(w) * g)
+                    return
+                for i, wi in taps[d][o[d]]:
+                    rec(d + 1, w * wi, idx + (i,))
+            rec(0, F(1), ())
+        out = [math.fsum(a) for a in acc]
+        mag = max(math.fsum(abs(t) for t in a) for a in acc)
+        t_out, _ = tensor(rng, dtype, small, output=True)
+        tensors = {'InputGradientTensor': t_dy, 'OutputGradientTensor': t_out}
+        exp = {'OutputGradientTensor': expected(out, dtype, mag)}
+    desc = {'InterpolationMode': 'LINEAR' if linear else 'NEAREST_NEIGHBOR', 'Scales': scales,
+            'InputPixelOffsets': ioffs, 'OutputPixelOffsets': ooffs}
+    if rd:
+        desc['RoundingDirection'] = rd
+    c = {'name': f'crosscheck/{op.lower()}-{n}-{dtype.lower()}', 'operator': op, 'desc': desc, 'tensors': tensors,
+         'expected': exp}
+    if dtype != 'FLOAT32':
+        c['requires'] = ['float16']
+    return c
+
+
+# ---------------------------------------------------------------- ROI align
+
+def roi_samples(q, r):
+    """Per region: list of bins, each a list of samples (sy, sx, ty, tx) as Fractions, or None."""
+    x1, y1, x2, y2 = (F(v) for v in q['rois'][r])
+    X1, X2 = x1 * F(q['sx']), x2 * F(q['sx'])
+    Y1, Y2 = y1 * F(q['sy']), y2 * F(q['sy'])
+    W, H = X2 - X1, Y2 - Y1
+    OH, OW = q['oh'], q['ow']
+    def count(extent, bins):
+        n = math.ceil(abs(extent) / bins)
+        return min(max(n, q['min']), q['max'])
+    nx, ny = count(W, OW), count(H, OH)
+    NX, NY = OW * nx, OH * ny
+    def t_of(s, N):
+        if q['corners']:
+            return F(1, 2) if N == 1 else F(s, N - 1)
+        return (F(s) - F(q['oo'])) / N
+    bins = {}
+    for oy in range(OH):
+        for ox in range(OW):
+            samples = []
+            for jy in range(ny):
+                ty = t_of(oy * ny + jy, NY)
+                sy = Y1 + H * ty - F(q['io'])
+                for jx in range(nx):
+                    tx = t_of(ox * nx + jx, NX)
+                    sx = X1 + W * tx - F(q['io'])
+                    samples.append((sy, sx, ty, tx))
+            bins[(oy, ox)] = samples
+    return nx, ny, bins
+
+
+def sample_taps(q, sy, sx):
+    """Taps [(y, x, weight)] and derivative taps for d/dsy, d/dsx, or None when out of bounds."""
+    Hn, Wn = q['h'], q['w']
+    if sy < -1 or sy > Hn or sx < -1 or sx > Wn:
+        return None
+    cy = min(max(sy, F(0)), F(Hn - 1))
+    cx = min(max(sx, F(0)), F(Wn - 1))
+    if not q['linear']:
+        return [(math.ceil(cy - F(1, 2)), math.ceil(cx - F(1, 2)), F(1))], [], []
+    iy, ix = math.floor(cy), math.floor(cx)
+    wy, wx = cy - iy, cx - ix
+    jy, jx = min(iy + 1, Hn - 1), min(ix + 1, Wn - 1)
+    taps = [(iy, ix, (1 - wy) * (1 - wx)), (iy, jx, (1 - wy) * wx), (jy, ix, wy * (1 - wx)), (jy, jx, wy * wx)]
+    clamped_y = sy < 0 or sy > Hn - 1
+    clamped_x = sx < 0 or sx > Wn - 1
+    dy = [] if clamped_y else [(iy, ix, -(1 - wx)), (iy, jx, -wx), (jy, ix, 1 - wx), (jy, jx, wx)]
+    dx = [] if clamped_x else [(iy, ix, -(1 - wy)), (iy, jx, 1 - wy), (jy, ix, -wy), (jy, jx, wy)]
+    return taps, dy, dx
+
+
+def roi_case(rng, n, backward, dtype):
+    flavour = rng.random()
+    q = {}
+    q['b'] = rng.randint(1, 2)
+    q['c'] = rng.randint(1, 3)
+    q['h'] = rng.randint(1, 10)
+    q['w'] = rng.randint(1, 10)
+    q['nr'] = rng.randint(1, 6)
+    q['oh'] = rng.randint(1, 4)
+    q['ow'] = rng.randint(1, 4)
+    q['linear'] = rng.random() < 0.75
+    q['maximum'] = rng.random() < 0.35
+    q['corners'] = rng.random() < 0.2
+    if flavour < 0.3:   # detection heads: image coordinates, a feature stride
+        q['sx'] = q['sy'] = rng.choice([1 / 16, 1 / 8, 1 / 4, 1 / 32])
+    else:
+        q['sx'] = f32(rng.choice([1, 0.5, 2, 0.3, 1.7]))
+        q['sy'] = f32(rng.choice([1, 0.5, 2, 0.3, 1.7, q['sx']]))
+    o = rng.random()
+    if o < 0.35:
+        q['io'], q['oo'] = 0.5, -0.5          # torchvision aligned=True
+    elif o < 0.6:
+        q['io'], q['oo'] = 0, -0.5            # aligned=False
+    elif o < 0.7:
+        q['io'], q['oo'] = 0, 0
+    else:
+        q['io'], q['oo'] = f32(rng.uniform(-1, 1)), f32(rng.uniform(-1, 1))
+    if rng.random() < 0.35:
+        q['min'], q['max'] = 1, 0xffffffff     # sampling_ratio 0
+    else:
+        q['min'] = rng.randint(1, 3)
+        q['max'] = q['min'] + rng.choice([0, 0, 1, 2])
+    rnd = ROUND[dtype]
+    ex, ey = q['w'] / q['sx'], q['h'] / q['sy']
+    rois = []
+    for _ in range(q['nr']):
+        k = rng.random()
+        if k < 0.6:   # arbitrary floats, some overhanging
+            c = [rng.uniform(-0.3 * ex, 1.2 * ex), rng.uniform(-0.3 * ey, 1.2 * ey),
+                 rng.uniform(-0.3 * ex, 1.2 * ex), rng.uniform(-0.3 * ey, 1.2 * ey)]
+            if rng.random() < 0.7:  # mostly ordered
+                c = [min(c[0], c[2]), min(c[1], c[3]), max(c[0], c[2]), max(c[1], c[3])]
+        elif k < 0.85:  # on a half-pixel grid
+            c = [rng.randint(-2, 2 * int(ex) + 2) / 2, rng.randint(-2, 2 * int(ey) + 2) / 2,
+                 rng.randint(-2, 2 * int(ex) + 2) / 2, rng.randint(-2, 2 * int(ey) + 2) / 2]
+        else:  # far larger than the map
+            c = [rng.uniform(-5, -1) * ex, rng.uniform(-5, -1) * ey, rng.uniform(2, 6) * ex, rng.uniform(2, 6) * ey]
+        rois.append([rnd(v) for v in c])
+    q['rois'] = rois
+    bidx = [rng.randrange(q['b']) for _ in range(q['nr'])]
+    if backward and rng.random() < 0.15:
+        bidx[rng.randrange(q['nr'])] = q['b'] + rng.randint(0, 3)
+    # Adaptive counts on huge regions would make the case huge: bound them.
+    for r in range(q['nr']):
+        x1, y1, x2, y2 = q['rois'][r]
+        for ext, bins in ((abs(x2 - x1) * q['sx'], q['ow']), (abs(y2 - y1) * q['sy'], q['oh'])):
+            if min(max(math.ceil(ext / bins), q['min']), q['max']) > 12:
+                q['max'] = max(q['min'], 12)
+    x_sizes = [q['b'], q['c'], q['h'], q['w']]
+    y_sizes = [q['nr'], q['c'], q['oh'], q['ow']]
+    const = rng.random() < 0.15
+    if const:   # ties everywhere under MAX
+        v = rnd(rng.uniform(-2, 2))
+        xv = [v] * math.prod(x_sizes)
+    elif rng.random() < 0.2:  # few distinct values: ties between samples on one element
+        xv = [float(rng.randint(-2, 2)) for _ in range(math.prod(x_sizes))]
+    else:
+        xv = rnd_values(rng, math.prod(x_sizes), dtype)
+    roi_dims = rng.randint(2, 4)
+    roi_sizes = [1] * (roi_dims - 2) + [q['nr'], 4]
+    b_dims = rng.randint(1, 4)
+    b_sizes = [1] * (b_dims - 1) + [q['nr']]
+    tensors = {}
+    tensors['ROITensor'], rv = tensor(rng, dtype, roi_sizes, [v for r in rois for v in r])
+    q['rois'] = [rv[4 * r:4 * r + 4] for r in range(q['nr'])]
+    tensors['BatchIndicesTensor'], bidx = tensor(rng, 'UINT32', b_sizes, bidx, plain=rng.random() < 0.5)
+    xt, xv = tensor(rng, dtype, x_sizes, xv)
+    X = lambda b, c, y, x: xv[((b * q['c'] + c) * q['h'] + y) * q['w'] + x]
+    geo = [roi_samples(q, r) for r in range(q['nr'])]
+    desc = {'ReductionFunction': 'MAX' if q['maximum'] else 'AVERAGE',
+            'InterpolationMode': 'LINEAR' if q['linear'] else 'NEAREST_NEIGHBOR',
+            'SpatialScaleX': q['sx'], 'SpatialScaleY': q['sy'], 'InputPixelOffset': q['io'],
+            'OutputPixelOffset': q['oo'], 'MinimumSamplesPerOutput': q['min'],
+            'MaximumSamplesPerOutput': q['max'], 'AlignRegionsToCorners': q['corners']}
+    exp = {}
+    if not backward:
+        oob = rnd(rng.uniform(-1, 1))
+        desc['OutOfBoundsInputValue'] = oob
+        out, mag = [], 0
+        for r in range(q['nr']):
+            nx, ny, bins = geo[r]
+            b = bidx[r]
+            for c in range(q['c']):
+                for oy in range(q['oh']):
+                    for ox in range(q['ow']):
+                        vals = []
+                        for (sy, sx, ty, tx) in bins[(oy, ox)]:
+                            tp = sample_taps(q, sy, sx)
+                            if tp is None:
+                                vals.append((F(oob), abs(oob)))
+                            else:
+                                terms = [w * F(X(b, c, y, x)) for y, x, w in tp[0]]
+                                vals.append((sum(terms, F(0)), float(sum(abs(t) for t in terms))))
+                        if q['maximum']:
+                            best = vals[0]
+                            for v in vals[1:]:
+                                if v[0] > best[0]:
+                                    best = v
+                            out.append(float(best[0])); mag = max(mag, best[1])
+                        else:
+                            out.append(float(sum((v[0] for v in vals), F(0)) / len(vals)))
+                            mag = max(mag, sum(v[1] for v in vals) / len(vals))
+        tensors['InputTensor'] = xt
+        tensors['OutputTensor'], _ = tensor(rng, dtype, y_sizes, output=True)
+        exp['OutputTensor'] = expected(out, dtype, mag)
+        op = 'ROI_ALIGN1'
+    else:
+        op = 'ROI_ALIGN_GRAD'
+        dyt, dyv = tensor(rng, dtype, y_sizes, rnd_values(rng, math.prod(y_sizes), dtype, -1, 1))
+        which = rng.randrange(3)
+        want_dx, want_droi = which != 2, which != 1
+        with_x = want_droi or q['maximum'] or rng.random() < 0.5
+        dx = [[] for _ in range(len(xv))]
+        droi = [[] for _ in range(4 * q['nr'])]
+        droi_mag = [0.0] * (4 * q['nr'])
+        for r in range(q['nr']):
+            nx, ny, bins = geo[r]
+            b = bidx[r]
+            if b >= q['b']:
+                continue
+            for c in range(q['c']):
+                for oy in range(q['oh']):
+                    for ox in range(q['ow']):
+                        g = dyv[((r * q['c'] + c) * q['oh'] + oy) * q['ow'] + ox]
+                        smp = bins[(oy, ox)]
+                        if q['maximum']:
+                            best, bv = None, None
+                            for s in smp:
+                                tp = sample_taps(q, s[0], s[1])
+                                v = F(0) if tp is None else sum((w * F(X(b, c, y, x)) for y, x, w in tp[0]), F(0))
+                                if bv is None or v > bv:
+                                    best, bv = s, v
+                            chosen, share = [best], F(1)
+                        else:
+                            chosen, share = smp, F(1, len(smp))
+                        for (sy, sx, ty, tx) in chosen:
+                            tp = sample_taps(q, sy, sx)
+                            if tp is None:
+                                continue
+                            gs = F(g) * share
+                            for y, x, w in tp[0]:
+                                if w != 0:
+                                    dx[((b * q['c'] + c) * q['h'] + y) * q['w'] + x].append(float(gs * w))
+                            if q['linear']:
+                                dvy = sum((w * F(X(b, c, y, x)) for y, x, w in tp[1]), F(0))
+                                dvx = sum((w * F(X(b, c, y, x)) for y, x, w in tp[2]), F(0))
+                                # float32 sums the taps' products: its error scales with their magnitudes
+                                ay = sum(abs(w * F(X(b, c, y, x))) for y, x, w in tp[1])
+                                ax = sum(abs(w * F(X(b, c, y, x))) for y, x, w in tp[2])
+                                droi_mag[4 * r + 0] += float(abs(gs) * ax * F(q['sx']))
+                                droi_mag[4 * r + 2] += float(abs(gs) * ax * F(q['sx']))
+                                droi_mag[4 * r + 1] += float(abs(gs) * ay * F(q['sy']))
+                                droi_mag[4 * r + 3] += float(abs(gs) * ay * F(q['sy']))
+                                droi[4 * r + 0].append(float(gs * dvx * F(q['sx']) * (1 - tx)))
+                                droi[4 * r + 2].append(float(gs * dvx * F(q['sx']) * tx))
+                                droi[4 * r + 1].append(float(gs * dvy * F(q['sy']) * (1 - ty)))
+                                droi[4 * r + 3].append(float(gs * dvy * F(q['sy']) * ty))
+        if with_x:
+            tensors['InputTensor'] = xt
+        tensors['InputGradientTensor'] = dyt
+        if want_dx:
+            tensors['OutputGradientTensor'], _ = tensor(rng, dtype, x_sizes, output=True)
+            exp['OutputGradientTensor'] = expected([math.fsum(a) for a in dx], dtype,
+                                                   max(math.fsum(abs(t) for t in a) for a in dx))
+        if want_droi:
+            tensors['OutputROIGradientTensor'], _ = tensor(rng, dtype, roi_sizes, output=True)
+            e = expected([math.fsum(a) for a in droi], dtype, max(droi_mag))
+            e['abs'] *= 2
+            exp['OutputROIGradientTensor'] = e
+    c = {'name': f'crosscheck/{op.lower()}-{n}-{dtype.lower()}-{desc["ReductionFunction"].lower()}', 'operator': op,
+         'desc': desc, 'tensors': tensors, 'expected': exp}
+    if dtype != 'FLOAT32':
+        c['requires'] = ['float16']
+    return c
+
+
+def main():
+    out, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    rng = random.Random(seed)
+    os.makedirs(out, exist_ok=True)
+    types = ['FLOAT32', 'FLOAT16', 'BFLOAT16']
+    groups = {op: [] for op in ['ACTIVATION_RELU', 'ACTIVATION_RELU_GRAD', 'RESAMPLE1', 'RESAMPLE2', 'RESAMPLE_GRAD', 'RESAMPLE_GRAD1', 'ROI_ALIGN1', 'ROI_ALIGN_GRAD']}
+    for n in range(count):
+        dtype = types[n % 3]
+        for op in groups:
+            if op.startswith('ACTIVATION'):
+                groups[op].append(relu_case(rng, n, op.endswith('GRAD'), dtype))
+            elif op.startswith('ROI'):
+                groups[op].append(roi_case(rng, n, op == 'ROI_ALIGN_GRAD', dtype))
+            else:
+                groups[op].append(resample_case(rng, n, op, dtype))
+    for op, cases in groups.items():
+        with open(os.path.join(out, f'{op.lower()}.json'), 'w') as fp:
+            json.dump({'cases': cases}, fp)
+
+
+if __name__ == '__main__':
+    main()
