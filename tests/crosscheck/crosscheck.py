@@ -12,7 +12,8 @@ Tolerances: 8 ulp (float32) or 1 ulp (16-bit types), or an absolute error relati
 sum of the terms' magnitudes (float32 rounds each term; the ROI gradient's terms are the taps'
 products, not their exact differences).
 
-usage: crosscheck.py OUTDIR SEED COUNT  (COUNT cases per operator, one file per operator)
+usage: crosscheck.py OUTDIR SEED COUNT [SIZE]  (COUNT cases per operator, one file per operator; SIZE
+(default 1) multiplies the bounds of maps, channels and regions)
 """
 import json, math, os, random, struct, sys
 from fractions import Fraction as F
@@ -158,7 +159,7 @@ def axis_taps(o, S, scale, in_off, out_off, linear, rounding):
     return [(min(max(k, 0), S - 1), F(1))]
 
 
-def resample_case(rng, n, op, dtype):
+def resample_case(rng, n, op, dtype, size):
     dims = 4 if op == 'RESAMPLE_GRAD' else rng.randint(1, 4)
     linear = rng.random() < 0.6
     rounding = 'half_down'
@@ -187,7 +188,7 @@ def resample_case(rng, n, op, dtype):
             io, oo = 0, -0.5
         else:
             io, oo = f32(rng.uniform(-2, 2)), f32(rng.uniform(-2, 2))
-        sm = rng.randint(1, 9 if active else 3)
+        sm = rng.randint(1, 9 * size if active else 3)
         bg = max(1, int(math.floor(sm * s + 0.5)) + (rng.randint(-3, 3) if rng.random() < 0.3 else 0))
         scales.append(s); ioffs.append(io); ooffs.append(oo); small.append(sm); big.append(bg)
     forward = op in ('RESAMPLE1', 'RESAMPLE2')
@@ -296,16 +297,37 @@ def sample_taps(q, sy, sx):
     return taps, dy, dx
 
 
-def roi_case(rng, n, backward, dtype):
+def region_table(q, r):
+    """Region r's bins, each a list of samples: None where out of bounds, else the taps as (offset in
+    the plane, float weight, exact weight), the derivative taps along y and x, and (ty, tx)."""
+    nx, ny, bins = roi_samples(q, r)
+    table = {}
+    for key, smps in bins.items():
+        rows = []
+        for sy, sx, ty, tx in smps:
+            tp = sample_taps(q, sy, sx)
+            if tp is None:
+                rows.append(None)
+                continue
+            w = q['w']
+            rows.append({'taps': [(y * w + x, float(e), e) for y, x, e in tp[0]],
+                         'dy': [(y * w + x, float(e)) for y, x, e in tp[1]],
+                         'dx': [(y * w + x, float(e)) for y, x, e in tp[2]],
+                         't': (float(ty), float(tx))})
+        table[key] = rows
+    return nx, ny, table
+
+
+def roi_case(rng, n, backward, dtype, size):
     flavour = rng.random()
     q = {}
     q['b'] = rng.randint(1, 2)
-    q['c'] = rng.randint(1, 3)
-    q['h'] = rng.randint(1, 10)
-    q['w'] = rng.randint(1, 10)
-    q['nr'] = rng.randint(1, 6)
-    q['oh'] = rng.randint(1, 4)
-    q['ow'] = rng.randint(1, 4)
+    q['c'] = rng.randint(1, 3 * size)
+    q['h'] = rng.randint(1, 10 * size)
+    q['w'] = rng.randint(1, 10 * size)
+    q['nr'] = rng.randint(1, 6 * size)
+    q['oh'] = rng.randint(1, min(3 + size, 8))
+    q['ow'] = rng.randint(1, min(3 + size, 8))
     q['linear'] = rng.random() < 0.75
     q['maximum'] = rng.random() < 0.35
     q['corners'] = rng.random() < 0.2
@@ -374,13 +396,31 @@ def roi_case(rng, n, backward, dtype):
     tensors['BatchIndicesTensor'], bidx = tensor(rng, 'UINT32', b_sizes, bidx, plain=rng.random() < 0.5)
     xt, xv = tensor(rng, dtype, x_sizes, xv)
     X = lambda b, c, y, x: xv[((b * q['c'] + c) * q['h'] + y) * q['w'] + x]
-    geo = [roi_samples(q, r) for r in range(q['nr'])]
+    geo = [region_table(q, r) for r in range(q['nr'])]
     desc = {'ReductionFunction': 'MAX' if q['maximum'] else 'AVERAGE',
             'InterpolationMode': 'LINEAR' if q['linear'] else 'NEAREST_NEIGHBOR',
             'SpatialScaleX': q['sx'], 'SpatialScaleY': q['sy'], 'InputPixelOffset': q['io'],
             'OutputPixelOffset': q['oo'], 'MinimumSamplesPerOutput': q['min'],
             'MaximumSamplesPerOutput': q['max'], 'AlignRegionsToCorners': q['corners']}
     exp = {}
+    plane = q['h'] * q['w']
+    def value(smp, base):
+        return math.fsum(w * xv[base + i] for i, w, _ in smp['taps'])
+    def exact_value(smp, base):
+        return sum((e * F(xv[base + i]) for i, _, e in smp['taps']), F(0))
+    def first_largest(bins, base, oob):
+        """MAX's winner: float64 values, exact rationals where two come within rounding."""
+        best, bv = None, None
+        for smp in bins:
+            v = oob if smp is None else value(smp, base)
+            if best is not None and abs(v - bv) <= 1e-9 * (abs(v) + abs(bv)) + 1e-300:
+                ev = F(oob) if smp is None else exact_value(smp, base)
+                eb = F(oob) if best == 'oob' else exact_value(best, base)
+                if ev > eb:
+                    best, bv = smp if smp is not None else 'oob', v
+            elif bv is None or v > bv:
+                best, bv = smp if smp is not None else 'oob', v
+        return best, bv
     if not backward:
         oob = rnd(rng.uniform(-1, 1))
         desc['OutOfBoundsInputValue'] = oob
@@ -389,25 +429,21 @@ def roi_case(rng, n, backward, dtype):
             nx, ny, bins = geo[r]
             b = bidx[r]
             for c in range(q['c']):
+                base = (b * q['c'] + c) * plane
                 for oy in range(q['oh']):
                     for ox in range(q['ow']):
-                        vals = []
-                        for (sy, sx, ty, tx) in bins[(oy, ox)]:
-                            tp = sample_taps(q, sy, sx)
-                            if tp is None:
-                                vals.append((F(oob), abs(oob)))
-                            else:
-                                terms = [w * F(X(b, c, y, x)) for y, x, w in tp[0]]
-                                vals.append((sum(terms, F(0)), float(sum(abs(t) for t in terms))))
+                        smps = bins[(oy, ox)]
                         if q['maximum']:
-                            best = vals[0]
-                            for v in vals[1:]:
-                                if v[0] > best[0]:
-                                    best = v
-                            out.append(float(best[0])); mag = max(mag, best[1])
+                            best, bv = first_largest(smps, base, oob)
+                            out.append(bv)
+                            mag = max(mag, abs(oob) if best == 'oob' else
+                                      math.fsum(abs(w * xv[base + i]) for i, w, _ in best['taps']))
                         else:
-                            out.append(float(sum((v[0] for v in vals), F(0)) / len(vals)))
-                            mag = max(mag, sum(v[1] for v in vals) / len(vals))
+                            vals = [oob if smp is None else value(smp, base) for smp in smps]
+                            out.append(math.fsum(vals) / len(vals))
+                            mag = max(mag, math.fsum(abs(oob) if smp is None else
+                                                     math.fsum(abs(w * xv[base + i]) for i, w, _ in smp['taps'])
+                                                     for smp in smps) / len(smps))
         tensors['InputTensor'] = xt
         tensors['OutputTensor'], _ = tensor(rng, dtype, y_sizes, output=True)
         exp['OutputTensor'] = expected(out, dtype, mag)
@@ -427,42 +463,35 @@ def roi_case(rng, n, backward, dtype):
             if b >= q['b']:
                 continue
             for c in range(q['c']):
+                base = (b * q['c'] + c) * plane
                 for oy in range(q['oh']):
                     for ox in range(q['ow']):
                         g = dyv[((r * q['c'] + c) * q['oh'] + oy) * q['ow'] + ox]
-                        smp = bins[(oy, ox)]
+                        smps = bins[(oy, ox)]
                         if q['maximum']:
-                            best, bv = None, None
-                            for s in smp:
-                                tp = sample_taps(q, s[0], s[1])
-                                v = F(0) if tp is None else sum((w * F(X(b, c, y, x)) for y, x, w in tp[0]), F(0))
-                                if bv is None or v > bv:
-                                    best, bv = s, v
-                            chosen, share = [best], F(1)
+                            # an out-of-bounds sample counts as 0 and, winning, passes nothing on
+                            chosen, share = [first_largest(smps, base, 0.0)[0]], 1.0
                         else:
-                            chosen, share = smp, F(1, len(smp))
-                        for (sy, sx, ty, tx) in chosen:
-                            tp = sample_taps(q, sy, sx)
-                            if tp is None:
+                            chosen, share = smps, 1.0 / len(smps)
+                        gs = g * share
+                        for smp in chosen:
+                            if smp is None or smp == 'oob':
                                 continue
-                            gs = F(g) * share
-                            for y, x, w in tp[0]:
+                            for i, w, _ in smp['taps']:
                                 if w != 0:
-                                    dx[((b * q['c'] + c) * q['h'] + y) * q['w'] + x].append(float(gs * w))
+                                    dx[base + i].append(gs * w)
                             if q['linear']:
-                                dvy = sum((w * F(X(b, c, y, x)) for y, x, w in tp[1]), F(0))
-                                dvx = sum((w * F(X(b, c, y, x)) for y, x, w in tp[2]), F(0))
+                                ty, tx = smp['t']
+                                dvy = math.fsum(w * xv[base + i] for i, w in smp['dy'])
+                                dvx = math.fsum(w * xv[base + i] for i, w in smp['dx'])
                                 # float32 sums the taps' products: its error scales with their magnitudes
-                                ay = sum(abs(w * F(X(b, c, y, x))) for y, x, w in tp[1])
-                                ax = sum(abs(w * F(X(b, c, y, x))) for y, x, w in tp[2])
-                                droi_mag[4 * r + 0] += float(abs(gs) * ax * F(q['sx']))
-                                droi_mag[4 * r + 2] += float(abs(gs) * ax * F(q['sx']))
-                                droi_mag[4 * r + 1] += float(abs(gs) * ay * F(q['sy']))
-                                droi_mag[4 * r + 3] += float(abs(gs) * ay * F(q['sy']))
-                                droi[4 * r + 0].append(float(gs * dvx * F(q['sx']) * (1 - tx)))
-                                droi[4 * r + 2].append(float(gs * dvx * F(q['sx']) * tx))
-                                droi[4 * r + 1].append(float(gs * dvy * F(q['sy']) * (1 - ty)))
-                                droi[4 * r + 3].append(float(gs * dvy * F(q['sy']) * ty))
+                                ay = math.fsum(abs(w * xv[base + i]) for i, w in smp['dy'])
+                                ax = math.fsum(abs(w * xv[base + i]) for i, w in smp['dx'])
+                                for k, (d, m, scale, t) in enumerate(((dvx, ax, q['sx'], tx), (dvy, ay, q['sy'], ty))):
+                                    droi_mag[4 * r + k] += abs(gs) * m * scale
+                                    droi_mag[4 * r + k + 2] += abs(gs) * m * scale
+                                    droi[4 * r + k].append(gs * d * scale * (1 - t))
+                                    droi[4 * r + k + 2].append(gs * d * scale * t)
         if with_x:
             tensors['InputTensor'] = xt
         tensors['InputGradientTensor'] = dyt
@@ -484,6 +513,7 @@ def roi_case(rng, n, backward, dtype):
 
 def main():
     out, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    size = int(sys.argv[4]) if len(sys.argv) > 4 else 1
     rng = random.Random(seed)
     os.makedirs(out, exist_ok=True)
     types = ['FLOAT32', 'FLOAT16', 'BFLOAT16']
@@ -494,9 +524,9 @@ def main():
             if op.startswith('ACTIVATION'):
                 groups[op].append(relu_case(rng, n, op.endswith('GRAD'), dtype))
             elif op.startswith('ROI'):
-                groups[op].append(roi_case(rng, n, op == 'ROI_ALIGN_GRAD', dtype))
+                groups[op].append(roi_case(rng, n, op == 'ROI_ALIGN_GRAD', dtype, size))
             else:
-                groups[op].append(resample_case(rng, n, op, dtype))
+                groups[op].append(resample_case(rng, n, op, dtype, size))
     for op, cases in groups.items():
         with open(os.path.join(out, f'{op.lower()}.json'), 'w') as fp:
             json.dump({'cases': cases}, fp)
