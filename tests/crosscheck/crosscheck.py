@@ -76,11 +76,30 @@ def flat(idx, sizes):
     return o
 
 
-def tensor(rng, dtype, sizes, values=None, output=False, plain=False):
+def splitmix64(seed, n, lo, hi, dtype):
+    """CASES.md's "random" data as README.md documents it, in logical order, rounded to the type."""
+    state, out, mask = seed, [], (1 << 64) - 1
+    for _ in range(n):
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        z ^= z >> 31
+        out.append(ROUND[dtype](lo + (hi - lo) * (z >> 11) * 2.0 ** -53))
+    return out
+
+
+def tensor(rng, dtype, sizes, values=None, output=False, plain=False, drawn=None):
+    """A tensor's JSON and its logical values. With `drawn` (min, max), a third of the inputs that
+    broadcast nothing come as "random" data instead of the values given."""
     t = {'dataType': dtype, 'sizes': list(sizes)}
     st = packed(sizes) if plain else strides_for(rng, sizes, not output and values is not None)
     if st != packed(sizes):
         t['strides'] = st
+    if values is not None and drawn and 0 not in st and rng.random() < 0.3:
+        seed = rng.randrange(1 << 63)
+        t['random'] = {'seed': seed, 'min': drawn[0], 'max': drawn[1]}
+        return t, splitmix64(seed, len(values), drawn[0], drawn[1], dtype)
     if values is not None:
         # a broadcast axis repeats its first element's values
         vals = []
@@ -198,7 +217,7 @@ def resample_case(rng, n, op, dtype, size):
     nbig = math.prod(big)
     if forward:
         xin = rnd_values(rng, nsmall, dtype)
-        t_in, xin = tensor(rng, dtype, small, xin)
+        t_in, xin = tensor(rng, dtype, small, xin, drawn=(-2, 2))
         out = [0.0] * nbig
         mag = [0.0] * nbig
         for o in index_iter(big):
@@ -217,7 +236,7 @@ def resample_case(rng, n, op, dtype, size):
         exp = {'OutputTensor': expected(out, dtype, max(mag))}
     else:
         dy = rnd_values(rng, nbig, dtype)
-        t_dy, dy = tensor(rng, dtype, big, dy)
+        t_dy, dy = tensor(rng, dtype, big, dy, drawn=(-2, 2))
         acc = [[] for _ in range(nsmall)]
         for o in index_iter(big):
             g = dy[flat(o, big)]
@@ -378,14 +397,15 @@ def roi_case(rng, n, backward, dtype, size):
                 q['max'] = max(q['min'], 12)
     x_sizes = [q['b'], q['c'], q['h'], q['w']]
     y_sizes = [q['nr'], q['c'], q['oh'], q['ow']]
-    const = rng.random() < 0.15
-    if const:   # ties everywhere under MAX
+    few_values = True
+    if rng.random() < 0.15:   # ties everywhere under MAX
         v = rnd(rng.uniform(-2, 2))
         xv = [v] * math.prod(x_sizes)
     elif rng.random() < 0.2:  # few distinct values: ties between samples on one element
         xv = [float(rng.randint(-2, 2)) for _ in range(math.prod(x_sizes))]
     else:
         xv = rnd_values(rng, math.prod(x_sizes), dtype)
+        few_values = False
     roi_dims = rng.randint(2, 4)
     roi_sizes = [1] * (roi_dims - 2) + [q['nr'], 4]
     b_dims = rng.randint(1, 4)
@@ -394,7 +414,7 @@ def roi_case(rng, n, backward, dtype, size):
     tensors['ROITensor'], rv = tensor(rng, dtype, roi_sizes, [v for r in rois for v in r])
     q['rois'] = [rv[4 * r:4 * r + 4] for r in range(q['nr'])]
     tensors['BatchIndicesTensor'], bidx = tensor(rng, 'UINT32', b_sizes, bidx, plain=rng.random() < 0.5)
-    xt, xv = tensor(rng, dtype, x_sizes, xv)
+    xt, xv = tensor(rng, dtype, x_sizes, xv, drawn=None if few_values else (-2, 2))
     X = lambda b, c, y, x: xv[((b * q['c'] + c) * q['h'] + y) * q['w'] + x]
     geo = [region_table(q, r) for r in range(q['nr'])]
     desc = {'ReductionFunction': 'MAX' if q['maximum'] else 'AVERAGE',
@@ -450,7 +470,7 @@ def roi_case(rng, n, backward, dtype, size):
         op = 'ROI_ALIGN1'
     else:
         op = 'ROI_ALIGN_GRAD'
-        dyt, dyv = tensor(rng, dtype, y_sizes, rnd_values(rng, math.prod(y_sizes), dtype, -1, 1))
+        dyt, dyv = tensor(rng, dtype, y_sizes, rnd_values(rng, math.prod(y_sizes), dtype, -1, 1), drawn=(-1, 1))
         which = rng.randrange(3)
         want_dx, want_droi = which != 2, which != 1
         with_x = want_droi or q['maximum'] or rng.random() < 0.5
