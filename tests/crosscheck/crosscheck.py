@@ -121,6 +121,27 @@ def expected(vals, dtype, mag):
     return {'data': vals, 'ulp': 8 if dtype == 'FLOAT32' else 1, 'abs': rel * (mag + 1e-3)}
 
 
+
+ENUMS = {'InterpolationMode': ('DML_INTERPOLATION_MODE_', {'NEAREST_NEIGHBOR': 0, 'LINEAR': 1}),
+         'RoundingDirection': ('DML_AXIS_DIRECTION_', {'INCREASING': 0, 'DECREASING': 1}),
+         'ReductionFunction': ('DML_REDUCE_FUNCTION_', {'AVERAGE': 2, 'MAX': 7})}
+
+
+def spell(rng, desc):
+    """CASES.md's other spellings: enumerations by number or by DirectML's full name, an explicit
+    DimensionCount."""
+    for key, (prefix, numbers) in ENUMS.items():
+        if key in desc:
+            k = rng.random()
+            if k < 0.2:
+                desc[key] = numbers[desc[key]]
+            elif k < 0.4:
+                desc[key] = prefix + desc[key]
+    if 'Scales' in desc and rng.random() < 0.3:
+        desc['DimensionCount'] = len(desc['Scales'])
+    return desc
+
+
 # ---------------------------------------------------------------- ReLU
 
 def relu_case(rng, n, grad, dtype):
@@ -256,7 +277,8 @@ def resample_case(rng, n, op, dtype, size):
             'InputPixelOffsets': ioffs, 'OutputPixelOffsets': ooffs}
     if rd:
         desc['RoundingDirection'] = rd
-    c = {'name': f'crosscheck/{op.lower()}-{n}-{dtype.lower()}', 'operator': op, 'desc': desc, 'tensors': tensors,
+    c = {'name': f'crosscheck/{op.lower()}-{n}-{dtype.lower()}', 'operator': op, 'desc': spell(rng, desc),
+         'tensors': tensors,
          'expected': exp}
     if dtype != 'FLOAT32':
         c['requires'] = ['float16']
@@ -525,7 +547,7 @@ def roi_case(rng, n, backward, dtype, size):
             e['abs'] *= 2
             exp['OutputROIGradientTensor'] = e
     c = {'name': f'crosscheck/{op.lower()}-{n}-{dtype.lower()}-{desc["ReductionFunction"].lower()}', 'operator': op,
-         'desc': desc, 'tensors': tensors, 'expected': exp}
+         'desc': spell(rng, desc), 'tensors': tensors, 'expected': exp}
     if dtype != 'FLOAT32':
         c['requires'] = ['float16']
     return c
@@ -537,7 +559,9 @@ def main():
     rng = random.Random(seed)
     os.makedirs(out, exist_ok=True)
     types = ['FLOAT32', 'FLOAT16', 'BFLOAT16']
-    groups = {op: [] for op in ['ACTIVATION_RELU', 'ACTIVATION_RELU_GRAD', 'RESAMPLE1', 'RESAMPLE2', 'RESAMPLE_GRAD', 'RESAMPLE_GRAD1', 'ROI_ALIGN1', 'ROI_ALIGN_GRAD']}
+    ops = ['ACTIVATION_RELU', 'ACTIVATION_RELU_GRAD', 'RESAMPLE1', 'RESAMPLE2', 'RESAMPLE_GRAD', 'RESAMPLE_GRAD1',
+           'ROI_ALIGN1', 'ROI_ALIGN_GRAD']
+    groups = {op: [] for op in ops}
     for n in range(count):
         dtype = types[n % 3]
         for op in groups:
