@@ -553,6 +553,34 @@ def roi_case(rng, n, backward, dtype, size):
     return c
 
 
+PACK = {'FLOAT32': '<f', 'FLOAT16': '<e', 'UINT32': '<I'}
+
+
+def encode(values, dtype):
+    vals = [float(v) if isinstance(v, str) else v for v in values]  # 'nan', 'inf', '-inf'
+    if dtype == 'BFLOAT16':
+        return b''.join(struct.pack('<f', bf16(v))[2:] for v in vals)
+    return b''.join(struct.pack(PACK[dtype], v) for v in vals)
+
+
+def to_files(rng, case, outdir):
+    """CASES.md's "file" form for some inputs and expected outputs: raw little-endian elements in
+    logical order (expected values rounded to the output's type), beside the JSON."""
+    stem = case['name'].replace('/', '_')
+    types = {}
+    for name, t in case['tensors'].items():
+        types[name] = t['dataType']
+        if 'data' in t and rng.random() < 0.15:
+            t['file'] = f'{stem}.{name}.bin'
+            with open(os.path.join(outdir, t['file']), 'wb') as fp:
+                fp.write(encode(t.pop('data'), t['dataType']))
+    for name, e in case.get('expected', {}).items():
+        if rng.random() < 0.15:
+            e['file'] = f'{stem}.{name}.expected.bin'
+            with open(os.path.join(outdir, e['file']), 'wb') as fp:
+                fp.write(encode(e.pop('data'), types[name]))
+
+
 def main():
     out, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     size = int(sys.argv[4]) if len(sys.argv) > 4 else 1
@@ -571,7 +599,10 @@ def main():
                 groups[op].append(roi_case(rng, n, op == 'ROI_ALIGN_GRAD', dtype, size))
             else:
                 groups[op].append(resample_case(rng, n, op, dtype, size))
+    files = random.Random(seed + 1)   # apart, so that the cases' own draws stay as they are
     for op, cases in groups.items():
+        for c in cases:
+            to_files(files, c, out)
         with open(os.path.join(out, f'{op.lower()}.json'), 'w') as fp:
             json.dump({'cases': cases}, fp)
 
