@@ -271,20 +271,14 @@ void main()
         acc[v] = vec4(0.0);
 #if DMLVK_GATHER_ROI_GRAD
     // The element's input channels, as its sums (acc). In registers: in shared memory the gather
-    // was slower still (BENCHMARKS.md note 82). Each less its plane's first element: a sample's
-    // derivative weights sum to 0 over the plane, so any constant per plane leaves the exact sum
-    // as it is, while the float one no longer rounds the products of a common offset (a flat
-    // input gives exactly 0, as the own stages' differences do). A reference that is not finite,
-    // or so large that the difference could overflow, is 0 instead.
+    // was slower still (BENCHMARKS.md note 82).
     vec4 xs[ROI_GATHER_VECS];
     [[unroll]] for (uint v = 0u; v < ROI_GATHER_VECS; v++) {
         [[unroll]] for (uint k = 0u; k < 4u; k++) {
             uint c = c0 + sum_channel(4u * v + k, quad);
-            uint plane = b * pc.p.in_strides[0] + c * pc.p.in_strides[1];
-            bool present = v < GROUP_CHANNELS / (4u * QUADS) && inside && c < pc.p.channels;
-            float reference = present ? load(pc.x, plane) : 0.0;
-            reference = abs(reference) <= 1e30 ? reference : 0.0;
-            xs[v][k] = present ? load(pc.x, plane + y * pc.p.in_strides[2] + x * pc.p.in_strides[3]) - reference : 0.0;
+            xs[v][k] = v < GROUP_CHANNELS / (4u * QUADS) && inside && c < pc.p.channels
+                           ? load(pc.x, b * pc.p.in_strides[0] + c * pc.p.in_strides[1] + y * pc.p.in_strides[2] + x * pc.p.in_strides[3])
+                           : 0.0;
         }
     }
     uint derivative_lines = derivative_lines_vec4(), off0 = derivative_pool_offset(0u), off1 = derivative_pool_offset(1u);
