@@ -3,7 +3,8 @@
 // Every decision (samples per bin, in or out of bounds, clamped, which cells) is made on the
 // exact value: a position p of sample s is D*p = S*lo*(D - u) + S*hi*u - InputPixelOffset*D with
 // u = s - OutputPixelOffset, D = NX (or u = s, D = NX - 1 aligned to corners; u = 1, D = 2 with one
-// sample), summed without rounding in a wide fixed-point integer. Weights and t stay float32.
+// sample), summed without rounding in a wide fixed-point integer, or (float64 variant) in float64
+// where its error bound proves the same decisions. Weights and t stay float32.
 // Only the samples that may be in bounds are listed, so no bin does work the input cannot hold.
 // Included by roi_align_geometry.comp after the push constants and roi_align_table.glsl.
 
@@ -287,8 +288,67 @@ Place place(RoiAxis a, Exact e)
     return p;
 }
 
+#if DMLVK_FLOAT64
+// place() of sample s from a float64 sum of the five terms, where that sum's error bound keeps the
+// exact value inside one cell (strictly: an exact multiple of D never passes), so every decision is
+// the exact sum's; false elsewhere (subnormal or non-finite inputs, D of 2^30 or more, a map of
+// 2^20 or more, a sum near an edge). Its chain is a few float64 operations where the exact sum's
+// is hundreds of dependent integer ones (BENCHMARKS.md note 201).
+bool place_estimated(RoiAxis a, uvec2 s, out Place p)
+{
+    p.q = 0;
+    p.r = uvec2(0u);
+    p.exact = false;
+    p.part = 0.0;
+    float o = !a.single && !ALIGN_CORNERS ? pc.p.out_off : 0.0;
+    // A float64 conversion may flush a subnormal float32; zero and normal values convert exactly.
+    uvec4 bits = floatBitsToUint(vec4(a.scale, a.lo, a.hi, pc.p.in_off)) & 0x7fffffffu;
+    uint o_bits = floatBitsToUint(o) & 0x7fffffffu;
+    bool normal = all(lessThan(bits, uvec4(0x7f800000u))) && all(greaterThanEqual(bits - 1u, uvec4(0x7fffffu))) &&
+                  o_bits < 0x7f800000u && o_bits - 1u >= 0x7fffffu;
+    if (!normal || a.d.y != 0u || a.d.x >= (1u << 30) || s.y != 0u || a.size >= (1u << 20))
+        return false;
+    double d = double(a.d.x);
+    double w_lo = a.single ? 1.0LF : d - double(s.x), w_hi = a.single ? 1.0LF : double(s.x);
+    double w_off = a.single ? 2.0LF : d;
+    // 2*S*lo and 2*S*hi are exact (48 bits); the five terms and the four sums round once each, by at
+    // most 2^-53 of the terms' summed magnitude: 2^-49 of it bounds the error with room.
+    double lo2 = 2.0LF * double(a.scale) * double(a.lo), hi2 = 2.0LF * double(a.scale) * double(a.hi);
+    double t0 = lo2 * w_lo, t1 = hi2 * w_hi, t2 = lo2 * double(o), t3 = -(hi2 * double(o));
+    double t4 = -(2.0LF * double(pc.p.in_off) * w_off);
+    double sum = ((t0 + t1) + (t2 + t3)) + t4;
+    double bound = (abs(t0) + abs(t1) + abs(t2) + abs(t3) + abs(t4)) * (1.0LF / 562949953421312.0LF); // 2^-49
+    int top = 2 * int(a.size) + 2;
+    if (sum + bound < -4.0LF * d) {
+        p.q = -5;
+        return true;
+    }
+    if (sum - bound >= double(top) * d) {
+        p.q = top;
+        return true;
+    }
+    // q * d is exact (|q| < 2^22, d < 2^30) and so is the check: the division's rounding cannot pass it.
+    double q = floor(sum / d);
+    if (q < -4.0LF || q > double(top - 1))
+        return false;
+    double t = sum - q * d, error = bound + abs(t) * (1.0LF / 4503599627370496.0LF);   // 2^-52
+    if (!(t - error > 0.0LF && t + error < d))
+        return false;
+    double whole = floor(t);
+    p.q = int(q);
+    p.r = uvec2(uint(whole), 0u);
+    p.part = float(t - whole);
+    return true;
+}
+#endif
+
 Place place_sample(RoiAxis a, uvec2 s)
 {
+#if DMLVK_FLOAT64
+    Place estimated;
+    if (place_estimated(a, s, estimated))
+        return estimated;
+#endif
     sum_sample(a, s);
     return place(a, big_value());
 }

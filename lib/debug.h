@@ -13,6 +13,7 @@ struct dmlvk_operator_debug {
     bool force_software_rounding;       /* float16 stores rounded in shader code even where rte16 runs */
     bool force_no_int64_atomics;        /* as on a device without shaderBufferInt64Atomics */
     bool force_no_subgroup_shuffle;     /* as on a device whose compute subgroups cannot shuffle */
+    bool force_no_float64;              /* as on a device without shaderFloat64 */
 };
 
 dmlvk_status dmlvk_operator_create_debug(dmlvk_device *dev, const dmlvk_operator_desc *desc,

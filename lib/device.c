@@ -21,7 +21,7 @@ static dmlvk_device_type device_type(VkPhysicalDeviceType t)
 
 struct physical_caps {
     VkPhysicalDeviceProperties props;
-    bool api_ok, bda, storage16, rte16, atomic_add, int64_atomics, subgroup_shuffle, executable_info;
+    bool api_ok, bda, storage16, rte16, atomic_add, int64_atomics, float64, subgroup_shuffle, executable_info;
     uint32_t subgroup_size;
     int32_t compute_family;
     uint32_t timestamp_bits;
@@ -69,6 +69,7 @@ static void query_caps(const struct dmlvk_vk *vk, VkPhysicalDevice pd, struct ph
     caps->storage16 = v11.storageBuffer16BitAccess;
     caps->atomic_add = atomic_ext && atomic.shaderBufferFloat32AtomicAdd;
     caps->int64_atomics = f2.features.shaderInt64 && v12.shaderBufferInt64Atomics;
+    caps->float64 = f2.features.shaderFloat64;
     caps->executable_info = executable_ext && executable.pipelineExecutableInfo;
     VkPhysicalDeviceSubgroupProperties subgroup = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES };
     VkPhysicalDeviceVulkan12Properties p12 = {
@@ -284,7 +285,7 @@ static void fill_requirements(const struct physical_caps *caps, dmlvk_device_req
     req->features = (VkPhysicalDeviceFeatures2){
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
         .pNext = &req->vulkan11,
-        .features = { .shaderInt64 = caps->int64_atomics },
+        .features = { .shaderInt64 = caps->int64_atomics, .shaderFloat64 = caps->float64 },
     };
     if (caps->atomic_add)
         req->extensions[req->extension_count++] = VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
@@ -321,19 +322,22 @@ dmlvk_status dmlvk_device_get_requirements(PFN_vkGetInstanceProcAddr gipa, VkIns
 
 /* What a VkDeviceCreateInfo enabled of the features dmlvk uses. */
 struct enabled_features {
-    bool bda, storage16, int64, int64_atomics, float32_atomic_add, atomic_float_ext;
+    bool bda, storage16, int64, int64_atomics, float64, float32_atomic_add, atomic_float_ext;
     bool executable_info, executable_ext;
 };
 
 static void read_enabled(const VkDeviceCreateInfo *dci, struct enabled_features *e)
 {
     memset(e, 0, sizeof(*e));
-    if (dci->pEnabledFeatures)
+    if (dci->pEnabledFeatures) {
         e->int64 = dci->pEnabledFeatures->shaderInt64;
+        e->float64 = dci->pEnabledFeatures->shaderFloat64;
+    }
     for (const VkBaseInStructure *p = dci->pNext; p; p = p->pNext) {
         switch (p->sType) {
         case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2:
             e->int64 |= ((const VkPhysicalDeviceFeatures2 *)p)->features.shaderInt64;
+            e->float64 |= ((const VkPhysicalDeviceFeatures2 *)p)->features.shaderFloat64;
             break;
         case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES:
             e->storage16 |= ((const VkPhysicalDeviceVulkan11Features *)p)->storageBuffer16BitAccess;
@@ -380,6 +384,7 @@ static void take_enabled(dmlvk_device *dev, const struct enabled_features *e, co
     dev->subgroup_size = caps->subgroup_size;
     dev->float32_atomic_add = e->float32_atomic_add && e->atomic_float_ext && caps->atomic_add;
     dev->int64_atomics = e->int64 && e->int64_atomics && caps->int64_atomics;
+    dev->float64 = e->float64 && caps->float64;
 }
 
 static dmlvk_status init_common(dmlvk_device *dev, const struct physical_caps *caps, const dmlvk_device_params *params)

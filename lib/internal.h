@@ -86,6 +86,7 @@ struct dmlvk_op_context {
     bool float16;
     bool float32_atomic_add;
     bool int64_atomics;
+    bool float64;                       /* the device's, unless a test hook turned it off */
     bool subgroup_shuffle;              /* the device's, unless a test hook turned it off */
     uint32_t subgroup_size;             /* compute subgroups' invocations (Vulkan 1.2 shaders: fixed) */
     bool deterministic;
@@ -213,6 +214,7 @@ struct dmlvk_device {
     PFN_vkGetPipelineExecutableStatisticsKHR pipeline_statistics; /* NULL: not logged */
     bool float32_atomic_add;
     bool int64_atomics;
+    bool float64;                       /* shaderFloat64: the float64 shader variants */
     uint32_t device_index;
 
     void (*lock_queue)(void *user);

@@ -171,7 +171,7 @@ static dmlvk_status check_plan(const struct dmlvk_op_class *cls, const struct dm
 /* What the test hooks may change (lib/debug.h); zero: the defaults. */
 struct create_knobs {
     uint32_t workgroup_size;
-    bool no_float_atomics, no_int64_atomics, no_subgroup_shuffle, software_rounding;
+    bool no_float_atomics, no_int64_atomics, no_subgroup_shuffle, no_float64, software_rounding;
 };
 
 static dmlvk_status create(dmlvk_device *dev, const dmlvk_operator_desc *desc, const dmlvk_operator_params *params_in,
@@ -221,6 +221,7 @@ static dmlvk_status create(dmlvk_device *dev, const dmlvk_operator_desc *desc, c
         .float32_atomic_add = dev->float32_atomic_add && !knobs->no_float_atomics,
         .int64_atomics = dev->int64_atomics && !knobs->no_int64_atomics,
         .subgroup_shuffle = dev->subgroup_shuffle && !knobs->no_subgroup_shuffle,
+        .float64 = dev->float64 && !knobs->no_float64,
         .subgroup_size = dev->subgroup_size,
         .deterministic = params.deterministic != 0,
         .workgroup_size = wg,
@@ -287,6 +288,7 @@ dmlvk_status dmlvk_operator_create_debug(dmlvk_device *dev, const dmlvk_operator
         .no_float_atomics = debug->force_cas_atomics,
         .no_int64_atomics = debug->force_no_int64_atomics,
         .no_subgroup_shuffle = debug->force_no_subgroup_shuffle,
+        .no_float64 = debug->force_no_float64,
         .software_rounding = debug->force_software_rounding,
     };
     return create(dev, desc, params, &knobs, out);

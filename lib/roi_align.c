@@ -164,6 +164,8 @@ struct dmlvk_dispatch_plan *dmlvk_roi_align_geometry(const struct dmlvk_op_conte
                                                             (uint64_t)s->num_rois * narrow.workgroup_size);
     if (!d)
         return NULL;
+    if (ctx->float64)
+        d->features |= DMLVK_VARIANT_FLOAT64;
     dmlvk_roi_align_spec(f, plan, d);
     DMLVK_BIND(d, roi_align_geometry_push, p, DMLVK_SLOT_PARAMS);
     DMLVK_BIND(d, roi_align_geometry_push, rois, s->rois_slot);

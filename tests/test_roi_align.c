@@ -557,6 +557,22 @@ static void expect_forward(const char *what, const struct problem *p, dmlvk_tens
     expect_forward_strided(what, p, type, magnitude, NULL, NULL);
 }
 
+/* ROI_ALIGN1 within the type's tolerance of `magnitude`, and the input gradient, against the
+ * reference. */
+static void expect_both_ways(const char *what, const struct problem *p, dmlvk_tensor_data_type type, double magnitude,
+                             const struct test_params *params)
+{
+    char label[96];
+    snprintf(label, sizeof(label), "ROI_ALIGN1, %s", what);
+    expect_forward_with(label, p, type, magnitude, params, NULL, NULL);
+    struct results r;
+    reference_results(p, &r);
+    assert_int_equal(gpu_backward(p, params, type, r.got, NULL), DMLVK_OK);
+    snprintf(label, sizeof(label), "OutputGradientTensor, %s", what);
+    expect_close(label, r.got, r.want, r.mag, p->nx, type_tolerance(type));
+    free_results(&r);
+}
+
 /* ROI_ALIGN1 on more channels than the other tests use (3 to 21), every mode and type, an
  * out-of-bounds value or none, against the reference; tiny maps under many bins take several
  * channels per invocation (dmlvk_roi_align_channels), with partial groups. */
@@ -1996,12 +2012,64 @@ static void test_exact_geometry_far_bits(void **state)
         }
         free(want);
         free(without);
-        expect_forward("ROI_ALIGN1, far bits", &p, type, 2);
-        struct results r;
-        reference_results(&p, &r);
-        assert_int_equal(gpu_backward(&p, NULL, type, r.got, NULL), DMLVK_OK);
-        expect_close("OutputGradientTensor, far bits", r.got, r.want, r.mag, p.nx, type_tolerance(type));
-        free_results(&r);
+        expect_both_ways("far bits", &p, type, 2, NULL);
+        free_problem(&p);
+    }
+}
+
+/* Nearest's ties whose float64 sum misses them: samples at exactly 1.5 or 2.5 pixels whose
+ * position's terms need more than float64's 53 bits, so that summing them in float64 (in the order
+ * of glsl/roi_align_geometry.glsl's place_estimated) lands just past the tie and, decided on that sum
+ * alone, would take the next pixel. Region [lo, hi] = [4 + j, 4 - 3j] under spatial scale S and
+ * InputPixelOffset 4S - k/2 puts sample 1023 of 4092 at k/2 exactly; the four were found by search
+ * (S, j random) among those whose float64 sum errs upwards. Forward and backward, with the float64
+ * estimate and without it; every decision must be the exact sum's. */
+static void test_exact_geometry_float64_ties(void **state)
+{
+    (void)state;
+    const struct {
+        double scale, lo, hi;
+        int k;
+    } cases[] = {
+        { 0x1.a96222p-2, -4899567, 14698717, 3 },
+        { 0x1.e54f7ep-2, -5458351, 16375069, 3 },
+        { 0x1.6958d6p-2, -4257937, 12773827, 5 },
+        { 0x1.a4139ep-2, -3554577, 10663747, 5 },
+    };
+    const uint32_t g = 1023, n = 4 * g;
+    for (int iter = 0; iter < 8; iter++) {
+        const double scale = cases[iter % 4].scale, lo = cases[iter % 4].lo, hi = cases[iter % 4].hi;
+        const int k = cases[iter % 4].k;
+        const double in_off = 4 * scale - k / 2.0;
+        assert_true((double)(float)in_off == in_off);
+        /* 2*D*p of sample g, as a float64 sum of the terms, is not k*D: the case tests something */
+        const double lo2 = 2 * scale * lo, hi2 = 2 * scale * hi;
+        volatile double t0 = lo2 * (n - g), t1 = hi2 * g, t4 = -(2 * in_off * n);
+        assert_true((t0 + t1) + t4 > (double)k * n);
+        struct problem p;
+        memset(&p, 0, sizeof(p));
+        struct ref_roi *q = &p.q;
+        q->batch = q->channels = q->height = 1;
+        q->width = 4;
+        q->out_h = q->out_w = 1;
+        q->num_rois = 1;
+        q->spatial_x = scale;
+        q->spatial_y = 1;
+        q->input_offset = in_off;
+        q->output_offset = 0;
+        q->min_samples = q->max_samples = n;
+        /* x: sample g alone in bounds, at the tie; y: every sample inside the one row */
+        p.rois[0] = lo;
+        p.rois[2] = hi;
+        p.rois[1] = (float)in_off;
+        p.rois[3] = (float)(in_off + 0.5);
+        alloc_problem(&p);
+        const double row[4] = { 1, 2, 1000, 3000 };
+        memcpy(p.x, row, sizeof(row));
+        p.dy[0] = 1;
+        const struct test_params estimate = { 0 }, exact = { .force_no_float64 = true };
+        const struct test_params *params = iter < 4 ? &estimate : &exact;
+        expect_both_ways("float64 ties", &p, DMLVK_TENSOR_DATA_TYPE_FLOAT32, 1, params);
         free_problem(&p);
     }
 }
@@ -2470,6 +2538,7 @@ int main(void)
         cmocka_unit_test(test_table_limit),
         cmocka_unit_test(test_exact_geometry),
         cmocka_unit_test(test_exact_geometry_far_bits),
+        cmocka_unit_test(test_exact_geometry_float64_ties),
         cmocka_unit_test(test_extreme_magnitudes),
         cmocka_unit_test(test_non_finite_gradients),
         cmocka_unit_test(test_forward_near_max),

@@ -36,6 +36,7 @@ struct test_params {
     bool force_software_rounding;
     bool force_no_int64_atomics;
     bool force_no_subgroup_shuffle;
+    bool force_no_float64;
 };
 
 /* The most invocations of a one-dimensional workgroup on dev. */
@@ -62,6 +63,7 @@ static inline dmlvk_status test_operator_create(dmlvk_device *dev, const dmlvk_o
         .force_software_rounding = tp->force_software_rounding,
         .force_no_int64_atomics = tp->force_no_int64_atomics,
         .force_no_subgroup_shuffle = tp->force_no_subgroup_shuffle,
+        .force_no_float64 = tp->force_no_float64,
     };
     return dmlvk_operator_create_debug(dev, desc, &params, &debug, op);
 }

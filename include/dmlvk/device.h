@@ -101,7 +101,9 @@ typedef struct dmlvk_vulkan_import {
  * dmlvk_device_import: bufferDeviceAddress (required), and where the physical device has them
  * storageBuffer16BitAccess (FLOAT16 tensors), shaderInt64 with shaderBufferInt64Atomics
  * (ROI_ALIGN_GRAD's deterministic MAX scatter; without them it gathers, slower),
- * shaderBufferFloat32AtomicAdd with its extension (the input gradient's float atomics).
+ * shaderBufferFloat32AtomicAdd with its extension (the input gradient's float atomics),
+ * shaderFloat64 (ROI align places most samples by a float64 estimate, the rest exactly; without
+ * it every sample exactly, slower on small problems).
  * features.pNext chains vulkan11, vulkan12 and, when extensions lists
  * VK_EXT_shader_atomic_float, atomic_float: a host with no feature structs of its own can pass
  * &features as VkDeviceCreateInfo.pNext; one with its own sets the same members there to VK_TRUE
