@@ -115,6 +115,7 @@ dmlvk_status dmlvk_roi_align_prepare(const struct dmlvk_op_context *ctx, const s
                            s->in_h, s->in_w);
     s->table_x = table_entries(f, s->out_w, s->in_w);
     s->table_y = table_entries(f, s->out_h, s->in_h);
+    s->geometry_width = 0;
     uint64_t region_vec4 = ROI_RECORD_VEC4 + s->table_x + s->table_y;
     if (s->table_x >= (UINT64_C(1) << 31) || s->table_y >= (UINT64_C(1) << 31) ||
         region_vec4 * s->num_rois * 16 > DMLVK_ROI_TABLES_MAX_BYTES)
@@ -152,7 +153,7 @@ struct dmlvk_op_context dmlvk_roi_align_geometry_context(const struct dmlvk_op_c
      * (BENCHMARKS.md note 43). */
     uint64_t entries = (s->table_x + s->table_y + ROI_GEOMETRY_WORKGROUP - 1) / ROI_GEOMETRY_WORKGROUP *
                        ROI_GEOMETRY_WORKGROUP;
-    return dmlvk_context_capped(ctx, entries);
+    return dmlvk_context_capped(ctx, entries > s->geometry_width ? entries : s->geometry_width);
 }
 
 struct dmlvk_dispatch_plan *dmlvk_roi_align_geometry(const struct dmlvk_op_context *ctx, const struct roi_fields *f,

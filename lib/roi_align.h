@@ -35,6 +35,7 @@ struct roi_shape {
     uint64_t table_x, table_y;          /* sample table entries per region along x and y */
     uint32_t params_at;                 /* the parameter block's word in the plan */
     uint32_t rois_slot, batch_slot;     /* the operator's tensor slots of ROITensor and BatchIndicesTensor */
+    uint32_t geometry_width;            /* the geometry's workgroups at least this wide (0: as its entries need) */
 };
 
 /* Sample tables past this are refused (huge MinimumSamplesPerOutput times many regions). */

@@ -544,21 +544,25 @@ static void gather_spec(struct dmlvk_op_plan *p, struct dmlvk_dispatch_plan *d, 
     dmlvk_dispatch_spec(p, d, ROI_SPEC_GATHER_PARTS, g->parts);
 }
 
-/* Where a region's record and tables fit in shared memory (ROI_KEPT_TABLE_VEC4) and its lines
- * take each of the geometry's invocations at most ROI_GEOMETRY_LINES_PER_INVOCATION times, the
- * geometry stage's workgroups write the lines too (roi_align_params' geometry_lines): on small
- * maps the lines' own stage, a dispatch after the geometry's whose invocations each wait on a
- * chain of loads of the tables, took 7-9.5 us (BENCHMARKS.md note 201). Note 98 fused them in
- * workgroups as wide as the lines, which idled through the geometry, reading the tables through
- * L2: mixed. Here the geometry's own narrow workgroups loop over the lines and read the tables
- * from shared memory. Elsewhere the lines keep their own stage, whose workgroups fill the device
- * beside nothing else. */
-#define ROI_GEOMETRY_LINES_PER_INVOCATION 2
-static bool lines_in_geometry(const struct dmlvk_op_context *ctx, const struct roi_shape *s)
+/* Where a region's record and tables fit in shared memory (ROI_KEPT_TABLE_VEC4), the geometry
+ * stage's workgroups write the lines too (roi_align_params' geometry_lines), widened where needed
+ * to an invocation per line (s->geometry_width; up to the device's cap): on small maps the lines'
+ * own stage, a dispatch after the geometry's whose invocations each wait on a chain of loads of the
+ * tables, took 7-9.5 us (BENCHMARKS.md note 201). Note 98 fused them in workgroups as wide as the
+ * lines that read the tables through L2: mixed. Here the lines read the tables from shared
+ * memory; an invocation per line ran faster than two per invocation in the geometry's own narrow
+ * workgroups (note 205). Where the lines outnumber the widest workgroup, they keep their own
+ * stage, whose workgroups fill the device beside nothing else. */
+static bool lines_in_geometry(const struct dmlvk_op_context *ctx, struct roi_shape *s)
 {
-    const struct dmlvk_op_context narrow = dmlvk_roi_align_geometry_context(ctx, s);
-    return ROI_RECORD_VEC4 + (uint64_t)s->table_x + s->table_y <= ROI_KEPT_TABLE_VEC4 &&
-           (uint64_t)s->in_h + s->in_w <= ROI_GEOMETRY_LINES_PER_INVOCATION * (uint64_t)narrow.workgroup_size;
+    if (ROI_RECORD_VEC4 + (uint64_t)s->table_x + s->table_y > ROI_KEPT_TABLE_VEC4)
+        return false;
+    const uint32_t lines = s->in_h + s->in_w;   /* each below 2^30 (dmlvk_roi_align_prepare) */
+    s->geometry_width = (lines + ROI_GEOMETRY_WORKGROUP - 1) / ROI_GEOMETRY_WORKGROUP * ROI_GEOMETRY_WORKGROUP;
+    if (lines <= dmlvk_roi_align_geometry_context(ctx, s).workgroup_size)
+        return true;
+    s->geometry_width = 0;
+    return false;
 }
 
 /* The ROI gradient that the gather summed by region, tile, channel group and subgroup: a

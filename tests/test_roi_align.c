@@ -1315,8 +1315,8 @@ static void test_roi_gradient_gathered(void **state)
  * ROI gradient too, summed in the gather and, without subgroup shuffles, in its own stages, which
  * makes ROI_ALIGN_GRAD's most dispatches (DMLVK_MAX_DISPATCHES: the geometry, the input's copy,
  * dY's transposition in halves, the lines, the gather, the parts' sum and the ROI gradient's two)
- * on a map of 2 or 3 rows and 130 to 134 columns, whose lines outnumber the geometry's invocations
- * (ROI_GEOMETRY_LINES_PER_INVOCATION), and two fewer on the small map, whose geometry stage writes
+ * on a map of 2 or 3 rows and 130 to 134 columns in workgroups of 128, whose lines outnumber the
+ * widest workgroup (lines_in_geometry), and two fewer on the small map, whose geometry stage writes
  * the lines and whose dY's transposition runs whole beside it. */
 static void test_gather_parts(void **state)
 {
@@ -1356,7 +1356,7 @@ static void test_gather_parts(void **state)
         assert_true(gather_spec_with(q, type, &params, roi_grad, false, ROI_SPEC_GATHER_PARTS) > 1);
         if (roi_grad) {
             expect_both_gradients(&p, &params, type);
-            const struct test_params own_stages = { .force_no_subgroup_shuffle = true };
+            const struct test_params own_stages = { .force_no_subgroup_shuffle = true, .workgroup_size = thin ? 128 : 0 };
             bool lines_in_geometry;
             assert_int_equal(backward_dispatches_lines(&p, &own_stages, &lines_in_geometry),
                              DMLVK_MAX_DISPATCHES - (thin ? 0 : 2));
@@ -2212,8 +2212,8 @@ static int teardown(void **state)
 /* ROI_ALIGN_GRAD's most dispatches where the gather takes no parts (test_gather_parts makes one more):
  * the geometry, InputTensor's copy, dY's transposition in two halves, the lines, the gather and the
  * ROI gradient's own two stages (without subgroup shuffles, several workgroups per region), where
- * the lines outnumber the geometry's invocations ROI_GEOMETRY_LINES_PER_INVOCATION times over
- * (iter 2 and 3: the same regions on a map 150 columns wide); on the small map its workgroups write
+ * the lines outnumber the widest workgroup (iter 2 and 3: the same regions on a map 150 columns
+ * wide, in workgroups of 32); on the small map its workgroups write
  * the lines and dY's transposition runs whole beside them: two fewer. Both outputs right and the
  * same run to run. */
 static void test_gather_dispatch_budget(void **state)
