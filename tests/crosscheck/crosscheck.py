@@ -288,7 +288,7 @@ def resample_case(rng, n, op, dtype, size):
 # ---------------------------------------------------------------- ROI align
 
 def roi_samples(q, r):
-    """Per region: list of bins, each a list of samples (sy, sx, ty, tx) as Fractions, or None."""
+    """Region r's sample counts and its bins, each a list of samples (sy, sx, ty, tx) as Fractions."""
     x1, y1, x2, y2 = (F(v) for v in q['rois'][r])
     X1, X2 = x1 * F(q['sx']), x2 * F(q['sx'])
     Y1, Y2 = y1 * F(q['sy']), y2 * F(q['sy'])
@@ -407,13 +407,11 @@ def roi_case(rng, n, backward, dtype, size):
         else:  # far larger than the map
             c = [rng.uniform(-5, -1) * ex, rng.uniform(-5, -1) * ey, rng.uniform(2, 6) * ex, rng.uniform(2, 6) * ey]
         rois.append([rnd(v) for v in c])
-    q['rois'] = rois
     bidx = [rng.randrange(q['b']) for _ in range(q['nr'])]
     if backward and rng.random() < 0.15:
         bidx[rng.randrange(q['nr'])] = q['b'] + rng.randint(0, 3)
     # Adaptive counts on huge regions would make the case huge: bound them.
-    for r in range(q['nr']):
-        x1, y1, x2, y2 = q['rois'][r]
+    for x1, y1, x2, y2 in rois:
         for ext, bins in ((abs(x2 - x1) * q['sx'], q['ow']), (abs(y2 - y1) * q['sy'], q['oh'])):
             if min(max(math.ceil(ext / bins), q['min']), q['max']) > 12:
                 q['max'] = max(q['min'], 12)
@@ -437,7 +435,6 @@ def roi_case(rng, n, backward, dtype, size):
     q['rois'] = [rv[4 * r:4 * r + 4] for r in range(q['nr'])]
     tensors['BatchIndicesTensor'], bidx = tensor(rng, 'UINT32', b_sizes, bidx, plain=rng.random() < 0.5)
     xt, xv = tensor(rng, dtype, x_sizes, xv, drawn=None if few_values else (-2, 2))
-    X = lambda b, c, y, x: xv[((b * q['c'] + c) * q['h'] + y) * q['w'] + x]
     geo = [region_table(q, r) for r in range(q['nr'])]
     desc = {'ReductionFunction': 'MAX' if q['maximum'] else 'AVERAGE',
             'InterpolationMode': 'LINEAR' if q['linear'] else 'NEAREST_NEIGHBOR',
