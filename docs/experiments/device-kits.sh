@@ -7,7 +7,9 @@
 #   .gl/kbase202  6454946, the library before note 202's fused lines
 #   .gl/k94       note 194's shape knobs on HEAD (notes 194 and 195)
 #   .gl/kref, .gl/kdiff  a2cecfc and 6f6aa5d: the ROI gradient's plane reference, before and after (note 204)
-#   .gl/kfinal    e15c29d: notes 203 and 205 together, against .gl/kref in session87-call3.sh (not yet run)
+#   .gl/kfinal    e15c29d: notes 203 and 205 together, against .gl/kref in session87-call3.sh
+#   .gl/kfb, .gl/kd52, .gl/k438, .gl/k5bf  fb14a1b, d52b90b, 438fdb4, 5bf92d4: the commits between kbase202 and kfuse
+#                 that touch lib/ or glsl/, for session88-call.sh's search of rnd042's loss (note 205)
 # Run from the repository root: `bash docs/experiments/device-kits.sh [KIT...]` (all six by default; on a 2-core
 # machine about 30 seconds each). Then, on the device, with carry [".gl"]: `bash .gl/session87-call.sh` (about 400 s:
 # note 204's A/B, note 203, note 202 against 6454946), and in a second call note 195
@@ -22,7 +24,7 @@ mkdir -p .gl
 bash ../shared/tools/gpu-vulkan-debs >/dev/null
 cp tools/bench_ab.py tools/bench_variants.py tools/bench_torch.py \
     $x/roi-geometry-float64-note203.sh $x/roi-geometry-lines-note202.sh \
-    $x/resample-forced-shapes-note194.sh $x/resample-forced-shapes-backward-note195.sh $x/session87-call.sh $x/session87-call3.sh .gl/
+    $x/resample-forced-shapes-note194.sh $x/resample-forced-shapes-backward-note195.sh $x/session87-call.sh $x/session87-call3.sh $x/session88-call.sh .gl/
 
 build() {
     local kit=$1 rev=$2 patch=$3 wt=/tmp/dmlvk-kit-$1
@@ -48,6 +50,10 @@ for kit in "${kits[@]}"; do
     kref) build kref a2cecfc "" ;;
     kdiff) build kdiff 6f6aa5d "" ;;
     kfinal) build kfinal e15c29d "" ;;
+    kfb) build kfb fb14a1b "" ;;
+    kd52) build kd52 d52b90b "" ;;
+    k438) build k438 438fdb4 "" ;;
+    k5bf) build k5bf 5bf92d4 "" ;;
     *) echo "unknown kit $kit" >&2; exit 1 ;;
     esac
 done
