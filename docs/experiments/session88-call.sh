@@ -1,8 +1,10 @@
 #!/bin/bash
 # Session 88: where rnd042's loss since 6454946 comes from (note 205), the commits between kbase202 and kfuse that touch
 # lib/ or glsl/ side by side, then a2cecfc (.gl/kref) against notes 203 and 205 together (.gl/kfinal) as session87-call3.sh.
-# Kits: `bash docs/experiments/device-kits.sh kbase202 kfb kd52 k438 k5bf kref kfinal` (about 56 MB); carry [".gl"].
+# Kits: `bash docs/experiments/device-kits.sh kbase202 kfb kd52 k438 k5bf kref kfinal` (about 56 MB;
+# xz each kit's dmlvk-bench to fit the 64 MiB carry, this script unpacks them); carry [".gl"].
 for f in .gl/*.deb; do dpkg -x $f / >/dev/null; done; ldconfig
+for x in .gl/k*/dmlvk-bench.xz; do [ -e "${x%.xz}" ] || { python3 -c 'import lzma, sys; open(sys.argv[1][:-3], "wb").write(lzma.open(sys.argv[1]).read())' "$x" && chmod +x "${x%.xz}"; }; done
 export DMLVK_CACHE_DIR=/tmp/dmlvk-cache
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 printf '#!/bin/sh\nexec .gl/$KIT/dmlvk-bench "$@"\n' > .gl/kit.sh; chmod +x .gl/kit.sh
