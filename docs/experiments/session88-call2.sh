@@ -1,0 +1,17 @@
+#!/bin/bash
+# Session 88, call 2: d52b90b's loss (session88-call.sh) is in the gathers' code, whose lines' place came from
+# roi_align_params' lines_base since: HEAD (.gl/kfinal's library) against the place from the spec constants
+# where a stage has them (kform, /tmp/p88/form.patch as in note 206), the regions' records' place hoisted
+# out of the gather's rounds (khoist) and both (kboth); kits built as device-kits.sh builds them, xz-packed.
+for f in .gl/*.deb; do dpkg -x $f / >/dev/null; done; ldconfig
+for x in .gl/k*/dmlvk-bench.xz; do [ -e "${x%.xz}" ] || { python3 -c 'import lzma, sys; open(sys.argv[1][:-3], "wb").write(lzma.open(sys.argv[1]).read())' "$x" && chmod +x "${x%.xz}"; }; done
+export DMLVK_CACHE_DIR=/tmp/dmlvk-cache
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+printf '#!/bin/sh\nexec .gl/$KIT/dmlvk-bench "$@"\n' > .gl/kit.sh; chmod +x .gl/kit.sh
+kits="final:KIT=kfinal form:KIT=kform hoist:KIT=khoist both:KIT=kboth"
+var() { local t=$1 out=$2; shift 2; timeout $t python3 .gl/bench_variants.py .gl/kit.sh --passes 2 --out $OUT/$out.json $kits -- "$@" --op-only 2>/dev/null | tail -45; }
+var 90 s11 --preset random --seed 11 --only rnd042,rnd001,rnd037,rnd040 --iterations 50
+var 260 sweep --preset sweep --only roi_align_grad_ --iterations 30
+var 60 gpu --preset gpu --only roi_align_grad_7x7_f32,roi_align_grad_14x14_f32,roi_align_grad_7x7_bf16 --iterations 50
+for k in kfinal kform khoist; do timeout 20 .gl/$k/dmlvk-bench --preset random --seed 11 --only rnd042 --stats --op-only --iterations 2 2>&1 | grep -v "^$" | sort -u > $OUT/stats-$k.txt; done
+var 100 s12 --preset random --seed 12 --only roi_align_grad --iterations 30
