@@ -1,8 +1,8 @@
 #!/bin/bash
 # Session 88, call 2: d52b90b's loss (session88-call.sh) is in the gathers' code, whose lines' place came from
 # roi_align_params' lines_base since: HEAD (.gl/kfinal's library) against the place from the spec constants
-# where a stage has them (kform, /tmp/p88/form.patch as in note 206), the regions' records' place hoisted
-# out of the gather's rounds (khoist) and both (kboth); kits built as device-kits.sh builds them, xz-packed.
+# where a stage has them (kform, docs/experiments/roi-gather-lines-place-form-note206.patch), the regions' records' place hoisted
+# out of the gather's rounds (khoist, ...-hoist-note206.patch) and both (kboth, the two on HEAD); kits built as device-kits.sh builds them, xz-packed.
 for f in .gl/*.deb; do dpkg -x $f / >/dev/null; done; ldconfig
 for x in .gl/k*/dmlvk-bench.xz; do [ -e "${x%.xz}" ] || { python3 -c 'import lzma, sys; open(sys.argv[1][:-3], "wb").write(lzma.open(sys.argv[1]).read())' "$x" && chmod +x "${x%.xz}"; }; done
 export DMLVK_CACHE_DIR=/tmp/dmlvk-cache
