@@ -34,7 +34,7 @@ DMLVK_PARAMS_BEGIN(roi_align_params)
     DMLVK_U32 input_base;           /* the ROI gradient's channels-last copy of InputTensor in scratch, in uvec4 */
     DMLVK_U32 rescue_base;          /* ROI_ALIGN1's flag word per region in scratch, in uvec4 (ROI_SPEC_RESCUE) */
     DMLVK_U32 parts_base;           /* the gather's parts' sums in scratch, in floats (ROI_SPEC_GATHER_PARTS) */
-    DMLVK_U32 lines_base;           /* the gather's lines in scratch (after the transposed dY), in uvec4 */
+    DMLVK_U32 lines_base;           /* ROI_LINES_VEC4, for the geometry stage where geometry_lines is set */
     DMLVK_U32 geometry_lines;       /* the geometry stage writes those lines too (ROI_KEPT_TABLE_VEC4) */
 DMLVK_PARAMS_END(roi_align_params)
 
@@ -134,6 +134,12 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_LINE_BINS 3u                /* bins a line holds itself; more go to the pool */
 #define ROI_POOL_WORDS 2u               /* a sample taps at most two lines */
 #define ROI_TRANSPOSE_CHANNELS 32u
+/* Where the lines start, in uvec4: past the transposed dY's `elements` (regions x bins x the
+ * gather's channels per bin) of `load_channels` per uvec4. The stages that know the gather's
+ * channels per workgroup compute it; the geometry stage, one pipeline for every gather width,
+ * reads it from roi_align_params' lines_base (a load that cost the gathers 4-15%, BENCHMARKS.md
+ * note 206). */
+#define ROI_LINES_VEC4(elements, load_channels) ((elements) / (load_channels))
 /*
  * The ROI gradient (AVERAGE, LINEAR) reads a copy of InputTensor with the channels fastest, each
  * pixel's channels padded to whole loads of ROI_INPUT_LOAD_BYTES (4 of float32, 8 of a 16-bit

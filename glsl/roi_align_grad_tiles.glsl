@@ -38,9 +38,8 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer ScratchUvec
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer ScratchFloat { float v[]; };
 
 // Scratch: the transposed dY in the tensors' type (16-bit types as their bits; under MAX a uvec4
-// record per channel, roi_align_grad_winners), then a uvec4 per line (from lines_base, which the
-// plan sets, so that the stages that write lines need no GROUP_CHANNELS), then the regions' records
-// (regions_vec4), then their pools (pool_word).
+// record per channel, roi_align_grad_winners), then a uvec4 per line (ROI_LINES_VEC4), then the
+// regions' records (regions_vec4), then their pools (pool_word).
 #if DMLVK_STORAGE16
 const uint LOAD_CHANNELS = MAXIMUM ? ROI_GATHER_LOAD_BYTES / ROI_WINNER_BYTES : ROI_GATHER_LOAD_BYTES / 2u;
 #else
@@ -54,7 +53,11 @@ uint line_count()
 
 uint lines_vec4()
 {
+#if ROI_KEPT_TABLE
     return pc.p.lines_base;
+#else
+    return ROI_LINES_VEC4(pc.p.num_rois * pc.p.out_h * pc.p.out_w * gather_stride(), LOAD_CHANNELS);
+#endif
 }
 
 // Then two uvec4 per region: the rows and columns its taps may reach (first, last, first,

@@ -361,7 +361,7 @@ static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct r
         .roi_partials = partials,
         .transpose_blocks = blocks,
         .line_invocations = lines,
-        .lines_base = (uint32_t)(transposed * element_bytes / 16),
+        .lines_base = (uint32_t)ROI_LINES_VEC4(transposed, ROI_GATHER_LOAD_BYTES / element_bytes),
         .gather_invocations = tiles * s->batch_count * (stride / channels) * parts * wg,
     };
     return true;
