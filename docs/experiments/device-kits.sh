@@ -11,6 +11,7 @@
 #   .gl/kfb, .gl/kd52, .gl/k438, .gl/k5bf  fb14a1b, d52b90b, 438fdb4, 5bf92d4: the commits between kbase202 and kfuse
 #                 that touch lib/ or glsl/, for session88-call.sh's search of rnd042's loss (note 205)
 #   .gl/kform, .gl/khoist, .gl/kboth  note 206's patches on a5a2706 (the library before 0a1efd3), session88-call2.sh
+#   .gl/khead, .gl/kh206  HEAD, and note 206's hoist on it, for session89-call.sh
 # Run from the repository root: `bash docs/experiments/device-kits.sh [KIT...]` (all six by default; on a 2-core
 # machine about 30 seconds each). Then, on the device, with carry [".gl"]: `bash .gl/session87-call.sh` (about 400 s:
 # note 204's A/B, note 203, note 202 against 6454946), and in a second call note 195
@@ -25,7 +26,7 @@ mkdir -p .gl
 bash ../shared/tools/gpu-vulkan-debs >/dev/null
 cp tools/bench_ab.py tools/bench_variants.py tools/bench_torch.py \
     $x/roi-geometry-float64-note203.sh $x/roi-geometry-lines-note202.sh \
-    $x/resample-forced-shapes-note194.sh $x/resample-forced-shapes-backward-note195.sh $x/session87-call.sh $x/session87-call3.sh $x/session88-call.sh $x/session88-call2.sh .gl/
+    $x/resample-forced-shapes-note194.sh $x/resample-forced-shapes-backward-note195.sh $x/session87-call.sh $x/session87-call3.sh $x/session88-call.sh $x/session88-call2.sh $x/session89-call.sh .gl/
 
 build() {
     local kit=$1 rev=$2 patch=$3 wt=/tmp/dmlvk-kit-$1
@@ -55,6 +56,8 @@ for kit in "${kits[@]}"; do
     kd52) build kd52 d52b90b "" ;;
     k438) build k438 438fdb4 "" ;;
     k5bf) build k5bf 5bf92d4 "" ;;
+    khead) build khead HEAD "" ;;
+    kh206) build kh206 HEAD $x/roi-gather-lines-place-hoist-note206.patch ;;
     kform) build kform a5a2706 $x/roi-gather-lines-place-form-note206.patch ;;
     khoist) build khoist a5a2706 $x/roi-gather-lines-place-hoist-note206.patch ;;
     kboth) build kboth a5a2706 "$x/roi-gather-lines-place-form-note206.patch $x/roi-gather-lines-place-hoist-note206.patch" ;;
