@@ -3,11 +3,7 @@
 # lib/ or glsl/ side by side, then a2cecfc (.gl/kref) against notes 203 and 205 together (.gl/kfinal) as session87-call3.sh.
 # Kits: `bash docs/experiments/device-kits.sh kbase202 kfb kd52 k438 k5bf kref kfinal` (about 56 MB;
 # xz each kit's dmlvk-bench to fit the 64 MiB carry, this script unpacks them); carry [".gl"].
-for f in .gl/*.deb; do dpkg -x $f / >/dev/null; done; ldconfig
-for x in .gl/k*/dmlvk-bench.xz; do [ -e "${x%.xz}" ] || { python3 -c 'import lzma, sys; open(sys.argv[1][:-3], "wb").write(lzma.open(sys.argv[1]).read())' "$x" && chmod +x "${x%.xz}"; }; done
-export DMLVK_CACHE_DIR=/tmp/dmlvk-cache
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-printf '#!/bin/sh\nexec .gl/$KIT/dmlvk-bench "$@"\n' > .gl/kit.sh; chmod +x .gl/kit.sh
+. .gl/device-setup.sh
 kits="base:KIT=kbase202 fb:KIT=kfb d52:KIT=kd52 k438:KIT=k438 k5bf:KIT=k5bf ref:KIT=kref final:KIT=kfinal"
 var() { local t=$1 out=$2; shift 2; timeout $t python3 .gl/bench_variants.py .gl/kit.sh --passes 2 --out $OUT/$out.json $kits -- "$@" --op-only --iterations 50 2>/dev/null | tail -8; }
 ab() { local t=$1 out=$2; shift 2; timeout $t python3 .gl/bench_ab.py .gl/kref/dmlvk-bench .gl/kfinal/dmlvk-bench --passes 2 --out $OUT/$out.json -- "$@" --op-only --iterations 50 2>/dev/null | tail -12; }

@@ -2,12 +2,8 @@
 # Session 88, call 2: d52b90b's loss (session88-call.sh) is in the gathers' code, whose lines' place came from
 # roi_align_params' lines_base since: HEAD (.gl/kfinal's library) against the place from the spec constants
 # where a stage has them (kform, docs/experiments/roi-gather-lines-place-form-note206.patch), the regions' records' place hoisted
-# out of the gather's rounds (khoist, ...-hoist-note206.patch) and both (kboth, the two on HEAD); kits built as device-kits.sh builds them, xz-packed.
-for f in .gl/*.deb; do dpkg -x $f / >/dev/null; done; ldconfig
-for x in .gl/k*/dmlvk-bench.xz; do [ -e "${x%.xz}" ] || { python3 -c 'import lzma, sys; open(sys.argv[1][:-3], "wb").write(lzma.open(sys.argv[1]).read())' "$x" && chmod +x "${x%.xz}"; }; done
-export DMLVK_CACHE_DIR=/tmp/dmlvk-cache
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-printf '#!/bin/sh\nexec .gl/$KIT/dmlvk-bench "$@"\n' > .gl/kit.sh; chmod +x .gl/kit.sh
+# out of the gather's rounds (khoist, ...-hoist-note206.patch) and both (kboth), all on a5a2706; kits as device-kits.sh builds them, xz-packed.
+. .gl/device-setup.sh
 kits="final:KIT=kfinal form:KIT=kform hoist:KIT=khoist both:KIT=kboth"
 var() { local t=$1 out=$2; shift 2; timeout $t python3 .gl/bench_variants.py .gl/kit.sh --passes 2 --out $OUT/$out.json $kits -- "$@" --op-only 2>/dev/null | tail -45; }
 var 70 s11 --preset random --seed 11 --only rnd042,rnd001,rnd037,rnd040 --iterations 50
