@@ -137,7 +137,7 @@ DMLVK_PARAMS_END(roi_align_params)
 /* Where the lines start, in uvec4: past the transposed dY's `elements` (regions x bins x the
  * gather's channels per bin) of `load_channels` per uvec4. The stages that know the gather's
  * channels per workgroup compute it; the geometry stage, one pipeline for every gather width,
- * reads it from roi_align_params' lines_base (a load that cost the gathers 4-15%, BENCHMARKS.md
+ * reads it from roi_align_params' lines_base (a load that slows the gathers, BENCHMARKS.md
  * note 206). */
 #define ROI_LINES_VEC4(elements, load_channels) ((elements) / (load_channels))
 /*
