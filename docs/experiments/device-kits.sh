@@ -12,6 +12,7 @@
 #                 that touch lib/ or glsl/, for session88-call.sh's search of rnd042's loss (note 205)
 #   .gl/kform, .gl/khoist, .gl/kboth  note 206's patches on a5a2706 (the library before 0a1efd3), session88-call2.sh
 #   .gl/khead, .gl/kh206  HEAD, and note 206's hoist on it, for session89-call.sh
+#   .gl/krestrict  note 207: the parameter blocks declared restrict, on HEAD
 # Run from the repository root: `bash docs/experiments/device-kits.sh [KIT...]` (all six by default; on a 2-core
 # machine about 30 seconds each). Then, on the device, with carry [".gl"]: `bash .gl/session87-call.sh` (about 400 s:
 # note 204's A/B, note 203, note 202 against 6454946), and in a second call note 195
@@ -58,6 +59,7 @@ for kit in "${kits[@]}"; do
     k5bf) build k5bf 5bf92d4 "" ;;
     khead) build khead HEAD "" ;;
     kh206) build kh206 HEAD $x/roi-gather-lines-place-hoist-note206.patch ;;
+    krestrict) build krestrict HEAD $x/params-restrict-note207.patch ;;
     kform) build kform a5a2706 $x/roi-gather-lines-place-form-note206.patch ;;
     khoist) build khoist a5a2706 $x/roi-gather-lines-place-hoist-note206.patch ;;
     kboth) build kboth a5a2706 "$x/roi-gather-lines-place-form-note206.patch $x/roi-gather-lines-place-hoist-note206.patch" ;;
