@@ -10,10 +10,10 @@
 . .gl/device-setup.sh
 export KIT=kexp209
 var() { local t=$1 out=$2 v=$3; shift 3; timeout $t python3 .gl/bench_variants.py .gl/kit.sh --passes $PASSES --out $OUT/$out.json $v -- "$@" --op-only 2>/dev/null | tail -45; }
-PASSES=3 var 150 rows-taps "base: rows:DMLVK_EXP_ROWS_TAPS=1" --preset random --seed 12 --only roi_align1 --iterations 30
-PASSES=2 var 70 rows-taps-s11 "base: rows:DMLVK_EXP_ROWS_TAPS=1" --preset random --seed 11 --only roi_align1 --iterations 30
-PASSES=2 var 60 rows-taps-s1 "base: rows:DMLVK_EXP_ROWS_TAPS=1" --preset random --seed 1 --only rnd047,rnd014,rnd032 --iterations 30
-PASSES=2 var 60 rows-taps-sweep "base: rows:DMLVK_EXP_ROWS_TAPS=1" --preset sweep --only roi_align1_7x7_f32,roi_align1_7x7_same_shape_f32,roi_align1_14x14_4096_regions_f32,roi_align1_14x14_mask_head_f32 --iterations 30
+PASSES=3 var 160 rows-taps "base: rows:DMLVK_EXP_ROWS_TAPS=1 fixed:DMLVK_EXP_ROWS_TAPS=2" --preset random --seed 12 --only roi_align1 --iterations 30
+PASSES=2 var 90 rows-taps-s11 "base: rows:DMLVK_EXP_ROWS_TAPS=1 fixed:DMLVK_EXP_ROWS_TAPS=2" --preset random --seed 11 --only roi_align1 --iterations 30
+PASSES=2 var 60 rows-taps-s1 "base: rows:DMLVK_EXP_ROWS_TAPS=1 fixed:DMLVK_EXP_ROWS_TAPS=2" --preset random --seed 1 --only rnd047,rnd014,rnd032 --iterations 30
+PASSES=2 var 60 rows-taps-sweep "base: rows:DMLVK_EXP_ROWS_TAPS=1 fixed:DMLVK_EXP_ROWS_TAPS=2" --preset sweep --only roi_align1_7x7_f32,roi_align1_7x7_same_shape_f32,roi_align1_14x14_4096_regions_f32,roi_align1_14x14_mask_head_f32 --iterations 30
 plan() { DMLVK_EXP_LIST=1 timeout 20 .gl/kexp209/dmlvk-bench "$@" --iterations 1 --op-only 2>&1 | grep "^dispatch" | sort -u; }
 for row in "--preset random --seed 12 --only rnd006" "--preset random --seed 11 --only rnd042" "--preset random --seed 11 --only rnd013" "--preset random --seed 12 --only rnd034" "--preset sweep --only roi_align_grad_7x7_adaptive_tiny_map_f32"; do
     echo "== plan of $row"; plan $row
