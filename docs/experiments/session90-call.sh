@@ -5,8 +5,9 @@
 # bins share taps (ROI_SHARED_TAPS) never take the lists' dispatch there (note 173 measured only adaptive rows,
 # rnd047); seed 12's rnd006 and seed 11's rnd032 (f32, 4 samples per bin and axis on small maps) are the two
 # ROI_ALIGN1 rows furthest under 2x torchvision on the H100 (0.96x, 1.14x, note 207). DMLVK_EXP_ROWS_TAPS=1 plans the
-# lists' dispatch beside the rows, =2 only where sampling is fixed (Minimum = MaximumSamplesPerOutput). Part 2: each small row under target timed with its first N dispatches only
-# (DMLVK_EXP_UPTO), after one process that prints its plan (DMLVK_EXP_LIST), as note 201 did before notes 202-206.
+# lists' dispatch beside the rows, =2 only where sampling is fixed (Minimum = MaximumSamplesPerOutput). Part 2:
+# each small row under target timed with its first N dispatches only (DMLVK_EXP_UPTO), after one process that
+# prints its plan (DMLVK_EXP_LIST), as note 201 did before notes 202-206.
 . .gl/device-setup.sh
 export KIT=kexp209
 var() { local t=$1 out=$2 v=$3; shift 3; timeout $t python3 .gl/bench_variants.py .gl/kit.sh --passes $PASSES --out $OUT/$out.json $v -- "$@" --op-only 2>/dev/null | tail -45; }
