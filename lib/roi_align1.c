@@ -89,10 +89,12 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     /* AVERAGE regions whose bins' taps, listed per axis, are at most 2/5 of what the walks load
      * (ROI_SHARED_TAPS, marked by the geometry stage) take a dispatch of their own beside the
      * walks': lists in shared memory cost every region of a dispatch that holds them (BENCHMARKS.md
-     * note 172). Not beside sample rows: float32's rows walk regions of 4 samples per bin and axis
-     * faster than lists do (note 173). Its workgroups look for the marked regions
+     * note 172). Beside float32's sample rows only where sampling is fixed: the rows walked
+     * adaptive regions faster than lists (note 173), fixed ones of 4 samples per bin and axis on
+     * small bins slower (note 209). Its workgroups look for the marked regions
      * (ROI_SPEC_SHARED_TAPS_SLOTS), about SHARED_TAPS_WORKGROUPS of them. */
-    const bool shared_taps = f.reduction != DMLVK_REDUCE_FUNCTION_MAX && walk != ROI_WALK_ROWS &&
+    const bool fixed_sampling = f.min_samples == f.max_samples;
+    const bool shared_taps = f.reduction != DMLVK_REDUCE_FUNCTION_MAX && (walk != ROI_WALK_ROWS || fixed_sampling) &&
                              ROI_SHARED_TAPS_BYTES <= ctx->max_shared_bytes;
     dmlvk_dispatch_spec(p, dp, ROI_SPEC_SHARED_TAPS_APART, shared_taps);
     if (shared_taps) {
