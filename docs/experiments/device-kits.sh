@@ -14,6 +14,8 @@
 #   .gl/khead, .gl/kh206  HEAD, and note 206's hoist on it, for session89-call.sh
 #   .gl/krestrict  note 207: the parameter blocks declared restrict, on HEAD
 #   .gl/kexp209    note 209's knobs (ROI_ALIGN1's lists beside the sample rows; dispatches up to N; the plan), session90-call.sh
+#   .gl/klast      note 210: the gather's parts summed by each tile's last part, on HEAD, for session90-call2.sh
+#   .gl/klast4     note 210: the same with the last part's loads four elements at a time, for session90-call3.sh
 # Run from the repository root: `bash docs/experiments/device-kits.sh [KIT...]` (all six by default; on a 2-core
 # machine about 30 seconds each). Then, on the device, with carry [".gl"]: `bash .gl/session87-call.sh` (about 400 s:
 # note 204's A/B, note 203, note 202 against 6454946), and in a second call note 195
@@ -28,7 +30,7 @@ mkdir -p .gl
 bash ../shared/tools/gpu-vulkan-debs >/dev/null
 cp tools/bench_ab.py tools/bench_variants.py tools/bench_torch.py \
     $x/roi-geometry-float64-note203.sh $x/roi-geometry-lines-note202.sh \
-    $x/resample-forced-shapes-note194.sh $x/resample-forced-shapes-backward-note195.sh $x/session87-call.sh $x/session87-call3.sh $x/session88-call.sh $x/session88-call2.sh $x/session89-call.sh $x/session89-call2.sh $x/session90-call.sh $x/device-setup.sh .gl/
+    $x/resample-forced-shapes-note194.sh $x/resample-forced-shapes-backward-note195.sh $x/session87-call.sh $x/session87-call3.sh $x/session88-call.sh $x/session88-call2.sh $x/session89-call.sh $x/session89-call2.sh $x/session90-call.sh $x/session90-call2.sh $x/session90-call3.sh $x/device-setup.sh .gl/
 
 build() {
     local kit=$1 rev=$2 patch=$3 wt=/tmp/dmlvk-kit-$1
@@ -62,6 +64,8 @@ for kit in "${kits[@]}"; do
     kh206) build kh206 HEAD $x/roi-gather-lines-place-hoist-note206.patch ;;
     krestrict) build krestrict HEAD $x/params-restrict-note207.patch ;;
     kexp209) build kexp209 HEAD $x/roi-align1-rows-taps-knobs-note209.patch ;;
+    klast) build klast HEAD $x/roi-gather-last-part-note210.patch ;;
+    klast4) build klast4 HEAD $x/roi-gather-last-part-unrolled-note210.patch ;;
     kform) build kform a5a2706 $x/roi-gather-lines-place-form-note206.patch ;;
     khoist) build khoist a5a2706 $x/roi-gather-lines-place-hoist-note206.patch ;;
     kboth) build kboth a5a2706 "$x/roi-gather-lines-place-form-note206.patch $x/roi-gather-lines-place-hoist-note206.patch" ;;
