@@ -13,7 +13,10 @@
 #   .gl/kform, .gl/khoist, .gl/kboth  note 206's patches on a5a2706 (the library before 0a1efd3), session88-call2.sh
 #   .gl/khead, .gl/kh206  HEAD, and note 206's hoist on it, for session89-call.sh
 #   .gl/krestrict  note 207: the parameter blocks declared restrict, on HEAD
-#   .gl/kexp209    note 209's knobs (ROI_ALIGN1's lists beside the sample rows; dispatches up to N; the plan), session90-call.sh
+#   .gl/kexp209    note 209's knobs (ROI_ALIGN1's lists beside the sample rows; dispatches up to N; the plan) on 9a98edf,
+#                  session90-call.sh
+#   .gl/kstages    HEAD with DMLVK_EXP_UPTO=N (an operator's first N dispatches), DMLVK_EXP_SKIP=i and
+#                  DMLVK_EXP_LIST=1 (its plan on stderr), for stage profiles as note 209's
 #   .gl/klast      note 210: the gather's parts summed by each tile's last part, on HEAD, for session90-call2.sh
 #   .gl/klast4     note 210: the same with the last part's loads four elements at a time, for session90-call3.sh
 # Run from the repository root: `bash docs/experiments/device-kits.sh [KIT...]` (all six by default; on a 2-core
@@ -63,7 +66,8 @@ for kit in "${kits[@]}"; do
     khead) build khead HEAD "" ;;
     kh206) build kh206 HEAD $x/roi-gather-lines-place-hoist-note206.patch ;;
     krestrict) build krestrict HEAD $x/params-restrict-note207.patch ;;
-    kexp209) build kexp209 HEAD $x/roi-align1-rows-taps-knobs-note209.patch ;;
+    kexp209) build kexp209 9a98edf $x/roi-align1-rows-taps-knobs-note209.patch ;;
+    kstages) build kstages HEAD $x/dispatch-stages-knobs.patch ;;
     klast) build klast HEAD $x/roi-gather-last-part-note210.patch ;;
     klast4) build klast4 HEAD $x/roi-gather-last-part-unrolled-note210.patch ;;
     kform) build kform a5a2706 $x/roi-gather-lines-place-form-note206.patch ;;
