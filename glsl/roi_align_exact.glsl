@@ -191,51 +191,34 @@ struct Term {
     int shift;
 };
 
-// What the terms of sample s's 2*D*p take: S*lo*w_lo + S*hi*w_hi - InputPixelOffset*w_off, each
-// weight an integer below 2^64 plus (but aligned to corners) OutputPixelOffset times -1, +1 and 0,
-// all doubled: weights D - s, s, D (1, 1, 2 for a single sample).
-struct Position {
-    FloatParts sc, lo, hi, in_off, out_off;
-    uvec2 w_lo, w_hi, w_off;
-};
-
-Position position_of(RoiAxis a, uvec2 s)
+// Term t (0 to 4) of S*lo*w_lo + S*hi*w_hi - InputPixelOffset*w_off for sample s, each weight an
+// integer below 2^64 plus (but aligned to corners) OutputPixelOffset times -1, +1 and 0, all
+// doubled: 2*D*p for weights D - s, s, D (1, 1, 2 for a single sample).
+Term position_term(RoiAxis a, uvec2 s, uint t)
 {
-    bool single = a.single;
+    bool single = a.single, offset_terms = !single && !ALIGN_CORNERS;
     uvec2 one = uvec2(1u, 0u);
-    Position p;
-    p.w_lo = single ? one : sub_64(a.d, s);
-    p.w_hi = single ? one : s;
-    p.w_off = single ? uvec2(2u, 0u) : a.d;
-    p.sc = float_parts(a.scale);
-    p.lo = float_parts(a.lo);
-    p.hi = float_parts(a.hi);
-    p.in_off = float_parts(pc.p.in_off);
-    p.out_off = float_parts(!single && !ALIGN_CORNERS ? pc.p.out_off : 0.0);
-    return p;
-}
-
-// Term t, 0 to 4.
-Term position_term(Position p, uint t)
-{
+    uvec2 w_lo = single ? one : sub_64(a.d, s), w_hi = single ? one : s, w_off = single ? uvec2(2u, 0u) : a.d;
+    FloatParts sc = float_parts(a.scale), lo = float_parts(a.lo), hi = float_parts(a.hi);
+    FloatParts in_off = float_parts(pc.p.in_off), out_off = float_parts(offset_terms ? pc.p.out_off : 0.0);
     bool hi_term = t == 1u || t == 3u;
-    FloatParts x = hi_term ? p.hi : p.lo;
+    FloatParts x = hi_term ? hi : lo;
     Term m;
-    m.negative = p.sc.negative != x.negative;
-    m.a1 = p.sc.mantissa;
+    m.negative = sc.negative != x.negative;
+    m.a1 = sc.mantissa;
     m.a2 = x.mantissa;
-    m.c = hi_term ? p.w_hi : p.w_lo;
-    m.shift = 1 + p.sc.exponent + x.exponent;
+    m.c = hi_term ? w_hi : w_lo;
+    m.shift = 1 + sc.exponent + x.exponent;
     if (t == 2u || t == 3u) {   // S*lo*o and -S*hi*o, from u = s - o in both weights
-        m.c = uvec2(p.out_off.mantissa, 0u);
-        m.shift += p.out_off.exponent;
-        m.negative = m.negative != p.out_off.negative != (t == 3u);
+        m.c = uvec2(out_off.mantissa, 0u);
+        m.shift += out_off.exponent;
+        m.negative = m.negative != out_off.negative != (t == 3u);
     } else if (t == 4u) {
-        m.a1 = p.in_off.mantissa;
+        m.a1 = in_off.mantissa;
         m.a2 = 1u;
-        m.c = p.w_off;
-        m.shift = 1 + p.in_off.exponent;
-        m.negative = !p.in_off.negative;
+        m.c = w_off;
+        m.shift = 1 + in_off.exponent;
+        m.negative = !in_off.negative;
     }
     return m;
 }
@@ -244,10 +227,9 @@ Term position_term(Position p, uint t)
 // compiled once, and sum_sample is inlined wherever a sample is placed.
 void sum_sample(RoiAxis a, uvec2 s)
 {
-    Position p = position_of(a, s);
     big_clear();
     for (uint t = 0u; t < 5u; t++) {
-        Term m = position_term(p, t);
+        Term m = position_term(a, s, t);
         big_add(m.negative, m.a1, m.a2, m.c, m.shift);
     }
 }

@@ -195,33 +195,25 @@ bool near_tie(float a, float a_slack, float b, float b_slack)
 // The bin's winning sample under MAX: the first largest in-bounds one, against the out-of-bounds
 // samples, which count as 0 and the first of which, in order, wins a tie at 0. False when an
 // out-of-bounds sample wins (no gradient flows from the bin). Near ties are decided in real
-// arithmetic (roi_align_grad_ties.glsl), the winner's sign against that 0 too, in a last step of
-// the loops: one call site of tie_compare.
+// arithmetic (roi_align_grad_ties.glsl).
 bool max_sample(Region g, uvec4 i, uint plane, out Axis wy, out Axis wx)
 {
     uvec2 rows = bin_rows(g, i.z), columns = bin_columns(g, i.w);
-    bool inside = rows == uvec2(0u, g.ny) && columns == uvec2(0u, g.nx);
     float best = 0.0, best_slack = 0.0;
-    int best_sign = 0;
     uvec2 at = uvec2(0u);
     bool found = false;
-    for (uint iy = rows.x; iy <= rows.y; iy++) {
-        bool zero_step = iy == rows.y;
-        if (zero_step && (!found || inside))
-            break;
-        Axis y = zero_step ? wy : sample_y(g, i.z, iy);
-        for (uint ix = columns.x; ix < (zero_step ? columns.x + 1u : columns.y); ix++) {
-            Axis x = zero_step ? wx : sample_x(g, i.w, ix);
-            vec4 taps = zero_step ? vec4(0.0) : input_taps(plane, y, x);
+    for (uint iy = rows.x; iy < rows.y; iy++) {
+        Axis y = sample_y(g, i.z, iy);
+        for (uint ix = columns.x; ix < columns.y; ix++) {
+            Axis x = sample_x(g, i.w, ix);
+            vec4 taps = input_taps(plane, y, x);
             float v = weigh_sample(taps, y, x), slack = value_slack(taps);
-            int order = 2;
-            if (found && near_tie(v, slack, best, best_slack))
-                order = tie_compare(i, plane, at, wy, wx, !zero_step, uvec2(iy, ix), y, x, g.ny, g.nx);
-            if (zero_step) {
-                best_sign = order != 2 ? -order : best > 0.0 ? 1 : best < 0.0 ? -1 : 0;
-                break;
+            bool wins = !found || v > best;     // strict: ties keep the first sample
+            if (found && near_tie(v, slack, best, best_slack)) {
+                int order = tie_compare(i, plane, at, wy, wx, true, uvec2(iy, ix), y, x, g.ny, g.nx);
+                wins = order == 2 ? wins : order > 0;
             }
-            if (!found || (order != 2 ? order > 0 : v > best)) {     // strict: ties keep the first sample
+            if (wins) {
                 found = true;
                 best = v;
                 best_slack = slack;
@@ -230,14 +222,18 @@ bool max_sample(Region g, uvec4 i, uint plane, out Axis wy, out Axis wx)
                 wx = x;
             }
         }
-        if (zero_step)
-            break;
     }
-    if (!found || inside)
+    bool all_rows = rows == uvec2(0u, g.ny), all_columns = columns == uvec2(0u, g.nx);
+    if (!found || (all_rows && all_columns))
         return found;
+    int best_sign = best > 0.0 ? 1 : best < 0.0 ? -1 : 0;
+    if (near_tie(best, best_slack, 0.0, 0.0)) {
+        int order = tie_compare(i, plane, at, wy, wx, false, uvec2(0u), wy, wx, g.ny, g.nx);
+        best_sign = order == 2 ? best_sign : -order;
+    }
     if (best_sign != 0)
         return best_sign > 0;
-    uvec2 first_outside = rows.x > 0u || columns.x > 0u ? uvec2(0u) : columns.y < g.nx ? uvec2(0u, columns.y) : uvec2(rows.y, 0u);
+    uvec2 first_outside = rows.x > 0u || columns.x > 0u ? uvec2(0u) : !all_columns ? uvec2(0u, columns.y) : uvec2(rows.y, 0u);
     return at.x < first_outside.x || (at.x == first_outside.x && at.y < first_outside.y);
 }
 

@@ -25,60 +25,28 @@ uint tie_high[2][TIE_WORDS], tie_low[2][TIE_WORDS];    // per axis (0 y, 1 x): 2
 uint tie_product[TIE_PRODUCT];
 uint tie_sum[TIE_SUM_WORDS];
 
-// tie_high[k] += -1^negative * a1 * a2 * c * 2^shift in big's fixed point, modulo 2^(32 * TIE_WORDS):
-// the terms of 2Dp may pass 2^65 where their sum, less 2 * i0 * D, does not.
-void tie_add_term(uint k, Term m)
-{
-    uvec4 v = mul_64x64(mul_32x32(m.a1, m.a2), m.c);
-    int at = m.shift + BIG_ZERO;    // no term has a bit below 2^-BIG_ZERO
-    if (v == uvec4(0u) || at >= int(32u * TIE_WORDS))
-        return;
-    uint w = uint(at) >> 5, r = uint(at) & 31u, carry = 0u;
-    [[dont_unroll]] for (uint j = 0u; w + j < TIE_WORDS; j++) {
-        if (j > 4u && carry == 0u)
-            break;
-        uint high = j < 4u ? v[j] : 0u, low = j >= 1u && j <= 4u ? v[j - 1u] : 0u;
-        uint add = r == 0u ? high : (high << r) | (low >> (32u - r)), b1, b2, d;
-        if (m.negative) {
-            d = usubBorrow(tie_high[k][w + j], add, b1);
-            tie_high[k][w + j] = usubBorrow(d, carry, b2);
-        } else {
-            d = uaddCarry(tie_high[k][w + j], add, b1);
-            tie_high[k][w + j] = uaddCarry(d, carry, b2);
-        }
-        carry = b1 | b2;
-    }
-}
-
 // Sample s (entry e) of axis a, k: its numerators into tie_high[k] and tie_low[k]. A clamped
-// position, or one exactly on the last tap (i1 = i0), gives the second tap no weight. 2Dp's five
-// terms (roi_align_exact.glsl) and -2 * i0 * D as a sixth, summed in loops: not the geometry's
-// sum_sample, whose unrolled words took the MAX stages 128 registers on NVIDIA.
+// position, or one exactly on the last tap (i1 = i0), gives the second tap no weight.
 void tie_weights(uint k, RoiAxis a, uvec2 s, Axis e)
 {
-    [[dont_unroll]] for (uint w = 0u; w < TIE_WORDS; w++)
-        tie_high[k][w] = 0u;
+    big_clear();
     if (!e.clamped && e.i1 != e.i0) {
-        Position p = position_of(a, s);
-        [[dont_unroll]] for (uint t = 0u; t < 6u; t++) {
-            Term m;
-            if (t < 5u) {
-                m = position_term(p, t);
-            } else {
-                m.negative = true;
-                m.a1 = e.i0;
-                m.a2 = 2u;
-                m.c = a.d;
-                m.shift = 0;
-            }
-            tie_add_term(k, m);
+        sum_sample(a, s);
+        uvec4 m = mul_64x64(uvec2(e.i0, 0u), a.d);      // i0 * D < 2^96, doubled below
+        uvec4 twice = uvec4(m.x << 1, (m.y << 1) | (m.x >> 31), (m.z << 1) | (m.y >> 31), (m.w << 1) | (m.z >> 31));
+        uint borrow = 0u;
+        [[dont_unroll]] for (uint w = BIG_ONE; w < BIG_WORDS; w++) {
+            uint b1, b2, d = usubBorrow(big[w], w - BIG_ONE < 4u ? twice[w - BIG_ONE] : 0u, b1);
+            big[w] = usubBorrow(d, borrow, b2);
+            borrow = b1 | b2;
         }
     }
     uvec2 d = a.d;
     uvec3 two_d = uvec3(d.x << 1, (d.y << 1) | (d.x >> 31), d.y >> 31);
     uint borrow = 0u;
     [[dont_unroll]] for (uint w = 0u; w < TIE_WORDS; w++) {
-        uint b1, b2, v = usubBorrow(w >= BIG_ONE ? two_d[w - BIG_ONE] : 0u, tie_high[k][w], b1);
+        tie_high[k][w] = big[w];
+        uint b1, b2, v = usubBorrow(w >= BIG_ONE ? two_d[w - BIG_ONE] : 0u, big[w], b1);
         tie_low[k][w] = usubBorrow(v, borrow, b2);
         borrow = b1 | b2;
     }
