@@ -169,54 +169,23 @@ void add(uint i, float v, vec2 fixed_scale)
 #endif
 }
 
-#include "roi_align_grad_ties.glsl"
-
-// How far float32's value of a sample with these taps may lie from the exact one (weights rounded,
-// then at most a few roundings and flushed subnormals on the way): 0 where the taps are equal,
-// whose value is theirs whatever the weights; NEAREST reads one tap. A bound with room: about 12
-// units in the last place of the taps' magnitudes would do. Inf and NaN taps take no part: where
-// they carry weight the value is not finite, and the float order decides.
-float value_slack(vec4 taps)
-{
-    if (!LINEAR || all(equal(taps, taps.xxxx)))
-        return 0.0;
-    vec4 magnitudes = mix(vec4(0.0), abs(taps) * (1.0 / 262144.0), bvec4(finite_float(taps.x), finite_float(taps.y),
-                                                                         finite_float(taps.z), finite_float(taps.w)));
-    return magnitudes.x + magnitudes.y + magnitudes.z + magnitudes.w + uintBitsToFloat(7u << 23);   // 2^-18, 2^-120
-}
-
-// Whether float32's order of two values may differ from real arithmetic's.
-bool near_tie(float a, float a_slack, float b, float b_slack)
-{
-    float slack = a_slack + b_slack;
-    return slack > 0.0 && abs(a - b) <= slack;
-}
-
 // The bin's winning sample under MAX: the first largest in-bounds one, against the out-of-bounds
 // samples, which count as 0 and the first of which, in order, wins a tie at 0. False when an
-// out-of-bounds sample wins (no gradient flows from the bin). Near ties are decided in real
-// arithmetic (roi_align_grad_ties.glsl).
+// out-of-bounds sample wins (no gradient flows from the bin).
 bool max_sample(Region g, uvec4 i, uint plane, out Axis wy, out Axis wx)
 {
     uvec2 rows = bin_rows(g, i.z), columns = bin_columns(g, i.w);
-    float best = 0.0, best_slack = 0.0;
+    float best = 0.0;
     uvec2 at = uvec2(0u);
     bool found = false;
     for (uint iy = rows.x; iy < rows.y; iy++) {
         Axis y = sample_y(g, i.z, iy);
         for (uint ix = columns.x; ix < columns.y; ix++) {
             Axis x = sample_x(g, i.w, ix);
-            vec4 taps = input_taps(plane, y, x);
-            float v = weigh_sample(taps, y, x), slack = value_slack(taps);
-            bool wins = !found || v > best;     // strict: ties keep the first sample
-            if (found && near_tie(v, slack, best, best_slack)) {
-                int order = tie_compare(i, plane, at, wy, wx, true, uvec2(iy, ix), y, x, g.ny, g.nx);
-                wins = order == 2 ? wins : order > 0;
-            }
-            if (wins) {
+            float v = read_input(plane, y, x);
+            if (!found || v > best) {   // strict: ties keep the first sample
                 found = true;
                 best = v;
-                best_slack = slack;
                 at = uvec2(iy, ix);
                 wy = y;
                 wx = x;
@@ -226,13 +195,8 @@ bool max_sample(Region g, uvec4 i, uint plane, out Axis wy, out Axis wx)
     bool all_rows = rows == uvec2(0u, g.ny), all_columns = columns == uvec2(0u, g.nx);
     if (!found || (all_rows && all_columns))
         return found;
-    int best_sign = best > 0.0 ? 1 : best < 0.0 ? -1 : 0;
-    if (near_tie(best, best_slack, 0.0, 0.0)) {
-        int order = tie_compare(i, plane, at, wy, wx, false, uvec2(0u), wy, wx, g.ny, g.nx);
-        best_sign = order == 2 ? best_sign : -order;
-    }
-    if (best_sign != 0)
-        return best_sign > 0;
+    if (best != 0.0)
+        return best > 0.0;
     uvec2 first_outside = rows.x > 0u || columns.x > 0u ? uvec2(0u) : !all_columns ? uvec2(0u, columns.y) : uvec2(rows.y, 0u);
     return at.x < first_outside.x || (at.x == first_outside.x && at.y < first_outside.y);
 }
