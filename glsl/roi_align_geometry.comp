@@ -13,7 +13,6 @@
 layout(buffer_reference) buffer Scratch;
 DMLVK_PUSH(roi_align_geometry_push, ROI_GEOMETRY_PUSH)
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer Scratch { uvec4 v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 4) buffer ScratchWords { uint v[]; };
 
 #include "roi_align_table.glsl"
 
@@ -30,11 +29,6 @@ void main()
         return;
     kept_base = pc.p.table_base + r * (ROI_RECORD_VEC4 + pc.p.table_x + pc.p.table_y);
     place_region(r);
-    if (pc.p.ties != 0u) {  // ROI_ALIGN_GRAD MAX: the words of region r's bits (roi_align_grad_common.glsl)
-        uint per_region = pc.p.channels * pc.p.out_h * pc.p.out_w, first = r * per_region;
-        for (uint k = first / 32u + gl_LocalInvocationID.x; k <= (first + per_region - 1u) / 32u; k += gl_WorkGroupSize.x)
-            ScratchWords(pc.scratch).v[pc.p.ties_base + k] = 0u;
-    }
     if (pc.p.geometry_lines == 0u)
         return;
     barrier();

@@ -169,37 +169,17 @@ void add(uint i, float v, vec2 fixed_scale)
 #endif
 }
 
-// MAX's stages that pick winners run twice (lib/roi_align_grad.c): the first decides on float32
-// values and sets a bit per bin (its dY element) whose decision float32 cannot make (ties_base,
-// which the geometry stage clears); the second (EXACT_TIES) takes only those bins and decides them
-// in real arithmetic (roi_align_grad_ties.glsl), whose code, in a pipeline of its own, costs the
-// first pass no registers.
+// MAX's stages run twice (lib/roi_align_grad.c): the first decides on float32 values and marks the
+// regions with bins whose decision float32 cannot make (ROI_NEAR_TIES); the second (EXACT_TIES)
+// takes only those regions and decides those bins in real arithmetic (roi_align_grad_ties.glsl),
+// whose code, in a pipeline of its own, costs the first pass no registers.
 layout(constant_id = ROI_SPEC_EXACT_TIES) const bool EXACT_TIES = false;
 
 #include "roi_align_grad_ties.glsl"
 
-// dY's packed index of bin i: its bit.
-uint tie_bit(uvec4 i)
+void mark_near_ties(Region g)
 {
-    return ((i.x * pc.p.channels + i.y) * pc.p.out_h + i.z) * pc.p.out_w + i.w;
-}
-
-void mark_near_tie(uvec4 i)
-{
-    uint e = tie_bit(i);
-    atomicOr(UintSums(pc.scratch).v[pc.p.ties_base + (e >> 5)], 1u << (e & 31u));
-}
-
-// Whether the first pass left bin e (tie_bit) to the second.
-bool tie_marked(uint e)
-{
-    return (UintSums(pc.scratch).v[pc.p.ties_base + (e >> 5)] >> (e & 31u) & 1u) != 0u;
-}
-
-// dY's elements: the bits.
-uint tie_bins()
-{
-    return pc.p.num_rois * pc.p.channels * pc.p.out_h * pc.p.out_w;
+    atomicOr(UintSums(pc.scratch).v[4u * g.base + 3u], ROI_NEAR_TIES);
 }
 
 // weigh_taps without contraction: both passes must see the same values, so that the second takes
@@ -286,6 +266,12 @@ bool max_sample(Region g, uvec4 i, uint plane, out Axis wy, out Axis wx, out boo
     return at.x < first_outside.x || (at.x == first_outside.x && at.y < first_outside.y);
 }
 
+// Whether a MAX stage's pass takes region g: the second only the regions the first marked.
+bool max_pass_takes(Region g)
+{
+    return !MAXIMUM || !EXACT_TIES || (g.decreasing & ROI_NEAR_TIES) != 0u;
+}
+
 void scatter_sample(Region g, uint c, Axis y, Axis x, float share, vec2 fixed_scale)
 {
     float wy1 = y.w, wx1 = x.w;
@@ -318,9 +304,9 @@ void scatter_bin(Region g, uvec4 i, vec2 fixed_scale)
         Axis y, x;
         bool tied, wins = max_sample(g, i, plane, y, x, tied);
         if (tied && !EXACT_TIES)
-            mark_near_tie(i);
+            mark_near_ties(g);
         // Each bin once: the first pass where float32 decides it, else the second.
-        if (wins && (EXACT_TIES || !tied))
+        if (wins && tied == EXACT_TIES)
             scatter_sample(g, i.y, y, x, dy, fixed_scale);
         return;
     }

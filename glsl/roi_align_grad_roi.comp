@@ -94,11 +94,6 @@ vec4 sample_roi_grad(uint plane, Axis y, Axis x, float share)
     return share * vec4(dvdx * (1.0 - x.t), dvdy * (1.0 - y.t), dvdx * x.t, dvdy * y.t);
 }
 
-// Under MAX, the second pass (EXACT_TIES): whether a bin of this workgroup's items is one the
-// first pass left to real arithmetic; then the workgroup sums its items again and stores over the
-// first pass's sum.
-shared bool part_tied;
-
 void main()
 {
     uint group = workgroup_index();
@@ -109,21 +104,9 @@ void main()
     Region g;
     if (live)
         g = region(r);
-    if (EXACT_TIES) {
-        if (lid == 0u)
-            part_tied = false;
-        barrier();
-        if (live && g.valid && LINEAR) {
-            uint bins = pc.p.out_h * pc.p.out_w, items = pc.p.channels * bins;
-            uint per = (items + pc.p.roi_grad_parts - 1u) / pc.p.roi_grad_parts;
-            for (uint k = part * per + lid; k < min(items, (part + 1u) * per); k += gl_WorkGroupSize.x)
-                if (tie_marked(r * items + k))  // item k is channel k / bins, bin k % bins: dY's order
-                    part_tied = true;
-        }
-        barrier();
-        if (!part_tied)
-            return;
-    }
+    // Under MAX the second pass sums again, whole, only the regions the first marked.
+    if (EXACT_TIES && (!live || !max_pass_takes(g)))
+        return;
     vec4 sum = vec4(0.0);
     if (INPUT_LAST && live && g.valid) {
         uint bins = pc.p.out_h * pc.p.out_w, loads = input_stride() / INPUT_LOAD_CHANNELS, items = loads * bins;
@@ -145,8 +128,8 @@ void main()
                 Axis y, x;
                 bool tied, wins = max_sample(g, i, plane, y, x, tied);
                 if (tied && !EXACT_TIES)
-                    mark_near_tie(i);
-                if (wins && (EXACT_TIES || !tied))
+                    mark_near_ties(g);
+                if (wins)
                     sum += sample_roi_grad(plane, y, x, load(pc.dy, bin_offset(i)));
                 continue;
             }

@@ -3,8 +3,7 @@
 // ROI_ALIGN_GRAD under MAX: the first pass of the gather by tiles (roi_align_grad_tiles.glsl) in
 // place of dY's transposition. Each bin's winning sample per channel (max_sample, the scatter's
 // own choice), as a record in [region][bin][channel] order: dY where a sample wins (else 0), the
-// winner's first taps (row << 16 | column) and its weights on the second ones (float bits). The
-// second pass under MAX (EXACT_TIES) writes the records of the bins the first left again.
+// winner's first taps (row << 16 | column) and its weights on the second ones (float bits).
 #include "roi_align_grad_common.glsl"
 
 #include "roi_align_grad_tiles.glsl"
@@ -19,44 +18,32 @@ uint swizzled(uint channel, uint bin)
     return bin ^ (channel & 7u);
 }
 
-// Bin `at`'s record (0 where no sample wins or the region is invalid).
-uvec4 winner_record(Region g, uvec4 at)
-{
-    if (!g.valid)
-        return uvec4(0u);
-    Axis y, x;
-    bool tied, wins = max_sample(g, at, g.b * pc.p.in_strides[0] + at.y * pc.p.in_strides[1], y, x, tied);
-    if (tied && !EXACT_TIES)
-        mark_near_tie(at);
-    return wins ? uvec4(floatBitsToUint(load(pc.dy, bin_offset(at))), y.i0 << 16 | x.i0, floatBitsToUint(y.w),
-                        floatBitsToUint(x.w))
-                : uvec4(0u);
-}
-
 void main()
 {
     uint group = workgroup_index(), lid = gl_LocalInvocationID.x;
     uint bins = pc.p.out_h * pc.p.out_w, stride = gather_stride(), channel_blocks = (stride + T - 1u) / T;
-    if (EXACT_TIES) {   // the second pass: an invocation per bin and channel, the records the first left
-        uint e = invocation_index();
-        if (e < tie_bins() && tie_marked(e)) {
-            uvec4 at = bin_index(e);
-            ScratchUvec4(pc.scratch).v[(at.x * bins + at.z * pc.p.out_w + at.w) * stride + at.y] = winner_record(region(at.x), at);
-        }
-        return;
-    }
     if (group >= pc.p.num_rois * channel_blocks)
         return;
     uint c0 = (group % channel_blocks) * T, r = group / channel_blocks;
     Region g = region(r);
+    if (!max_pass_takes(g))     // the second pass writes its regions' records whole again
+        return;
     for (uint bin0 = 0u; bin0 < bins; bin0 += T) {
         // Neighbouring invocations on neighbouring bins of one channel (their samples share cache
         // lines), then through shared memory to records with the channel fastest.
         for (uint i = lid; i < T * T; i += gl_WorkGroupSize.x) {
             uint c = c0 + i / T, bin = bin0 + i % T;
             uvec4 record = uvec4(0u);
-            if (c < pc.p.channels && bin < bins)
-                record = winner_record(g, uvec4(r, c, bin / pc.p.out_w, bin % pc.p.out_w));
+            if (g.valid && c < pc.p.channels && bin < bins) {
+                uvec4 at = uvec4(r, c, bin / pc.p.out_w, bin % pc.p.out_w);
+                Axis y, x;
+                bool tied, wins = max_sample(g, at, g.b * pc.p.in_strides[0] + c * pc.p.in_strides[1], y, x, tied);
+                if (tied && !EXACT_TIES)
+                    mark_near_ties(g);
+                if (wins)
+                    record = uvec4(floatBitsToUint(load(pc.dy, bin_offset(at))), y.i0 << 16 | x.i0,
+                                   floatBitsToUint(y.w), floatBitsToUint(x.w));
+            }
             winner_block[i / T][swizzled(i / T, i % T)] = record;
         }
         barrier();

@@ -27,13 +27,11 @@
  * channels sum it on the way instead (roi_align_grad_gather_roi, roi_align_grad_roi_tiles), reading
  * each element of the input once.
  * Under MAX each stage that picks winners (the scatter, the winners, the ROI gradient) runs twice:
- * a first pass on float32 values, which marks the bins whose samples' order float32 cannot tell
- * (a bit per dY element), then its pipeline again in a second pass (exact_ties_pass), which takes
- * only those bins and decides them in real arithmetic (OPERATORS.md: the first largest wins), so
- * that the exact path costs the first pass nothing.
+ * a first pass on float32 values, then the same dispatch again (exact_ties_pass), which takes only
+ * the regions where the first met samples whose order float32 cannot tell (OPERATORS.md: the first
+ * largest wins in real arithmetic), so that their exact path costs the first pass nothing.
  */
 #include <stddef.h>
-#include <string.h>
 
 #include "roi_align.h"
 
@@ -463,22 +461,19 @@ static struct dmlvk_dispatch_plan *scatter_stage(struct dmlvk_op_plan *p, const 
     return d;
 }
 
-/* MAX's second pass of a stage that picks winners (glsl/roi_align_grad_common.glsl, EXACT_TIES):
- * the same pipeline but for the specialization, over `invocations`, after the first. */
+/* MAX's second pass of a stage (glsl/roi_align_grad_common.glsl, EXACT_TIES): the same dispatch
+ * again after it, which takes only the regions with bins the first left to real arithmetic. */
 static bool exact_ties_pass(struct dmlvk_op_plan *p, const struct dmlvk_op_context *ctx, const struct roi_fields *f,
-                            const struct dmlvk_dispatch_plan *first, uint64_t invocations)
+                            const struct dmlvk_dispatch_plan *first)
 {
     if (!first)
         return false;
     if (f->reduction != DMLVK_REDUCE_FUNCTION_MAX)
         return true;
-    struct dmlvk_dispatch_plan *d = dmlvk_plan_add_dispatch(p, ctx, first->shader, first->slot_count, invocations);
+    struct dmlvk_dispatch_plan *d = dmlvk_plan_add_dispatch(p, ctx, first->shader, first->slot_count, 1);
     if (!d)
         return false;
-    uint32_t groups[3];
-    memcpy(groups, d->groups, sizeof(groups));
     *d = *first;
-    memcpy(d->groups, groups, sizeof(groups));
     d->concurrent = false;
     dmlvk_dispatch_spec(p, d, ROI_SPEC_EXACT_TIES, 1);
     return true;
@@ -553,8 +548,7 @@ static bool plan_roi_gradient(const struct dmlvk_op_context *ctx, const struct r
         /* Beside the input gradient's last stage, which writes nothing it reads. */
         d->concurrent = f->grad != NULL;
     }
-    /* Under MAX its second pass sums again the parts with a bin the first left, and stores over them. */
-    return exact_ties_pass(p, ctx, f, d, groups) &&
+    return exact_ties_pass(p, ctx, f, d) &&
            (parts == 1 || stage(p, ctx, f, DMLVK_SHADER_ROI_ALIGN_GRAD_ROI_SUM, true, 0, s->num_rois, 0));
 }
 
@@ -693,7 +687,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
             const uint64_t first_blocks = halves ? g.transpose_blocks / 2 : g.transpose_blocks;
             ok = (first = stage(p, ctx, &f, max ? DMLVK_SHADER_ROI_ALIGN_GRAD_WINNERS : DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE,
                                 true, 0, first_blocks * ctx->workgroup_size, g.group_channels)) &&
-                 exact_ties_pass(p, ctx, &f, first, s.bins.elements) &&
+                 exact_ties_pass(p, ctx, &f, first) &&
                  (geometry_lines || (lines = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE, true, 0,
                                                    g.line_invocations, g.group_channels))) &&
                  (!halves || (second = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE, true, 0,
@@ -738,8 +732,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
             p->scratch_bytes = 16 + 8 * elements + 4 * elements; /* then a uint of flags per element */
             ok = beside_previous(stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_ZERO, true, int64, elements, 0)) &&
                  stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_MAX_ABS, true, int64, bins, 0) &&
-                 exact_ties_pass(p, ctx, &f, scatter_stage(p, ctx, &f, scatter, true, int64, scatter_size, per_region, lanes),
-                                 s.bins.elements) &&
+                 exact_ties_pass(p, ctx, &f, scatter_stage(p, ctx, &f, scatter, true, int64, scatter_size, per_region, lanes)) &&
                  stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_CONVERT, true, int64, elements, 0);
         } else {
             uint32_t atomics = ctx->float32_atomic_add ? DMLVK_VARIANT_FLOAT_ATOMICS : 0;
@@ -748,20 +741,9 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
                 p->scratch_bytes = 4 * elements;
             ok = beside_previous(stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_ZERO, to_scratch, 0, elements, 0)) &&
                  exact_ties_pass(p, ctx, &f,
-                                 scatter_stage(p, ctx, &f, scatter, to_scratch, atomics, scatter_size, per_region, lanes),
-                                 s.bins.elements) &&
+                                 scatter_stage(p, ctx, &f, scatter, to_scratch, atomics, scatter_size, per_region, lanes)) &&
                  (!to_scratch ||
                   stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_CONVERT, true, 0, elements, 0));
-        }
-    }
-    /* MAX's bits, a bit per dY element (roi_align_abi.h, ties_base), after the input gradient's
-     * scratch (its plans set the size outright). */
-    if (ok && f.reduction == DMLVK_REDUCE_FUNCTION_MAX) {
-        uint32_t ties_base = dmlvk_roi_align_reserve_scratch(p, (s.bins.elements + 127) / 128);
-        struct roi_align_params *params = dmlvk_roi_align_params(&s, p);
-        if (params) {
-            params->ties = 1;
-            params->ties_base = 4 * ties_base;
         }
     }
     if (ok && f.roi_grad)
