@@ -76,7 +76,6 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_SPEC_SHARED_TAPS_APART 22   /* ROI_ALIGN1's ROI_SHARED_TAPS regions take their own dispatch */
 #define ROI_SPEC_SHARED_TAPS_SLOTS 23   /* its workgroups per channel group, each taking every SLOTS-th region */
 #define ROI_SPEC_PARTS_IN_PLACE 24      /* the gather's parts keep their sums at OutputGradientTensor's offsets */
-#define ROI_SPEC_EXACT_TIES 25          /* MAX's second pass: near ties in real arithmetic (roi_align_grad_ties.glsl) */
 #define ROI_PREPARE_DY 0u               /* dY to [region][bin][channel] for the gather */
 #define ROI_PREPARE_LINES 1u            /* the gather's lines and region records */
 #define ROI_PREPARE_INPUT 2u            /* InputTensor to [batch][row][column][channel] */
@@ -188,10 +187,6 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_ENTRY_CLAMPED 1u            /* the position was clamped into the input: no derivative */
 #define ROI_DECREASING_X 1u             /* the extent is negative: taps move down as samples go on */
 #define ROI_DECREASING_Y 2u
-/* Set by the MAX stages' first pass (atomically, in the record's fourth word) where a region has a bin
- * whose samples' float32 values may order otherwise than real arithmetic's: their second pass
- * (ROI_SPEC_EXACT_TIES) takes those regions. */
-#define ROI_NEAR_TIES 8u
 /* Its bins' taps listed per axis (roi_align1_shared_taps) load at most ROI_SHARED_TAPS_MOST_LOADS_NUM /
  * ROI_SHARED_TAPS_MOST_LOADS_DEN of the walks' taps: along an axis of at least two samples per bin
  * they lie less than a pixel apart, so that n samples per bin tap at most n + 1 lines, and the

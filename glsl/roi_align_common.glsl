@@ -24,23 +24,13 @@ float weigh_taps(float a, float b, float w)
     return w == 0.0 || (MAXIMUM && a == b) ? a : (1.0 - w) * a + w * b;
 }
 
-// The four taps of a sample (in bounds), loaded at once: (i0, i0), (i0, i1), (i1, i0), (i1, i1).
-vec4 input_taps(uint plane, Axis y, Axis x)
+// The input at a sample: the bilinear (or nearest) read. All four taps (in bounds) load at once.
+float read_input(uint plane, Axis y, Axis x)
 {
     uint r0 = plane + y.i0 * pc.p.in_strides[2], r1 = plane + y.i1 * pc.p.in_strides[2];
     uint c0 = x.i0 * pc.p.in_strides[3], c1 = x.i1 * pc.p.in_strides[3];
-    return vec4(load(pc.x, r0 + c0), load(pc.x, r0 + c1), load(pc.x, r1 + c0), load(pc.x, r1 + c1));
-}
-
-float weigh_sample(vec4 taps, Axis y, Axis x)
-{
-    return weigh_taps(weigh_taps(taps.x, taps.y, x.w), weigh_taps(taps.z, taps.w, x.w), y.w);
-}
-
-// The input at a sample: the bilinear (or nearest) read.
-float read_input(uint plane, Axis y, Axis x)
-{
-    return weigh_sample(input_taps(plane, y, x), y, x);
+    float a = load(pc.x, r0 + c0), b = load(pc.x, r0 + c1), c = load(pc.x, r1 + c0), d = load(pc.x, r1 + c1);
+    return weigh_taps(weigh_taps(a, b, x.w), weigh_taps(c, d, x.w), y.w);
 }
 
 // (r, c, oy, ox) of a packed index over {NumROIs, ChannelCount, OutH, OutW}.

@@ -16,7 +16,223 @@ void store_table(uint i, uvec4 v)
         kept_table[i - kept_base] = v;
 }
 
-#include "roi_align_exact.glsl"
+// ---- 64- and 128-bit integers: uvec2 / uvec4, lowest word first, two's complement ----
+uvec2 mul_32x32(uint a, uint b)
+{
+    uint hi, lo;
+    umulExtended(a, b, hi, lo);
+    return uvec2(lo, hi);
+}
+
+uvec4 add_128(uvec4 a, uvec4 b)
+{
+    uvec4 r;
+    uint carry = 0u;
+    for (uint k = 0u; k < 4u; k++) {
+        uint c1, c2;
+        r[k] = uaddCarry(a[k], b[k], c1);
+        r[k] = uaddCarry(r[k], carry, c2);
+        carry = c1 | c2;
+    }
+    return r;
+}
+
+uvec4 negate_128(uvec4 a)
+{
+    return add_128(~a, uvec4(1u, 0u, 0u, 0u));
+}
+
+bool negative_128(uvec4 a)
+{
+    return (a.w >> 31) != 0u;
+}
+
+// sign(a - b) for signed 128-bit a and b whose difference fits.
+int compare_128(uvec4 a, uvec4 b)
+{
+    uvec4 d = add_128(a, negate_128(b));
+    return negative_128(d) ? -1 : d == uvec4(0u) ? 0 : 1;
+}
+
+// a * b for a < 2^64, b < 2^64.
+uvec4 mul_64x64(uvec2 a, uvec2 b)
+{
+    uvec2 p00 = mul_32x32(a.x, b.x), p01 = mul_32x32(a.x, b.y), p10 = mul_32x32(a.y, b.x), p11 = mul_32x32(a.y, b.y);
+    uvec4 r = uvec4(p00, p11);
+    r = add_128(r, uvec4(0u, p01, 0u));
+    return add_128(r, uvec4(0u, p10, 0u));
+}
+
+// k * d, signed k.
+uvec4 mul_int(int k, uvec2 d)
+{
+    uvec4 m = mul_64x64(uvec2(uint(abs(k)), 0u), d);
+    return k < 0 ? negate_128(m) : m;
+}
+
+float float_64(uvec2 v)
+{
+    return float(v.y) * 4294967296.0 + float(v.x);
+}
+
+uvec2 add_64(uvec2 a, uvec2 b)
+{
+    return add_128(uvec4(a, 0u, 0u), uvec4(b, 0u, 0u)).xy;
+}
+
+uvec2 sub_64(uvec2 a, uvec2 b)
+{
+    return add_128(uvec4(a, 0u, 0u), negate_128(uvec4(b, 0u, 0u))).xy;
+}
+
+// A signed 128-bit value, roughly.
+float float_128(uvec4 v)
+{
+    bool negative = negative_128(v);
+    uvec4 m = negative ? negate_128(v) : v;
+    float f = ((float(m.w) * 4294967296.0 + float(m.z)) * 4294967296.0 + float(m.y)) * 4294967296.0 + float(m.x);
+    return negative ? -f : f;
+}
+
+bool less_64(uvec2 a, uvec2 b)
+{
+    return a.y < b.y || (a.y == b.y && a.x < b.x);
+}
+
+// ---- exact sums: BIG_WORDS words of two's complement fixed point, bit BIG_ZERO weighing 1 ----
+// The terms are products of up to three float32 values and an integer below 2^64: none has a
+// bit below 2^-447 (three subnormals) and no sum of them reaches 2^383.
+const uint BIG_WORDS = 26u;
+const int BIG_ZERO = 448;
+const uint BIG_ONE = 14u;       // the word holding 2^0
+uint big[BIG_WORDS];
+
+void big_clear()
+{
+    for (uint k = 0u; k < BIG_WORDS; k++)
+        big[k] = 0u;
+}
+
+// big += -1^negative * a * b * c * 2^shift (a, b < 2^32, c < 2^64).
+void big_add(bool negative, uint a, uint b, uvec2 c, int shift)
+{
+    uvec4 v = mul_64x64(mul_32x32(a, b), c);
+    if (v == uvec4(0u))
+        return;
+    uint at = uint(shift + BIG_ZERO), w = at >> 5, r = at & 31u;
+    uint part[5];
+    part[0] = v.x << r;
+    part[1] = r == 0u ? v.y : (v.y << r) | (v.x >> (32u - r));
+    part[2] = r == 0u ? v.z : (v.z << r) | (v.y >> (32u - r));
+    part[3] = r == 0u ? v.w : (v.w << r) | (v.z >> (32u - r));
+    part[4] = r == 0u ? 0u : v.w >> (32u - r);
+    uint carry = 0u;
+    for (uint k = 0u; w + k < BIG_WORDS; k++) {
+        if (k >= 5u && carry == 0u)
+            break;
+        uint add = k < 5u ? part[k] : 0u, c1, c2, d;
+        if (negative) {
+            d = usubBorrow(big[w + k], add, c1);
+            big[w + k] = usubBorrow(d, carry, c2);
+        } else {
+            d = uaddCarry(big[w + k], add, c1);
+            big[w + k] = uaddCarry(d, carry, c2);
+        }
+        carry = c1 | c2;
+    }
+}
+
+// The sum as floor (128-bit, when it fits) and whether a fraction remains. range: -1 below
+// -2^126, 1 at or above 2^126, 0 when `whole` holds the floor.
+struct Exact {
+    int range;
+    uvec4 whole;
+    bool fraction;
+    float part;         // the fraction, roughly
+};
+
+Exact big_value()
+{
+    Exact e;
+    bool negative = (big[BIG_WORDS - 1u] >> 31) != 0u;
+    uint extension = negative ? 0xffffffffu : 0u;
+    bool fits = (big[BIG_ONE + 3u] >> 31) == (negative ? 1u : 0u);
+    for (uint k = BIG_ONE + 4u; k < BIG_WORDS; k++)
+        fits = fits && big[k] == extension;
+    e.range = fits ? 0 : negative ? -1 : 1;
+    e.whole = uvec4(big[BIG_ONE], big[BIG_ONE + 1u], big[BIG_ONE + 2u], big[BIG_ONE + 3u]);
+    e.fraction = false;
+    for (uint k = 0u; k < BIG_ONE; k++)
+        e.fraction = e.fraction || big[k] != 0u;
+    e.part = float(big[BIG_ONE - 1u]) * (1.0 / 4294967296.0) + float(big[BIG_ONE - 2u]) * (1.0 / 18446744073709551616.0);
+    return e;
+}
+
+struct FloatParts {
+    bool negative;
+    uint mantissa;
+    int exponent;   // value = mantissa * 2^exponent
+};
+
+FloatParts float_parts(float f)
+{
+    uint bits = floatBitsToUint(f), biased = (bits >> 23) & 0xffu;
+    FloatParts p;
+    p.negative = (bits >> 31) != 0u;
+    p.mantissa = (bits & 0x7fffffu) | (biased != 0u ? 0x800000u : 0u);
+    p.exponent = int(max(biased, 1u)) - 150;
+    return p;
+}
+
+// ---- one axis of the region (a table entry is roi_align_table.glsl's Axis) ----
+struct RoiAxis {
+    float lo, hi;       // the ROI's coordinates on this axis, unscaled
+    float scale;
+    uint bins, size, n; // bins, input size, samples per bin
+    int dir;            // sign of the extent: 1, -1, or 0 (every sample at one place)
+    uvec2 count;        // bins * n
+    uvec2 d;            // D
+    bool single;        // aligned to corners with one sample: t = 1/2
+};
+
+// Sums S*lo*w_lo + S*hi*w_hi - InputPixelOffset*w_off, each weight an integer below 2^64 plus
+// (offset_terms) OutputPixelOffset times -1, +1 and 0, all doubled: 2*D*p for weights D - s, s, D.
+void sum_position(RoiAxis a, uvec2 w_lo, uvec2 w_hi, uvec2 w_off, bool offset_terms)
+{
+    FloatParts sc = float_parts(a.scale), lo = float_parts(a.lo), hi = float_parts(a.hi);
+    FloatParts in_off = float_parts(pc.p.in_off), out_off = float_parts(offset_terms ? pc.p.out_off : 0.0);
+    big_clear();
+    // One call site: the sum is compiled once.
+    for (uint t = 0u; t < 5u; t++) {
+        bool hi_term = t == 1u || t == 3u;
+        FloatParts x = hi_term ? hi : lo;
+        bool negative = sc.negative != x.negative;
+        uint a1 = sc.mantissa, a2 = x.mantissa;
+        uvec2 c = hi_term ? w_hi : w_lo;
+        int shift = 1 + sc.exponent + x.exponent;
+        if (t == 2u || t == 3u) {   // S*lo*o and -S*hi*o, from u = s - o in both weights
+            c = uvec2(out_off.mantissa, 0u);
+            shift += out_off.exponent;
+            negative = negative != out_off.negative != (t == 3u);
+        } else if (t == 4u) {
+            a1 = in_off.mantissa;
+            a2 = 1u;
+            c = w_off;
+            shift = 1 + in_off.exponent;
+            negative = !in_off.negative;
+        }
+        big_add(negative, a1, a2, c, shift);
+    }
+}
+
+// 2*D*p of sample s (0 <= s < count), exactly, in big: one call of sum_position, which is inlined
+// wherever a sample is placed.
+void sum_sample(RoiAxis a, uvec2 s)
+{
+    bool single = a.single;
+    uvec2 one = uvec2(1u, 0u);
+    sum_position(a, single ? one : sub_64(a.d, s), single ? one : s, single ? uvec2(2u, 0u) : a.d, !single && !ALIGN_CORNERS);
+}
 
 // q = floor(2p) where it lies in [-4, 2 * size + 2), else -5 below or 2 * size + 2 above; r = 2Dp - qD
 // where inside, and whether that is exact.
@@ -199,11 +415,38 @@ uint samples_per_bin(RoiAxis a)
     return lo_n;
 }
 
-// Region r's axis, its samples per bin from the exact extent.
-RoiAxis make_axis(uint r, bool x)
+int float_sign(float f)
 {
-    RoiAxis a = axis_of(r, x);
-    return with_samples(a, samples_per_bin(a));
+    uint bits = floatBitsToUint(f);
+    return (bits & 0x7fffffffu) == 0u ? 0 : (bits >> 31) != 0u ? -1 : 1;
+}
+
+// sign(a - b), exactly (no subtraction that could flush or round).
+int float_compare(float a, float b)
+{
+    int sa = float_sign(a), sb = float_sign(b);
+    if (sa != sb)
+        return sa > sb ? 1 : -1;
+    if (sa == 0)
+        return 0;
+    uint ma = floatBitsToUint(a) & 0x7fffffffu, mb = floatBitsToUint(b) & 0x7fffffffu;
+    return ma == mb ? 0 : (ma > mb) == (sa > 0) ? 1 : -1;
+}
+
+RoiAxis make_axis(float lo, float hi, float scale, uint bins, uint size)
+{
+    RoiAxis a;
+    a.lo = lo;
+    a.hi = hi;
+    a.scale = scale;
+    a.bins = bins;
+    a.size = size;
+    a.dir = float_sign(scale) * float_compare(hi, lo);
+    a.n = samples_per_bin(a);
+    a.count = mul_32x32(bins, a.n);
+    a.single = ALIGN_CORNERS && a.count == uvec2(1u, 0u);
+    a.d = a.single ? uvec2(2u, 0u) : ALIGN_CORNERS ? sub_64(a.count, uvec2(1u, 0u)) : a.count;
+    return a;
 }
 
 // Roughly the sample at which the position reaches edge (float arithmetic, for a starting point).
@@ -431,7 +674,10 @@ void place_region(uint r)
     barrier();
     for (uint k = lid; k < 2u; k += gl_WorkGroupSize.x) {
         bool x = k == 0u;
-        RoiAxis a = make_axis(r, x);
+        uint at = r * pc.p.roi_strides[0] + (x ? 0u : pc.p.roi_strides[1]);
+        float lo = load(pc.rois, at), hi = load(pc.rois, at + 2u * pc.p.roi_strides[1]);
+        RoiAxis a = make_axis(lo, hi, x ? pc.p.spatial_x : pc.p.spatial_y, x ? pc.p.out_w : pc.p.out_h,
+                           x ? pc.p.in_w : pc.p.in_h);
         axes[k] = a;
         start_searches(k, a, valid);
     }

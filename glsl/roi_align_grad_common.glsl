@@ -169,107 +169,36 @@ void add(uint i, float v, vec2 fixed_scale)
 #endif
 }
 
-// MAX's stages run twice (lib/roi_align_grad.c): the first decides on float32 values and marks the
-// regions with bins whose decision float32 cannot make (ROI_NEAR_TIES); the second (EXACT_TIES)
-// takes only those regions and decides those bins in real arithmetic (roi_align_grad_ties.glsl),
-// whose code, in a pipeline of its own, costs the first pass no registers.
-layout(constant_id = ROI_SPEC_EXACT_TIES) const bool EXACT_TIES = false;
-
-#include "roi_align_grad_ties.glsl"
-
-void mark_near_ties(Region g)
-{
-    atomicOr(UintSums(pc.scratch).v[4u * g.base + 3u], ROI_NEAR_TIES);
-}
-
-// weigh_taps without contraction: both passes must see the same values, so that the second takes
-// exactly the bins the first left.
-float weigh_taps_exactly(float a, float b, float w)
-{
-    precise float v = (1.0 - w) * a + w * b;
-    return w == 0.0 || a == b ? a : v;
-}
-
-// A sample's value under MAX, and how far float32's may lie from the exact one (weights rounded,
-// then at most a few roundings and flushed subnormals on the way): 0 where the taps are equal,
-// whose value is theirs whatever the weights; NEAREST reads one tap. A bound with room: about 12
-// units in the last place of the taps' magnitudes would do. Inf and NaN taps take no part: where
-// they carry weight the value is not finite, and the float order decides.
-float max_value(vec4 taps, Axis y, Axis x, out float slack)
-{
-    precise float v = weigh_taps_exactly(weigh_taps_exactly(taps.x, taps.y, x.w), weigh_taps_exactly(taps.z, taps.w, x.w), y.w);
-    precise vec4 magnitudes = mix(vec4(0.0), abs(taps) * (1.0 / 262144.0),
-                                  bvec4(finite_float(taps.x), finite_float(taps.y), finite_float(taps.z), finite_float(taps.w)));
-    precise float bound = magnitudes.x + magnitudes.y + magnitudes.z + magnitudes.w + uintBitsToFloat(7u << 23);   // 2^-18, 2^-120
-    slack = !LINEAR || all(equal(taps, taps.xxxx)) ? 0.0 : bound;
-    return v;
-}
-
-// Whether float32's order of two values may differ from real arithmetic's.
-bool near_tie(float a, float a_slack, float b, float b_slack)
-{
-    precise float slack = a_slack + b_slack, gap = abs(a - b);
-    return slack > 0.0 && gap <= slack;
-}
-
 // The bin's winning sample under MAX: the first largest in-bounds one, against the out-of-bounds
 // samples, which count as 0 and the first of which, in order, wins a tie at 0. False when an
-// out-of-bounds sample wins (no gradient flows from the bin). `tied`: some comparison, or the
-// winner's sign against that 0 (a last step of the loops: one call site of tie_compare), came
-// within float32's error, which the first pass leaves to the second and the second decides in
-// real arithmetic.
-bool max_sample(Region g, uvec4 i, uint plane, out Axis wy, out Axis wx, out bool tied)
+// out-of-bounds sample wins (no gradient flows from the bin).
+bool max_sample(Region g, uvec4 i, uint plane, out Axis wy, out Axis wx)
 {
     uvec2 rows = bin_rows(g, i.z), columns = bin_columns(g, i.w);
-    bool inside = rows == uvec2(0u, g.ny) && columns == uvec2(0u, g.nx);
-    float best = 0.0, best_slack = 0.0;
-    int best_sign = 0;
+    float best = 0.0;
     uvec2 at = uvec2(0u);
     bool found = false;
-    tied = false;
-    for (uint iy = rows.x; iy <= rows.y; iy++) {
-        bool zero_step = iy == rows.y;
-        if (zero_step && (!found || inside))
-            break;
-        Axis y = zero_step ? wy : sample_y(g, i.z, iy);
-        for (uint ix = columns.x; ix < (zero_step ? columns.x + 1u : columns.y); ix++) {
-            Axis x = zero_step ? wx : sample_x(g, i.w, ix);
-            vec4 taps = zero_step ? vec4(0.0) : input_taps(plane, y, x);
-            float slack, v = max_value(taps, y, x, slack);
-            int order = 2;
-            if (found && near_tie(v, slack, best, best_slack)) {
-                tied = true;
-                if (EXACT_TIES)
-                    order = tie_compare(i, plane, at, wy, wx, !zero_step, uvec2(iy, ix), y, x, g.ny, g.nx);
-            }
-            if (zero_step) {
-                best_sign = order != 2 ? -order : best > 0.0 ? 1 : best < 0.0 ? -1 : 0;
-                break;
-            }
-            if (!found || (order != 2 ? order > 0 : v > best)) {     // strict: ties keep the first sample
+    for (uint iy = rows.x; iy < rows.y; iy++) {
+        Axis y = sample_y(g, i.z, iy);
+        for (uint ix = columns.x; ix < columns.y; ix++) {
+            Axis x = sample_x(g, i.w, ix);
+            float v = read_input(plane, y, x);
+            if (!found || v > best) {   // strict: ties keep the first sample
                 found = true;
                 best = v;
-                best_slack = slack;
                 at = uvec2(iy, ix);
                 wy = y;
                 wx = x;
             }
         }
-        if (zero_step)
-            break;
     }
-    if (!found || inside)
+    bool all_rows = rows == uvec2(0u, g.ny), all_columns = columns == uvec2(0u, g.nx);
+    if (!found || (all_rows && all_columns))
         return found;
-    if (best_sign != 0)
-        return best_sign > 0;
-    uvec2 first_outside = rows.x > 0u || columns.x > 0u ? uvec2(0u) : columns.y < g.nx ? uvec2(0u, columns.y) : uvec2(rows.y, 0u);
+    if (best != 0.0)
+        return best > 0.0;
+    uvec2 first_outside = rows.x > 0u || columns.x > 0u ? uvec2(0u) : !all_columns ? uvec2(0u, columns.y) : uvec2(rows.y, 0u);
     return at.x < first_outside.x || (at.x == first_outside.x && at.y < first_outside.y);
-}
-
-// Whether a MAX stage's pass takes region g: the second only the regions the first marked.
-bool max_pass_takes(Region g)
-{
-    return !MAXIMUM || !EXACT_TIES || (g.decreasing & ROI_NEAR_TIES) != 0u;
 }
 
 void scatter_sample(Region g, uint c, Axis y, Axis x, float share, vec2 fixed_scale)
@@ -302,11 +231,7 @@ void scatter_bin(Region g, uvec4 i, vec2 fixed_scale)
     uint plane = g.b * pc.p.in_strides[0] + i.y * pc.p.in_strides[1];
     if (MAXIMUM) {
         Axis y, x;
-        bool tied, wins = max_sample(g, i, plane, y, x, tied);
-        if (tied && !EXACT_TIES)
-            mark_near_ties(g);
-        // Each bin once: the first pass where float32 decides it, else the second.
-        if (wins && tied == EXACT_TIES)
+        if (max_sample(g, i, plane, y, x))
             scatter_sample(g, i.y, y, x, dy, fixed_scale);
         return;
     }

@@ -104,9 +104,6 @@ void main()
     Region g;
     if (live)
         g = region(r);
-    // Under MAX the second pass sums again, whole, only the regions the first marked.
-    if (EXACT_TIES && (!live || !max_pass_takes(g)))
-        return;
     vec4 sum = vec4(0.0);
     if (INPUT_LAST && live && g.valid) {
         uint bins = pc.p.out_h * pc.p.out_w, loads = input_stride() / INPUT_LOAD_CHANNELS, items = loads * bins;
@@ -126,10 +123,7 @@ void main()
             uint plane = g.b * pc.p.in_strides[0] + i.y * pc.p.in_strides[1];
             if (MAXIMUM) {  // CHANNELS is 1: each channel has its own winner
                 Axis y, x;
-                bool tied, wins = max_sample(g, i, plane, y, x, tied);
-                if (tied && !EXACT_TIES)
-                    mark_near_ties(g);
-                if (wins)
+                if (max_sample(g, i, plane, y, x))
                     sum += sample_roi_grad(plane, y, x, load(pc.dy, bin_offset(i)));
                 continue;
             }

@@ -11,7 +11,7 @@ void main()
     if (c_first >= pc.p.channels)
         return;
     Region g = region(r);
-    if (!g.valid || !max_pass_takes(g))
+    if (!g.valid)
         return;
     uint bins = pc.p.out_h * pc.p.out_w, channels = min(c_first + GROUP_CHANNELS, pc.p.channels) - c_first;
     vec2 fixed_scale = fixed_point_scale();

@@ -26,8 +26,6 @@ void main()
         return;
     uint c0 = (group % channel_blocks) * T, r = group / channel_blocks;
     Region g = region(r);
-    if (!max_pass_takes(g))     // the second pass writes its regions' records whole again
-        return;
     for (uint bin0 = 0u; bin0 < bins; bin0 += T) {
         // Neighbouring invocations on neighbouring bins of one channel (their samples share cache
         // lines), then through shared memory to records with the channel fastest.
@@ -37,10 +35,7 @@ void main()
             if (g.valid && c < pc.p.channels && bin < bins) {
                 uvec4 at = uvec4(r, c, bin / pc.p.out_w, bin % pc.p.out_w);
                 Axis y, x;
-                bool tied, wins = max_sample(g, at, g.b * pc.p.in_strides[0] + c * pc.p.in_strides[1], y, x, tied);
-                if (tied && !EXACT_TIES)
-                    mark_near_ties(g);
-                if (wins)
+                if (max_sample(g, at, g.b * pc.p.in_strides[0] + c * pc.p.in_strides[1], y, x))
                     record = uvec4(floatBitsToUint(load(pc.dy, bin_offset(at))), y.i0 << 16 | x.i0,
                                    floatBitsToUint(y.w), floatBitsToUint(x.w));
             }

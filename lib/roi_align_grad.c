@@ -26,10 +26,6 @@
  * own stages (plan_roi_gradient) read the input at every tap; float32 gathers with all their
  * channels sum it on the way instead (roi_align_grad_gather_roi, roi_align_grad_roi_tiles), reading
  * each element of the input once.
- * Under MAX each stage that picks winners (the scatter, the winners, the ROI gradient) runs twice:
- * a first pass on float32 values, then the same dispatch again (exact_ties_pass), which takes only
- * the regions where the first met samples whose order float32 cannot tell (OPERATORS.md: the first
- * largest wins in real arithmetic), so that their exact path costs the first pass nothing.
  */
 #include <stddef.h>
 
@@ -461,24 +457,6 @@ static struct dmlvk_dispatch_plan *scatter_stage(struct dmlvk_op_plan *p, const 
     return d;
 }
 
-/* MAX's second pass of a stage (glsl/roi_align_grad_common.glsl, EXACT_TIES): the same dispatch
- * again after it, which takes only the regions with bins the first left to real arithmetic. */
-static bool exact_ties_pass(struct dmlvk_op_plan *p, const struct dmlvk_op_context *ctx, const struct roi_fields *f,
-                            const struct dmlvk_dispatch_plan *first)
-{
-    if (!first)
-        return false;
-    if (f->reduction != DMLVK_REDUCE_FUNCTION_MAX)
-        return true;
-    struct dmlvk_dispatch_plan *d = dmlvk_plan_add_dispatch(p, ctx, first->shader, first->slot_count, 1);
-    if (!d)
-        return false;
-    *d = *first;
-    d->concurrent = false;
-    dmlvk_dispatch_spec(p, d, ROI_SPEC_EXACT_TIES, 1);
-    return true;
-}
-
 /* Marks a stage that may run beside the geometry stage before it: it reads no sample table and
  * touches nothing else the geometry stage writes. */
 static bool beside_previous(struct dmlvk_dispatch_plan *d)
@@ -548,7 +526,7 @@ static bool plan_roi_gradient(const struct dmlvk_op_context *ctx, const struct r
         /* Beside the input gradient's last stage, which writes nothing it reads. */
         d->concurrent = f->grad != NULL;
     }
-    return exact_ties_pass(p, ctx, f, d) &&
+    return d &&
            (parts == 1 || stage(p, ctx, f, DMLVK_SHADER_ROI_ALIGN_GRAD_ROI_SUM, true, 0, s->num_rois, 0));
 }
 
@@ -679,15 +657,12 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
              * (which touch nothing the winners write) run beside the winners instead. Where the
              * geometry's workgroups write the lines (lines_in_geometry), the transposition runs
              * whole beside them. At most 9 dispatches: geometry, InputTensor's copy, two halves,
-             * lines, gather, the sum of its parts, and the ROI gradient's two; under MAX (no copy,
-             * no halves) geometry, the winners' two passes, lines, gather, sum, and the ROI
-             * gradient's three. */
+             * lines, gather, the sum of its parts, and the ROI gradient's two. */
             const bool max = f.reduction == DMLVK_REDUCE_FUNCTION_MAX;
             const bool halves = !max && !geometry_lines && g.transpose_blocks > 1;
             const uint64_t first_blocks = halves ? g.transpose_blocks / 2 : g.transpose_blocks;
             ok = (first = stage(p, ctx, &f, max ? DMLVK_SHADER_ROI_ALIGN_GRAD_WINNERS : DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE,
                                 true, 0, first_blocks * ctx->workgroup_size, g.group_channels)) &&
-                 exact_ties_pass(p, ctx, &f, first) &&
                  (geometry_lines || (lines = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE, true, 0,
                                                    g.line_invocations, g.group_channels))) &&
                  (!halves || (second = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE, true, 0,
@@ -732,7 +707,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
             p->scratch_bytes = 16 + 8 * elements + 4 * elements; /* then a uint of flags per element */
             ok = beside_previous(stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_ZERO, true, int64, elements, 0)) &&
                  stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_MAX_ABS, true, int64, bins, 0) &&
-                 exact_ties_pass(p, ctx, &f, scatter_stage(p, ctx, &f, scatter, true, int64, scatter_size, per_region, lanes)) &&
+                 scatter_stage(p, ctx, &f, scatter, true, int64, scatter_size, per_region, lanes) &&
                  stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_CONVERT, true, int64, elements, 0);
         } else {
             uint32_t atomics = ctx->float32_atomic_add ? DMLVK_VARIANT_FLOAT_ATOMICS : 0;
@@ -740,8 +715,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
             if (to_scratch)
                 p->scratch_bytes = 4 * elements;
             ok = beside_previous(stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_ZERO, to_scratch, 0, elements, 0)) &&
-                 exact_ties_pass(p, ctx, &f,
-                                 scatter_stage(p, ctx, &f, scatter, to_scratch, atomics, scatter_size, per_region, lanes)) &&
+                 scatter_stage(p, ctx, &f, scatter, to_scratch, atomics, scatter_size, per_region, lanes) &&
                  (!to_scratch ||
                   stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_CONVERT, true, 0, elements, 0));
         }

@@ -131,9 +131,6 @@ struct roi_line {
     uint32_t n;
     uint64_t first, end;
     struct roi_axis *samples;   /* end - first of them */
-    /* p(s) = a + w * t(s) exactly, t(s) = (s - o) / d (1/2 where single), for MAX's near ties */
-    mpq_t a, w, d, o;
-    int single;
 };
 
 static void mpz_set_u64(mpz_t z, uint64_t v)
@@ -262,43 +259,8 @@ static void roi_line(const struct ref_roi *r, double lo, double hi, double scale
             x->w = 0;
         }
     }
-    mpq_inits(l->a, l->w, l->d, l->o, NULL);
-    mpq_set(l->a, a);
-    mpq_set(l->w, w);
-    mpq_set(l->d, d);
-    mpq_set(l->o, o);
-    l->single = single;
     mpq_clears(x1, w, a, d, o, p, q, NULL);
     mpz_clear(z);
-}
-
-/* The exact weight of tap i1 of the line's sample `index` (into its samples): 0 where the position
- * was clamped or lies on the last tap. */
-static void roi_exact_weight(const struct roi_line *l, uint64_t index, mpq_t weight)
-{
-    const struct roi_axis *x = &l->samples[index];
-    if (x->clamped || x->i1 == x->i0) {
-        mpq_set_ui(weight, 0, 1);
-        return;
-    }
-    if (l->single) {
-        mpq_set_ui(weight, 1, 2);
-    } else {
-        mpz_t z;
-        mpz_init(z);
-        mpz_set_u64(z, l->first + index);
-        mpq_set_z(weight, z);
-        mpz_clear(z);
-        mpq_sub(weight, weight, l->o);
-        mpq_div(weight, weight, l->d);
-    }
-    mpq_mul(weight, weight, l->w);
-    mpq_add(weight, weight, l->a);
-    mpq_t i0;
-    mpq_init(i0);
-    mpq_set_ui(i0, x->i0, 1);
-    mpq_sub(weight, weight, i0);
-    mpq_clear(i0);
 }
 
 struct roi_region {
@@ -320,7 +282,6 @@ static void roi_region_free(struct roi_region *g)
 {
     free(g->x.samples);
     free(g->y.samples);
-    mpq_clears(g->x.a, g->x.w, g->x.d, g->x.o, g->y.a, g->y.w, g->y.d, g->y.o, NULL);
 }
 
 /* The in-bounds samples [first, end) of bin `bin` of a line, as indices into its samples. */
@@ -338,96 +299,70 @@ static double roi_at(const struct ref_roi *r, const double *x, uint32_t b, uint3
     return x[(((uint64_t)b * r->channels + c) * r->height + y) * r->width + xx];
 }
 
-/* a and b weighted by 1 - w and w. A tap of weight 0 takes no part (as in the resample reference):
- * an Inf or NaN there does not leak into the sample. Equal taps give their value exactly, as real
- * arithmetic does. */
-static double roi_weigh(double a, double b, double w)
+/* How a sample's value is computed: the operands left once taps of weight 0 and equal taps fall
+ * away (n = -1 where two halves of other forms met as equal values). Samples of one form get the
+ * same value in any arithmetic, float32's on the GPU too. */
+struct roi_form {
+    int n;
+    double v[7];
+};
+
+static int same_form(const struct roi_form *a, const struct roi_form *b)
 {
-    return w == 0 || a == b ? a : (1 - w) * a + w * b;
+    return a->n >= 0 && a->n == b->n && memcmp(a->v, b->v, (size_t)a->n * sizeof(double)) == 0;
 }
 
-/* The input at a sample, and (where not NULL) a bound on how far float64 put it from the exact
- * value: 0 where the four taps are equal, else a few units in the last place of their finite
- * magnitudes, with room. */
-static double roi_read_slack(const struct ref_roi *r, const double *x, uint32_t b, uint32_t c, const struct roi_axis *y,
-                             const struct roi_axis *xa, double *slack)
+/* a and b weighted by 1 - w and w, appended to f. A tap of weight 0 takes no part (as in the
+ * resample reference): an Inf or NaN there does not leak into the sample. Equal taps give their
+ * value exactly, as real arithmetic does (and the GPU under MAX: glsl/roi_align_common.glsl). */
+static double roi_weigh(double a, double b, double w, struct roi_form *f)
 {
-    double t[4] = { roi_at(r, x, b, c, y->i0, xa->i0), roi_at(r, x, b, c, y->i0, xa->i1),
-                    roi_at(r, x, b, c, y->i1, xa->i0), roi_at(r, x, b, c, y->i1, xa->i1) };
-    if (slack) {
-        *slack = 0;
-        if (r->linear && !(t[0] == t[1] && t[0] == t[2] && t[0] == t[3])) {
-            for (int k = 0; k < 4; k++)
-                *slack += isfinite(t[k]) ? fabs(t[k]) * 0x1p-40 : 0;
-            *slack += 0x1p-1000;
-        }
+    f->v[f->n++] = a;
+    if (w == 0 || a == b)
+        return a;
+    f->v[f->n++] = b;
+    f->v[f->n++] = w;
+    return (1 - w) * a + w * b;
+}
+
+/* The input at a sample, and its form where f is not NULL. */
+static double roi_read_form(const struct ref_roi *r, const double *x, uint32_t b, uint32_t c, const struct roi_axis *y,
+                            const struct roi_axis *xa, struct roi_form *f)
+{
+    double a = roi_at(r, x, b, c, y->i0, xa->i0), bb = roi_at(r, x, b, c, y->i0, xa->i1);
+    double cc = roi_at(r, x, b, c, y->i1, xa->i0), d = roi_at(r, x, b, c, y->i1, xa->i1);
+    struct roi_form top_form = { 0 }, bottom_form = { 0 };
+    double top = roi_weigh(a, bb, xa->w, &top_form), bottom = roi_weigh(cc, d, xa->w, &bottom_form);
+    struct roi_form both = top_form;
+    double v = top;
+    if (y->w != 0 && top != bottom) {
+        memcpy(both.v + both.n, bottom_form.v, (size_t)bottom_form.n * sizeof(double));
+        both.n += bottom_form.n;
+        both.v[both.n++] = y->w;
+        v = (1 - y->w) * top + y->w * bottom;
+    } else if (y->w != 0 && !same_form(&top_form, &bottom_form) && (top_form.n > 1 || bottom_form.n > 1)) {
+        both.n = -1;
     }
-    return roi_weigh(roi_weigh(t[0], t[1], xa->w), roi_weigh(t[2], t[3], xa->w), y->w);
+    if (f)
+        *f = both;
+    return v;
 }
 
 static double roi_read(const struct ref_roi *r, const double *x, uint32_t b, uint32_t c, const struct roi_axis *y,
                        const struct roi_axis *xa)
 {
-    return roi_read_slack(r, x, b, c, y, xa, NULL);
+    return roi_read_form(r, x, b, c, y, xa, NULL);
 }
 
-/* sum += sign * the exact value of sample (iy, ix) of region g (indices into its lines' samples);
- * false where a tap of weight other than 0 is not finite. */
-static int roi_exact_add(const struct ref_roi *r, const double *x, const struct roi_region *g, uint32_t c, uint64_t iy,
-                         uint64_t ix, int sign, mpq_t sum)
+static int same_taps(const struct roi_axis *a, const struct roi_axis *b)
 {
-    const struct roi_axis *sy = &g->y.samples[iy], *sx = &g->x.samples[ix];
-    mpq_t w[2][2], term;
-    mpq_inits(w[0][0], w[0][1], w[1][0], w[1][1], term, NULL);
-    roi_exact_weight(&g->y, iy, w[0][1]);
-    roi_exact_weight(&g->x, ix, w[1][1]);
-    for (int k = 0; k < 2; k++) {
-        mpq_set_ui(w[k][0], 1, 1);
-        mpq_sub(w[k][0], w[k][0], w[k][1]);
-    }
-    int ok = 1;
-    for (int t = 0; t < 4 && ok; t++) {
-        int ty = t >> 1, tx = t & 1;
-        if (mpq_sgn(w[0][ty]) == 0 || mpq_sgn(w[1][tx]) == 0)
-            continue;
-        double v = roi_at(r, x, g->b, c, ty ? sy->i1 : sy->i0, tx ? sx->i1 : sx->i0);
-        if (!isfinite(v)) {
-            ok = 0;
-            break;
-        }
-        mpq_set_d(term, v);
-        mpq_mul(term, term, w[0][ty]);
-        mpq_mul(term, term, w[1][tx]);
-        if (sign > 0)
-            mpq_add(sum, sum, term);
-        else
-            mpq_sub(sum, sum, term);
-    }
-    mpq_clears(w[0][0], w[0][1], w[1][0], w[1][1], term, NULL);
-    return ok;
-}
-
-/* sign(V_b - V_a) of samples a and b of a bin in real arithmetic (V_b = 0 where !with_b); 2 where a
- * tap that takes part is Inf or NaN. */
-static int roi_exact_compare(const struct ref_roi *r, const double *x, const struct roi_region *g, uint32_t c,
-                             uint64_t ay, uint64_t ax, int with_b, uint64_t by, uint64_t bx)
-{
-    mpq_t sum;
-    mpq_init(sum);
-    int ok = roi_exact_add(r, x, g, c, ay, ax, -1, sum) && (!with_b || roi_exact_add(r, x, g, c, by, bx, 1, sum));
-    int order = ok ? mpq_sgn(sum) : 2;
-    mpq_clear(sum);
-    return order;
-}
-
-static int roi_near_tie(double a, double a_slack, double b, double b_slack)
-{
-    return a_slack + b_slack > 0 && fabs(a - b) <= a_slack + b_slack;
+    return a->i0 == b->i0 && a->i1 == b->i1 && a->w == b->w;
 }
 
 /* Visits the samples of bin (k, c, oy, ox) that carry gradient: every in-bounds sample with
- * share dy/(nx*ny) for AVERAGE; for MAX the first largest sample in real arithmetic, where it is in
- * bounds (the others count as 0, the first of them in order winning a tie). */
+ * share dy/(nx*ny) for AVERAGE; for MAX the first largest sample, where it is in bounds (the
+ * others count as 0, the first of them in order winning a tie). A MAX bin whose winner is within
+ * r->max_tie of another sample at other taps adds one to r->ambiguous. */
 static void roi_bin(const struct ref_roi *r, const double *x, const struct roi_region *g, uint32_t c, uint32_t oy,
                     uint32_t ox, double dy,
                     void (*visit)(void *user, const struct roi_region *g, uint32_t c, const struct roi_axis *y,
@@ -448,19 +383,13 @@ static void roi_bin(const struct ref_roi *r, const double *x, const struct roi_r
     }
     if (y0 == y1 || x0 == x1)
         return;
-    double best = 0, best_slack = 0;
+    double best = 0;
     uint64_t by = y0, bx = x0;
     for (uint64_t iy = y0; iy < y1; iy++)
         for (uint64_t ix = x0; ix < x1; ix++) {
-            double slack, v = roi_read_slack(r, x, g->b, c, &g->y.samples[iy], &g->x.samples[ix], &slack);
-            int first = iy == y0 && ix == x0, wins = first || v > best;
-            if (!first && roi_near_tie(v, slack, best, best_slack)) {
-                int order = roi_exact_compare(r, x, g, c, by, bx, 1, iy, ix);
-                wins = order == 2 ? wins : order > 0;
-            }
-            if (wins) {
+            double v = roi_read(r, x, g->b, c, &g->y.samples[iy], &g->x.samples[ix]);
+            if ((iy == y0 && ix == x0) || v > best) {
                 best = v;
-                best_slack = slack;
                 by = iy;
                 bx = ix;
             }
@@ -471,12 +400,7 @@ static void roi_bin(const struct ref_roi *r, const double *x, const struct roi_r
     uint64_t fy = g->y.first + y0 - bin_y, ey = g->y.first + y1 - bin_y;
     uint64_t fx = g->x.first + x0 - bin_x, ex = g->x.first + x1 - bin_x;
     int all = fy == 0 && ey == g->y.n && fx == 0 && ex == g->x.n, wins = 1;
-    if (!all) {
-        int best_sign = best > 0 ? 1 : best < 0 ? -1 : 0;
-        if (roi_near_tie(best, best_slack, 0, 0)) {
-            int order = roi_exact_compare(r, x, g, c, by, bx, 0, 0, 0);
-            best_sign = order == 2 ? best_sign : -order;
-        }
+    if (!all && best <= 0) {
         uint64_t oy_ = 0, ox_ = 0;
         if (fy == 0 && fx == 0) {
             if (ex < g->x.n)
@@ -484,7 +408,24 @@ static void roi_bin(const struct ref_roi *r, const double *x, const struct roi_r
             else
                 oy_ = ey;
         }
-        wins = best_sign != 0 ? best_sign > 0 : (wy < oy_ || (wy == oy_ && wx < ox_));
+        wins = best < 0 ? 0 : (wy < oy_ || (wy == oy_ && wx < ox_));
+    }
+    if (r->ambiguous) {
+        /* Values of one form tie alike on the GPU, as do the exact 0 of one tap and the samples out
+         * of bounds. */
+        struct roi_form best_form, form;
+        roi_read_form(r, x, g->b, c, &g->y.samples[by], &g->x.samples[bx], &best_form);
+        double tol = r->max_tie * (fabs(best) + 1);
+        int near = !all && fabs(best) <= tol && !(best == 0 && best_form.n == 1);
+        for (uint64_t iy = y0; iy < y1 && !near; iy++)
+            for (uint64_t ix = x0; ix < x1 && !near; ix++) {
+                const struct roi_axis *sy = &g->y.samples[iy], *sx = &g->x.samples[ix];
+                if (same_taps(sy, &g->y.samples[by]) && same_taps(sx, &g->x.samples[bx]))
+                    continue;
+                double v = roi_read_form(r, x, g->b, c, sy, sx, &form);
+                near = fabs(v - best) <= tol && !(v == best && same_form(&form, &best_form));
+            }
+        *r->ambiguous += near;
     }
     if (wins)
         visit(user, g, c, &g->y.samples[by], &g->x.samples[bx], dy);

@@ -30,9 +30,8 @@ void ref_resample_forward(const struct ref_resample *r, const double *in, double
 void ref_resample_backward(const struct ref_resample *r, const double *in_grad, double *out_grad, double *abs_out);
 
 /* ROI align (OPERATORS.md section 4), with exact decisions: where each sample sits, in or out of
- * bounds, which cells it reads, and MAX's winner where float64 cannot tell, are computed on
- * rationals (GMP); values in float64. Only the samples in bounds are visited, so huge regions
- * cost no more than the input holds. Input {B, C, H, W}, rois {R, 4}, output {R, C, OH, OW}. */
+ * bounds, which cells it reads, are computed on rationals (GMP); values in float64. Only the
+ * samples in bounds are visited, so huge regions cost no more than the input holds. Input {B, C, H, W}, rois {R, 4}, output {R, C, OH, OW}. */
 struct ref_roi {
     uint32_t batch, channels, height, width;
     uint32_t num_rois, out_h, out_w;
@@ -41,6 +40,11 @@ struct ref_roi {
     uint32_t min_samples, max_samples;
     const double *rois;             /* num_rois x 4: x1, y1, x2, y2 */
     const uint32_t *batch_indices;  /* num_rois; out-of-range regions contribute nothing */
+    /* Optional: the backward pass counts in *ambiguous the MAX bins whose winner lies within
+     * max_tie * (|winner| + 1) of another sample's value (at other taps, or 0 out of bounds),
+     * but for ties between samples that compute their values alike, as on flat neighbourhoods. */
+    uint64_t *ambiguous;
+    double max_tie;
 };
 
 void ref_roi_forward(const struct ref_roi *r, const double *x, double *out);
