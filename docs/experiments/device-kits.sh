@@ -19,6 +19,8 @@
 #                  DMLVK_EXP_LIST=1 (its plan on stderr), for stage profiles as note 209's
 #   .gl/klast      note 210: the gather's parts summed by each tile's last part, on HEAD, for session90-call2.sh
 #   .gl/klast4     note 210: the same with the last part's loads four elements at a time, for session90-call3.sh
+#   .gl/kpre91, .gl/kties, .gl/kties2, .gl/kties3  759ee36, then 723b5df, da98dba and 8895974: ROI_ALIGN_GRAD MAX
+#                 before and after its near ties in real arithmetic (note 212), for session91-call2.sh to -call4.sh
 # Run from the repository root: `bash docs/experiments/device-kits.sh [KIT...]` (all six by default; on a 2-core
 # machine about 30 seconds each). Then, on the device, with carry [".gl"]: `bash .gl/session87-call.sh` (about 400 s:
 # note 204's A/B, note 203, note 202 against 6454946), and in a second call note 195
@@ -33,7 +35,7 @@ mkdir -p .gl
 bash ../shared/tools/gpu-vulkan-debs >/dev/null
 cp tools/bench_ab.py tools/bench_variants.py tools/bench_torch.py \
     $x/roi-geometry-float64-note203.sh $x/roi-geometry-lines-note202.sh \
-    $x/resample-forced-shapes-note194.sh $x/resample-forced-shapes-backward-note195.sh $x/session87-call.sh $x/session87-call3.sh $x/session88-call.sh $x/session88-call2.sh $x/session89-call.sh $x/session89-call2.sh $x/session90-call.sh $x/session90-call2.sh $x/session90-call3.sh $x/session90-call4.sh $x/session91-call.sh $x/device-setup.sh .gl/
+    $x/resample-forced-shapes-note194.sh $x/resample-forced-shapes-backward-note195.sh $x/session87-call.sh $x/session87-call3.sh $x/session88-call.sh $x/session88-call2.sh $x/session89-call.sh $x/session89-call2.sh $x/session90-call.sh $x/session90-call2.sh $x/session90-call3.sh $x/session90-call4.sh $x/session91-call.sh $x/session91-call2.sh $x/session91-call3.sh $x/session91-call4.sh $x/device-setup.sh .gl/
 
 build() {
     local kit=$1 rev=$2 patch=$3 wt=/tmp/dmlvk-kit-$1
@@ -69,6 +71,11 @@ for kit in "${kits[@]}"; do
     kexp209) build kexp209 9a98edf $x/roi-align1-rows-taps-knobs-note209.patch ;;
     kstages) build kstages HEAD $x/dispatch-stages-knobs.patch ;;
     klast) build klast HEAD $x/roi-gather-last-part-note210.patch ;;
+    kpre91) build kpre91 759ee36 "" ;;
+    kties) build kties 723b5df "" ;;
+    kties2) build kties2 da98dba "" ;;
+    kties3) build kties3 8895974 "" ;;
+    kties4) build kties4 41a9c37 "" ;;
     klast4) build klast4 HEAD $x/roi-gather-last-part-unrolled-note210.patch ;;
     kform) build kform a5a2706 $x/roi-gather-lines-place-form-note206.patch ;;
     khoist) build khoist a5a2706 $x/roi-gather-lines-place-hoist-note206.patch ;;
