@@ -19,8 +19,9 @@
 #                  DMLVK_EXP_LIST=1 (its plan on stderr), for stage profiles as note 209's
 #   .gl/klast      note 210: the gather's parts summed by each tile's last part, on HEAD, for session90-call2.sh
 #   .gl/klast4     note 210: the same with the last part's loads four elements at a time, for session90-call3.sh
-#   .gl/kpre91, .gl/kties, .gl/kties2, .gl/kties3  759ee36, then 723b5df, da98dba and 8895974: ROI_ALIGN_GRAD MAX
-#                 before and after its near ties in real arithmetic (note 212), for session91-call2.sh to -call4.sh
+#   .gl/kpre91, .gl/kties, .gl/kties2, .gl/kties3, .gl/kties4  759ee36, then 723b5df, da98dba, 8895974 and 41a9c37:
+#                 ROI_ALIGN_GRAD MAX before and after its near ties in real arithmetic (note 212, all reverted), for
+#                 session91-call2.sh to -call5.sh (each also carries .gl/t91, the test_roi_align of its commit)
 # Run from the repository root: `bash docs/experiments/device-kits.sh [KIT...]` (all six by default; on a 2-core
 # machine about 30 seconds each). Then, on the device, with carry [".gl"]: `bash .gl/session87-call.sh` (about 400 s:
 # note 204's A/B, note 203, note 202 against 6454946), and in a second call note 195
