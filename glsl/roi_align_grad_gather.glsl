@@ -121,7 +121,7 @@ layout(constant_id = ROI_SPEC_GATHER_WARPS) const uint WARPS = 1u;
     }
 #endif
 #define ROI_WEIGHTS(wyi, wxj, gy0i, gy1i, gx0j, gx1j) vec4((wyi) * (gx0j), (gy0i) * (wxj), (wyi) * (gx1j), (gy1i) * (wxj))
-#define DERIVATIVE(pooled, line, off, g, i) ((pooled) ? pool.v[(line).x + (off) + (i)] : (g)[i])
+#define DERIVATIVE(pooled, line, off, g, i) ((pooled) ? pool.v[(line).x + (off) + (i)] : (g)[min(i, LINE_BINS - 1u)])
 #define NOTHING(w, rw) ((w) == 0.0 && (rw) == vec4(0.0))
 #define NOTHING_IN_ROW(wyi, gy0i, gy1i) ((wyi) == 0.0 && (gy0i) == 0.0 && (gy1i) == 0.0)
 #else
@@ -160,6 +160,8 @@ layout(constant_id = ROI_SPEC_GATHER_WARPS) const uint WARPS = 1u;
 // weights and bins at once (float32 gathers over many bins per region, without the ROI gradient:
 // lib/roi_align_grad.c). Not under MAX, whose bins load a record per
 // channel: nine unrolled copies of those loads ran a third slower (BENCHMARKS.md note 163).
+// Pooled lines index past LINE_BINS: the vectors' index is clamped even where the select
+// discards it, since SPIR-V leaves an extract past a vector's end undefined.
 #define ADD_REGION(rr, row_line, column_line, gy0, gy1, gx0, gx1)                                                     \
     {                                                                                                                 \
         uvec4 line_y = row_line, line_x = column_line;                                                                \
@@ -200,13 +202,13 @@ layout(constant_id = ROI_SPEC_GATHER_WARPS) const uint WARPS = 1u;
         } else {                                                                                                      \
             for (uint i = 0u; i < ny; i++) {                                                                          \
                 bool pooled_y = ny > LINE_BINS;                                                                       \
-                float wyi = pooled_y ? pool.v[line_y.x + i] : wy[i];                                                  \
+                float wyi = pooled_y ? pool.v[line_y.x + i] : wy[min(i, LINE_BINS - 1u)];                             \
                 float gy0i = DERIVATIVE(pooled_y, line_y, off0, gy0, i), gy1i = DERIVATIVE(pooled_y, line_y, off1, gy1, i); \
                 if (NOTHING_IN_ROW(wyi, gy0i, gy1i))                                                                  \
                     continue;                                                                                         \
                 for (uint j = 0u; j < nx; j++) {                                                                      \
                     bool pooled_x = nx > LINE_BINS;                                                                   \
-                    float wxj = pooled_x ? pool.v[line_x.x + j] : wx[j];                                              \
+                    float wxj = pooled_x ? pool.v[line_x.x + j] : wx[min(j, LINE_BINS - 1u)];                         \
                     float gx0j = DERIVATIVE(pooled_x, line_x, off0, gx0, j), gx1j = DERIVATIVE(pooled_x, line_x, off1, gx1, j); \
                     float w = wyi * wxj;                                                                              \
                     vec4 rw = ROI_WEIGHTS(wyi, wxj, gy0i, gy1i, gx0j, gx1j);                                          \

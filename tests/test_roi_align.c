@@ -1055,6 +1055,65 @@ static void test_max_gather(void **state)
     rng_state = outer_state;
 }
 
+/* The gather's lines past LINE_BINS bins (their weights pooled) on a map's last column and row:
+ * regions whose samples all clamp onto them, so that every bin column (row) taps that one line,
+ * narrow maps, 3 samples per bin and axis, 4 to 6 bin columns (rows), 3 to 5 channels, MAX (the
+ * gather of winners, forced) and AVERAGE, every type, against the reference: the gather's rolled
+ * bin loops over pooled lines, which no other test reaches from one line of every bin. */
+static void test_gather_pooled_edge_lines(void **state)
+{
+    (void)state;
+    for (int iter = 0; iter < 12; iter++) {
+        dmlvk_tensor_data_type type = float_types[iter % 3];
+        const bool maximum = iter % 2 == 0, columns = iter % 4 < 2;
+        struct problem p;
+        memset(&p, 0, sizeof(p));
+        struct ref_roi *q = &p.q;
+        const uint32_t across = 4 + (uint32_t)(iter % 3), along = 2 + (uint32_t)(iter % 2);
+        *q = (struct ref_roi){ .batch = 1, .channels = 3 + (uint32_t)(iter % 3), .height = columns ? 8 : 2,
+                               .width = columns ? 2 : 8, .num_rois = 2, .out_h = columns ? along : across,
+                               .out_w = columns ? across : along, .linear = 1, .maximum = maximum,
+                               .align_corners = iter % 5 == 1, .spatial_x = 1, .spatial_y = 1, .min_samples = 3,
+                               .max_samples = 3 };
+        /* Both regions' samples lie past the last column (row) but within one pixel of it, the
+         * second region mirrored (x2 < x1). */
+        const double edge[2][2] = { { 1.5, 1.9 }, { 1.95, 1.45 } }, span[2][2] = { { 4.25, 5.15 }, { 2.2, 6.7 } };
+        for (uint32_t k = 0; k < 2; k++) {
+            double *roi = &p.rois[4 * k];
+            roi[columns ? 0 : 1] = edge[k][0];
+            roi[columns ? 2 : 3] = edge[k][1];
+            roi[columns ? 1 : 0] = span[k][0];
+            roi[columns ? 3 : 2] = span[k][1];
+        }
+        alloc_problem(&p);
+        for (uint64_t i = 0; i < p.ny; i++)
+            p.dy[i] = uniform(-1, 1);
+        round_to_type(p.dy, p.ny, type);
+        round_to_type(p.rois, 4 * q->num_rois, type);
+        struct results r = { 0 };
+        uint64_t ambiguous = 1;
+        for (int attempt = 0; attempt < 20 && ambiguous; attempt++) {
+            for (uint64_t i = 0; i < p.nx; i++)
+                p.x[i] = uniform(-1, 1);
+            round_to_type(p.x, p.nx, type);
+            ambiguous = 0;
+            q->ambiguous = maximum ? &ambiguous : NULL;
+            q->max_tie = 2e-6;
+            if (r.want)
+                free_results(&r);
+            reference_results(&p, &r);
+        }
+        q->ambiguous = NULL;
+        assert_int_equal(ambiguous, 0);
+        struct test_params gather = { .deterministic = maximum, .force_no_int64_atomics = maximum };
+        assert_int_equal(gpu_backward(&p, &gather, type, r.got, NULL), DMLVK_OK);
+        expect_close(maximum ? "max gather, pooled edge lines" : "gather, pooled edge lines", r.got, r.want, r.mag, p.nx,
+                     type_tolerance(type));
+        free_results(&r);
+        free_problem(&p);
+    }
+}
+
 /* MAX on flat neighbourhoods, sampled off any grid (LINEAR): inputs of a few levels in blocks of 2
  * to 4 pixels, the first channel one level throughout. Samples that tie in real arithmetic must
  * tie in float32 too, so that the first wins, where float32's weights 1 - w and w need not sum to
@@ -2533,6 +2592,7 @@ int main(void)
         cmocka_unit_test(test_gather_parts_for_splits),
         cmocka_unit_test(test_gather_staged_parts),
         cmocka_unit_test(test_max_gather),
+        cmocka_unit_test(test_gather_pooled_edge_lines),
         cmocka_unit_test(test_max_flat_ties),
         cmocka_unit_test(test_roi_gradient_gpu),
         cmocka_unit_test(test_roi_gradient_gathered),
