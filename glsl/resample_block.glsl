@@ -305,8 +305,9 @@ void store_odd_row(uint o, uint ox, uint by, float acc[MAX_BLOCK_Y * MAX_BLOCK_X
     [[unroll]] for (uint bx = 1u; bx < BLOCK_X; bx += 2u) {
         bool inner = bx + 1u < BLOCK_X;
         bool first = ox + bx < sx, second = ox + bx + 1u < sx && (inner || n.next);
-        // The index stays in bounds where the select discards the value (SPIR-V leaves it undefined).
-        float b = inner ? acc[min(k + bx + 1u, MAX_BLOCK_Y * MAX_BLOCK_X - 1u)] : n.next_first[by];
+        float b = n.next_first[by];
+        if (inner)      // a branch: a select would read past acc's end on the last row
+            b = acc[k + bx + 1u];
         if (first && second) {
             store2_tested(pc.dst, o + bx, acc[k + bx], b, finite && (inner || n.next_finite));
         } else {

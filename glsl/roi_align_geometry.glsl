@@ -130,7 +130,9 @@ void big_add(bool negative, uint a, uint b, uvec2 c, int shift)
     for (uint k = 0u; w + k < BIG_WORDS; k++) {
         if (k >= 5u && carry == 0u)
             break;
-        uint add = k < 5u ? part[min(k, 4u)] : 0u, c1, c2, d;  // indexed in bounds even where discarded
+        uint add = 0u, c1, c2, d;
+        if (k < 5u)     // a branch: a select would read past part's end
+            add = part[k];
         if (negative) {
             d = usubBorrow(big[w + k], add, c1);
             big[w + k] = usubBorrow(d, carry, c2);

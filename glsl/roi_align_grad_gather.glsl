@@ -93,6 +93,16 @@ uint sum_channel(uint n, uint quad)
     else                                                                           \
         ADD_AVERAGE(l, at, w)
 
+// Weight i of a line (or of its derivative line): in the pool at `at` where the line is pooled (more
+// than LINE_BINS bins), else its own. A branch, not a select: past LINE_BINS the line's vector
+// must not be read at all (SPIR-V leaves an extract past a vector's end undefined).
+float line_weight(bool pooled, uint at, vec3 own, uint i)
+{
+    if (pooled)
+        return FloatSums(pc.scratch).v[at + i];
+    return own[i];
+}
+
 #if DMLVK_GATHER_ROI_GRAD
 // The ROI gradient: each bin also adds s * rw (ROI_WEIGHTS: its row weight times the column's
 // derivative weights, the row's derivative weights times the column weight), s the dot product of
@@ -121,7 +131,7 @@ layout(constant_id = ROI_SPEC_GATHER_WARPS) const uint WARPS = 1u;
     }
 #endif
 #define ROI_WEIGHTS(wyi, wxj, gy0i, gy1i, gx0j, gx1j) vec4((wyi) * (gx0j), (gy0i) * (wxj), (wyi) * (gx1j), (gy1i) * (wxj))
-#define DERIVATIVE(pooled, line, off, g, i) ((pooled) ? pool.v[(line).x + (off) + (i)] : (g)[min(i, LINE_BINS - 1u)])
+#define DERIVATIVE(pooled, line, off, g, i) line_weight(pooled, (line).x + (off), g, i)
 #define NOTHING(w, rw) ((w) == 0.0 && (rw) == vec4(0.0))
 #define NOTHING_IN_ROW(wyi, gy0i, gy1i) ((wyi) == 0.0 && (gy0i) == 0.0 && (gy1i) == 0.0)
 #else
@@ -160,8 +170,6 @@ layout(constant_id = ROI_SPEC_GATHER_WARPS) const uint WARPS = 1u;
 // weights and bins at once (float32 gathers over many bins per region, without the ROI gradient:
 // lib/roi_align_grad.c). Not under MAX, whose bins load a record per
 // channel: nine unrolled copies of those loads ran a third slower (BENCHMARKS.md note 163).
-// Pooled lines index past LINE_BINS: the vectors' index is clamped even where the select
-// discards it, since SPIR-V leaves an extract past a vector's end undefined.
 #define ADD_REGION(rr, row_line, column_line, gy0, gy1, gx0, gx1)                                                     \
     {                                                                                                                 \
         uvec4 line_y = row_line, line_x = column_line;                                                                \
@@ -202,13 +210,13 @@ layout(constant_id = ROI_SPEC_GATHER_WARPS) const uint WARPS = 1u;
         } else {                                                                                                      \
             for (uint i = 0u; i < ny; i++) {                                                                          \
                 bool pooled_y = ny > LINE_BINS;                                                                       \
-                float wyi = pooled_y ? pool.v[line_y.x + i] : wy[min(i, LINE_BINS - 1u)];                             \
+                float wyi = line_weight(pooled_y, line_y.x, wy, i);                                                   \
                 float gy0i = DERIVATIVE(pooled_y, line_y, off0, gy0, i), gy1i = DERIVATIVE(pooled_y, line_y, off1, gy1, i); \
                 if (NOTHING_IN_ROW(wyi, gy0i, gy1i))                                                                  \
                     continue;                                                                                         \
                 for (uint j = 0u; j < nx; j++) {                                                                      \
                     bool pooled_x = nx > LINE_BINS;                                                                   \
-                    float wxj = pooled_x ? pool.v[line_x.x + j] : wx[min(j, LINE_BINS - 1u)];                         \
+                    float wxj = line_weight(pooled_x, line_x.x, wx, j);                                               \
                     float gx0j = DERIVATIVE(pooled_x, line_x, off0, gx0, j), gx1j = DERIVATIVE(pooled_x, line_x, off1, gx1, j); \
                     float w = wyi * wxj;                                                                              \
                     vec4 rw = ROI_WEIGHTS(wyi, wxj, gy0i, gy1i, gx0j, gx1j);                                          \
