@@ -94,14 +94,21 @@ uint sum_channel(uint n, uint quad)
         ADD_AVERAGE(l, at, w)
 
 // Weight i of a line (or of its derivative line): in the pool at `at` where the line is pooled (more
-// than LINE_BINS bins), else its own. A branch, not a select: past LINE_BINS the line's vector
-// must not be read at all (SPIR-V leaves an extract past a vector's end undefined).
+// than LINE_BINS bins), else its own, whose vector must not be indexed past its end (SPIR-V leaves
+// that undefined, even where a select discards the value). Float32 branches; 16-bit types select,
+// reading the line's word i & 3 (LINE_WEIGHT): each form kept NVIDIA's code and times for its
+// types where the other slowed presets by 6-10% (BENCHMARKS.md note 215).
 float line_weight(bool pooled, uint at, vec3 own, uint i)
 {
     if (pooled)
         return FloatSums(pc.scratch).v[at + i];
     return own[i];
 }
+#if DMLVK_STORAGE16
+#define LINE_WEIGHT(pooled, line, own, i) ((pooled) ? pool.v[(line).x + (i)] : uintBitsToFloat((line)[(i) & 3u]))
+#else
+#define LINE_WEIGHT(pooled, line, own, i) line_weight(pooled, (line).x, own, i)
+#endif
 
 #if DMLVK_GATHER_ROI_GRAD
 // The ROI gradient: each bin also adds s * rw (ROI_WEIGHTS: its row weight times the column's
@@ -210,13 +217,13 @@ layout(constant_id = ROI_SPEC_GATHER_WARPS) const uint WARPS = 1u;
         } else {                                                                                                      \
             for (uint i = 0u; i < ny; i++) {                                                                          \
                 bool pooled_y = ny > LINE_BINS;                                                                       \
-                float wyi = line_weight(pooled_y, line_y.x, wy, i);                                                   \
+                float wyi = LINE_WEIGHT(pooled_y, line_y, wy, i);                                                     \
                 float gy0i = DERIVATIVE(pooled_y, line_y, off0, gy0, i), gy1i = DERIVATIVE(pooled_y, line_y, off1, gy1, i); \
                 if (NOTHING_IN_ROW(wyi, gy0i, gy1i))                                                                  \
                     continue;                                                                                         \
                 for (uint j = 0u; j < nx; j++) {                                                                      \
                     bool pooled_x = nx > LINE_BINS;                                                                   \
-                    float wxj = line_weight(pooled_x, line_x.x, wx, j);                                               \
+                    float wxj = LINE_WEIGHT(pooled_x, line_x, wx, j);                                                 \
                     float gx0j = DERIVATIVE(pooled_x, line_x, off0, gx0, j), gx1j = DERIVATIVE(pooled_x, line_x, off1, gx1, j); \
                     float w = wyi * wxj;                                                                              \
                     vec4 rw = ROI_WEIGHTS(wyi, wxj, gy0i, gy1i, gx0j, gx1j);                                          \
