@@ -1001,6 +1001,30 @@ static void test_gather_pool_step(void **state)
     assert_int_equal(gather_spec_value(&q, DMLVK_TENSOR_DATA_TYPE_FLOAT32, false, ROI_SPEC_GATHER_POOL_STEP), 1);
 }
 
+/* Draws p's input (integers -2 to 2 where `few`, else uniform in [-1, 1]) in `type` and its
+ * reference into r; where `unambiguous`, again (up to 20 draws) while a MAX bin's winner lies within
+ * float32's error of another sample at other taps: either could win on the GPU, the float32 value
+ * of a sample being within about 5e-7 of the exact one. */
+static void draw_max_input(struct problem *p, dmlvk_tensor_data_type type, bool few, bool unambiguous, struct results *r)
+{
+    uint64_t ambiguous = 1;
+    bool drawn = false;
+    for (int attempt = 0; attempt < 20 && ambiguous; attempt++) {
+        for (uint64_t i = 0; i < p->nx; i++)
+            p->x[i] = few ? (double)below(5) - 2 : uniform(-1, 1);
+        round_to_type(p->x, p->nx, type);
+        ambiguous = 0;
+        p->q.ambiguous = unambiguous ? &ambiguous : NULL;
+        p->q.max_tie = 2e-6;
+        if (drawn)
+            free_results(r);
+        reference_results(p, r);
+        drawn = true;
+    }
+    p->q.ambiguous = NULL;
+    assert_int_equal(ambiguous, 0);
+}
+
 /* The gather under MAX (where the mode's atomics are missing: int64 ones in the deterministic
  * mode, float ones by default, both forced here by test switches): each bin's winner per
  * channel, then the gather by tiles. Maps of several partial tiles, regions over many tiles, tiny
@@ -1022,24 +1046,9 @@ static void test_max_gather(void **state)
         bool ties = iter % 2 == 1;
         struct problem p;
         tile_problem(&p, iter, type, 3 + 5 * (uint32_t)(iter % 3), !ties, true, 8);
-        /* LINEAR inputs are drawn again while a bin's winner is within float32's error of another
-         * sample at other taps (either could win on the GPU: the float32 value of a sample is
-         * within about 5e-7 of the exact one); NEAREST's ties are exact, read alike everywhere. */
-        struct results r = { 0 };
-        uint64_t ambiguous = 1;
-        for (int attempt = 0; attempt < 20 && ambiguous; attempt++) {
-            for (uint64_t i = 0; i < p.nx; i++)
-                p.x[i] = ties ? (double)below(5) - 2 : uniform(-1, 1);
-            round_to_type(p.x, p.nx, type);
-            ambiguous = 0;
-            p.q.ambiguous = ties ? NULL : &ambiguous;
-            p.q.max_tie = 2e-6;
-            if (r.want)
-                free_results(&r);
-            reference_results(&p, &r);
-        }
-        p.q.ambiguous = NULL;
-        assert_int_equal(ambiguous, 0);
+        /* NEAREST's ties (inputs of a few integers) are exact, read alike everywhere: one draw. */
+        struct results r;
+        draw_max_input(&p, type, ties, !ties, &r);
         struct test_params det = { .deterministic = 1, .workgroup_size = tile_workgroups[iter % 4],
                                    .force_no_int64_atomics = true };
         struct test_params cas = { .force_cas_atomics = 1, .workgroup_size = tile_workgroups[iter % 4] };
@@ -1090,21 +1099,8 @@ static void test_gather_pooled_edge_lines(void **state)
             p.dy[i] = uniform(-1, 1);
         round_to_type(p.dy, p.ny, type);
         round_to_type(p.rois, 4 * q->num_rois, type);
-        struct results r = { 0 };
-        uint64_t ambiguous = 1;
-        for (int attempt = 0; attempt < 20 && ambiguous; attempt++) {
-            for (uint64_t i = 0; i < p.nx; i++)
-                p.x[i] = uniform(-1, 1);
-            round_to_type(p.x, p.nx, type);
-            ambiguous = 0;
-            q->ambiguous = maximum ? &ambiguous : NULL;
-            q->max_tie = 2e-6;
-            if (r.want)
-                free_results(&r);
-            reference_results(&p, &r);
-        }
-        q->ambiguous = NULL;
-        assert_int_equal(ambiguous, 0);
+        struct results r;
+        draw_max_input(&p, type, false, maximum, &r);
         struct test_params gather = { .deterministic = maximum, .force_no_int64_atomics = maximum };
         assert_int_equal(gpu_backward(&p, &gather, type, r.got, NULL), DMLVK_OK);
         expect_close(maximum ? "max gather, pooled edge lines" : "gather, pooled edge lines", r.got, r.want, r.mag, p.nx,
