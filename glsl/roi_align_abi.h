@@ -36,6 +36,7 @@ DMLVK_PARAMS_BEGIN(roi_align_params)
     DMLVK_U32 parts_base;           /* the gather's parts' sums in scratch, in floats (ROI_SPEC_GATHER_PARTS) */
     DMLVK_U32 lines_base;           /* ROI_LINES_VEC4, for the geometry stage where geometry_lines is set */
     DMLVK_U32 geometry_lines;       /* the geometry stage writes those lines too (ROI_KEPT_TABLE_VEC4) */
+    DMLVK_U32 modes;                /* ROI_MODE_*: the geometry stage's modes, which the others specialize */
 DMLVK_PARAMS_END(roi_align_params)
 
 /* counters: the operators' diagnostics counters (ROI_COUNTER_*), one uint each. */
@@ -51,6 +52,11 @@ DMLVK_PARAMS_END(roi_align_params)
 
 #define ROI_COUNTER_SKIPPED_REGIONS 0   /* regions whose batch index is out of range */
 #define ROI_COUNTERS 1
+
+/* modes: what ROI_SPEC_LINEAR, ROI_SPEC_MAXIMUM and ROI_SPEC_ALIGN_CORNERS say to the other stages. */
+#define ROI_MODE_LINEAR 1u
+#define ROI_MODE_MAXIMUM 2u
+#define ROI_MODE_ALIGN_CORNERS 4u
 
 #define ROI_SPEC_LINEAR 1
 #define ROI_SPEC_MAXIMUM 2

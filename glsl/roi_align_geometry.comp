@@ -5,8 +5,10 @@
 // the workgroup then writes the region's lines for the gather (roi_align_grad_lines.glsl) from the
 // copy of its tables it kept in shared memory: no dispatch between, and no line's search waits on
 // loads from memory (the lines' own stage is a chain of them, BENCHMARKS.md note 201). A runtime
-// switch, not a specialization: both operators share this pipeline, whose compile is heavy.
+// switch, not a specialization: both operators share this pipeline, whose compile is heavy; so are
+// the modes (ROI_MODES_AT_RUN_TIME), which specialize every other stage.
 #define ROI_KEPT_TABLE 1
+#define ROI_MODES_AT_RUN_TIME 1
 #include "common.glsl"
 #include "roi_align_abi.h"
 

@@ -40,7 +40,9 @@ layout(buffer_reference, std430, buffer_reference_align = 4) buffer ScratchFloat
 // Scratch: the transposed dY in the tensors' type (16-bit types as their bits; under MAX a uvec4
 // record per channel, roi_align_grad_winners), then a uvec4 per line (ROI_LINES_VEC4), then the
 // regions' records (regions_vec4), then their pools (pool_word).
-#if DMLVK_STORAGE16
+#if ROI_MODES_AT_RUN_TIME
+// (the geometry stage loads no dY)
+#elif DMLVK_STORAGE16
 const uint LOAD_CHANNELS = MAXIMUM ? ROI_GATHER_LOAD_BYTES / ROI_WINNER_BYTES : ROI_GATHER_LOAD_BYTES / 2u;
 #else
 const uint LOAD_CHANNELS = MAXIMUM ? ROI_GATHER_LOAD_BYTES / ROI_WINNER_BYTES : ROI_GATHER_LOAD_BYTES / 4u;

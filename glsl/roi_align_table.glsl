@@ -1,9 +1,16 @@
 // The regions' sample tables (roi_align_abi.h), as roi_align_geometry.glsl writes them and the
 // stages of ROI_ALIGN1 and ROI_ALIGN_GRAD read them. The including shader declares the push
 // constants (roi_align_abi.h) first.
+#if ROI_MODES_AT_RUN_TIME
+// The geometry stage: one pipeline serves every mode, its compile being heavy.
+#define LINEAR ((pc.p.modes & ROI_MODE_LINEAR) != 0u)
+#define MAXIMUM ((pc.p.modes & ROI_MODE_MAXIMUM) != 0u)
+#define ALIGN_CORNERS ((pc.p.modes & ROI_MODE_ALIGN_CORNERS) != 0u)
+#else
 layout(constant_id = ROI_SPEC_LINEAR) const bool LINEAR = true;
 layout(constant_id = ROI_SPEC_MAXIMUM) const bool MAXIMUM = false;
 layout(constant_id = ROI_SPEC_ALIGN_CORNERS) const bool ALIGN_CORNERS = false;
+#endif
 
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer RoiTable { uvec4 v[]; };
 

@@ -136,6 +136,8 @@ dmlvk_status dmlvk_roi_align_prepare(const struct dmlvk_op_context *ctx, const s
         .spatial_x = f->spatial_x, .spatial_y = f->spatial_y, .in_off = f->in_off, .out_off = f->out_off,
         .oob_value = f->oob_value, .min_samples = f->min_samples, .max_samples = f->max_samples,
         .table_x = (uint32_t)s->table_x, .table_y = (uint32_t)s->table_y,
+        .modes = (f->mode == DMLVK_INTERPOLATION_MODE_LINEAR ? ROI_MODE_LINEAR : 0) |
+                 (f->reduction == DMLVK_REDUCE_FUNCTION_MAX ? ROI_MODE_MAXIMUM : 0) | (f->align ? ROI_MODE_ALIGN_CORNERS : 0),
     };
     for (uint32_t d = 0; d < 4; d++) {
         p.in_strides[d] = f->input ? s->input.strides[d] : 0;
@@ -156,8 +158,8 @@ struct dmlvk_op_context dmlvk_roi_align_geometry_context(const struct dmlvk_op_c
     return dmlvk_context_capped(ctx, entries > s->geometry_width ? entries : s->geometry_width);
 }
 
-struct dmlvk_dispatch_plan *dmlvk_roi_align_geometry(const struct dmlvk_op_context *ctx, const struct roi_fields *f,
-                                                     const struct roi_shape *s, struct dmlvk_op_plan *plan)
+struct dmlvk_dispatch_plan *dmlvk_roi_align_geometry(const struct dmlvk_op_context *ctx, const struct roi_shape *s,
+                                                     struct dmlvk_op_plan *plan)
 {
     struct dmlvk_op_context narrow = dmlvk_roi_align_geometry_context(ctx, s);
     struct dmlvk_dispatch_plan *d = dmlvk_plan_add_dispatch(plan, &narrow, DMLVK_SHADER_ROI_ALIGN_GEOMETRY,
@@ -167,7 +169,6 @@ struct dmlvk_dispatch_plan *dmlvk_roi_align_geometry(const struct dmlvk_op_conte
         return NULL;
     if (ctx->float64)
         d->features |= DMLVK_VARIANT_FLOAT64;
-    dmlvk_roi_align_spec(f, plan, d);
     DMLVK_BIND(d, roi_align_geometry_push, p, DMLVK_SLOT_PARAMS);
     DMLVK_BIND(d, roi_align_geometry_push, rois, s->rois_slot);
     DMLVK_BIND(d, roi_align_geometry_push, batch, s->batch_slot);

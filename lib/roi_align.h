@@ -50,8 +50,8 @@ dmlvk_status dmlvk_roi_align_prepare(const struct dmlvk_op_context *ctx, const s
  * of ROI_GEOMETRY_WORKGROUP invocations (a warp), up to the operator's workgroup size
  * (dmlvk_roi_align_geometry_context). Returns its dispatch, NULL where adding it failed. */
 #define ROI_GEOMETRY_WORKGROUP 32u
-struct dmlvk_dispatch_plan *dmlvk_roi_align_geometry(const struct dmlvk_op_context *ctx, const struct roi_fields *f,
-                                                     const struct roi_shape *s, struct dmlvk_op_plan *plan);
+struct dmlvk_dispatch_plan *dmlvk_roi_align_geometry(const struct dmlvk_op_context *ctx, const struct roi_shape *s,
+                                                     struct dmlvk_op_plan *plan);
 struct dmlvk_op_context dmlvk_roi_align_geometry_context(const struct dmlvk_op_context *ctx, const struct roi_shape *s);
 
 /* The parameter block the plan holds, NULL where appending it failed. */
@@ -96,7 +96,8 @@ bool dmlvk_roi_align_channels_closest(const struct roi_shape *s);
 uint64_t dmlvk_roi_align_region_groups(const struct dmlvk_op_context *ctx, const struct roi_shape *s,
                                        uint32_t per_invocation, enum roi_walk walk, uint32_t *group_channels);
 
-/* The specialization constants both operators' shaders share: LINEAR, MAXIMUM, ALIGN_CORNERS. */
+/* The specialization constants both operators' stages but the geometry share: LINEAR, MAXIMUM, ALIGN_CORNERS
+ * (the geometry reads them from roi_align_params' modes). */
 void dmlvk_roi_align_spec(const struct roi_fields *f, struct dmlvk_op_plan *plan, struct dmlvk_dispatch_plan *d);
 
 /* The operators' diagnostics counters, by ROI_COUNTER_* index. */

@@ -47,7 +47,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
         return st;
     s.rois_slot = 1;
     s.batch_slot = 2;
-    if (!dmlvk_roi_align_geometry(ctx, &f, &s, p))
+    if (!dmlvk_roi_align_geometry(ctx, &s, p))
         return DMLVK_ERROR_UNSUPPORTED;
     /* Float32 AVERAGE by sample rows where the device can (roi_align1.glsl), which measured
      * slower with 16-bit types and with several channels per invocation (BENCHMARKS.md note 56).

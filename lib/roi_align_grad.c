@@ -611,7 +611,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     const bool gathered = f.grad && plan_gather_sized(ctx, &f, &s, f.roi_grad && average_linear, &g);
     const bool fused = gathered && g.roi_grad;
     const bool geometry_lines = gathered && lines_in_geometry(ctx, &s);
-    struct dmlvk_dispatch_plan *geometry = dmlvk_roi_align_geometry(ctx, &f, &s, p);
+    struct dmlvk_dispatch_plan *geometry = dmlvk_roi_align_geometry(ctx, &s, p);
     bool ok = geometry != NULL;
     if (ok && geometry_lines && fused) /* else unset: ROI_ALIGN1's pipeline */
         dmlvk_dispatch_spec(p, geometry, ROI_SPEC_GATHER_ROI_GRAD, true);
