@@ -37,8 +37,6 @@ DMLVK_PARAMS_BEGIN(roi_align_params)
     DMLVK_U32 lines_base;           /* ROI_LINES_VEC4, for the geometry stage where geometry_lines is set */
     DMLVK_U32 geometry_lines;       /* the geometry stage writes those lines too (ROI_KEPT_TABLE_VEC4) */
     DMLVK_U32 modes;                /* ROI_MODE_*: the geometry stage's modes, which the others specialize */
-    DMLVK_U32 merged_gather_groups; /* roi_align_grad_gather_and_roi: the gather's workgroups, */
-    DMLVK_U32 merged_roi_groups;    /* and the ROI gradient's among them */
 DMLVK_PARAMS_END(roi_align_params)
 
 /* counters: the operators' diagnostics counters (ROI_COUNTER_*), one uint each. */

@@ -11,7 +11,6 @@
 //   roi_align_grad_gather           one workgroup per tile of the input gradient sums the regions
 //                                   over it and stores each element once: no atomics;
 //   roi_align_grad_roi              workgroups per region sum the ROI coordinates' derivatives,
-//   roi_align_grad_gather_and_roi   (the same workgroups among the gather's, in its dispatch)
 //   roi_align_grad_roi_sum          and where a region has several, this adds their sums.
 // The scatter's additions (DMLVK_ATOMICS): 0 compare-and-swap, 1 VK_EXT_shader_atomic_float,
 // 2 int64 fixed point (the int64_atomics variant).

@@ -3,8 +3,3 @@
 #extension GL_EXT_control_flow_attributes : require
 // ROI_ALIGN_GRAD: the gather by tiles (roi_align_grad_gather.glsl).
 #include "roi_align_grad_gather.glsl"
-
-void main()
-{
-    gather_tile(workgroup_index());
-}

@@ -1,7 +1,6 @@
 // ROI_ALIGN_GRAD: the gather by tiles (roi_align_grad_tiles.glsl), the body of
-// roi_align_grad_gather, of roi_align_grad_gather_and_roi's gather workgroups and, with
-// DMLVK_GATHER_ROI_GRAD, of roi_align_grad_gather_roi, which sums the ROI gradient on the way
-// (roi_align_abi.h, ROI_DERIVATIVE_LINE_VEC4).
+// roi_align_grad_gather and, with DMLVK_GATHER_ROI_GRAD, of roi_align_grad_gather_roi, which sums
+// the ROI gradient on the way (roi_align_abi.h, ROI_DERIVATIVE_LINE_VEC4).
 #ifndef DMLVK_GATHER_ROI_GRAD
 #define DMLVK_GATHER_ROI_GRAD 0
 #endif
@@ -256,11 +255,11 @@ float subgroup_component_total(vec4 v)
 }
 #endif
 
-// Workgroup `group` of the gather (tiles, then channel groups, batch and parts).
-void gather_tile(uint group)
+void main()
 {
     // Loads of LOAD_CHANNELS channels of a bin per invocation (under MAX one channel's record).
     const uint lid = gl_LocalInvocationID.x, loads = GROUP_CHANNELS / (LOAD_CHANNELS * QUADS);
+    uint group = workgroup_index();
     uint tiles_x = (pc.p.in_w + TILE_W - 1u) / TILE_W, tiles_y = (pc.p.in_h + TILE_H - 1u) / TILE_H;
     uint chunks = (pc.p.channels + GROUP_CHANNELS - 1u) / GROUP_CHANNELS;
     uint tx = group % tiles_x, ty = (group / tiles_x) % tiles_y, q = group / (tiles_x * tiles_y);

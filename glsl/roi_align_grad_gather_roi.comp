@@ -6,8 +6,3 @@
 // ROI_ALIGN_GRAD: the gather by tiles with the ROI gradient (roi_align_grad_gather.glsl).
 #define DMLVK_GATHER_ROI_GRAD 1
 #include "roi_align_grad_gather.glsl"
-
-void main()
-{
-    gather_tile(workgroup_index());
-}

@@ -23,8 +23,7 @@
  *   shaderBufferInt64Atomics. Values sit on a grid of 2^-62 * max|dY| * NumROIs * OutH * OutW
  *   (to its power of two), far finer than float32 for every realistic sum, for every finite dY.
  * The ROI gradient reduces with fixed trees and a fixed order of parts: deterministic always. Its
- * own stages (plan_roi_gradient) read the input at every tap, their workgroups inside the gather's
- * dispatch where there is one (roi_align_grad_gather_and_roi); float32 gathers with all their
+ * own stages (plan_roi_gradient) read the input at every tap; float32 gathers with all their
  * channels sum it on the way instead (roi_align_grad_gather_roi, roi_align_grad_roi_tiles), reading
  * each element of the input once.
  */
@@ -492,39 +491,16 @@ static uint64_t input_copy_vec4(const struct roi_fields *f, const struct roi_sha
 }
 
 /*
- * Where the ROI gradient's workgroups join the gather's dispatch (roi_align_grad_gather_and_roi)
- * rather than a dispatch recorded beside it: a dispatch's workgroups mostly start as the one
- * before drains, and the two wait on different things, the gather's walks on latency, the ROI
- * gradient's taps on L2's bandwidth (BENCHMARKS.md note 217). Only where the gather's dispatch is
- * the input gradient's last (no parts to add), and the two together fit in shared memory.
- */
-static bool merge_roi_gradient(const struct dmlvk_op_context *gather_ctx, const struct dmlvk_op_plan *p,
-                               const struct dmlvk_dispatch_plan *gather, const struct gather_plan *g, uint64_t copy)
-{
-    if (!gather || !copy || gather->shader != DMLVK_SHADER_ROI_ALIGN_GRAD_GATHER ||
-        gather != &p->dispatches[p->dispatch_count - 1])
-        return false;
-    const uint64_t shared = gather_shared_bytes(g->workgroup_size, g->scan, g->quads, g->splits, g->tile_w, g->rows, g->staged);
-    return shared + 16 * (uint64_t)gather_ctx->workgroup_size <= gather_ctx->max_shared_bytes;
-}
-
-/*
  * The ROI gradient: `parts` workgroups per region, about ROI_GRAD_ITEMS_PER_INVOCATION (channels,
  * bin) items per invocation, so that few regions still fill the device; their sums go to scratch
  * and a second pass adds them in order. With the input's copy and an AVERAGE gather's transposed
  * dY in scratch (`transposed`: the gather's channels per workgroup, else 0), it reads its dY
- * shares from there. `gather` is the gather's dispatch (NULL where there is none), in workgroups
- * of gather_ctx's size, which takes the ROI gradient's where merge_roi_gradient says so.
+ * shares from there.
  */
 #define ROI_GRAD_ITEMS_PER_INVOCATION 8
 static bool plan_roi_gradient(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
-                              uint64_t copy, uint32_t transposed, struct dmlvk_dispatch_plan *gather,
-                              const struct dmlvk_op_context *gather_ctx, const struct gather_plan *g,
-                              struct dmlvk_op_plan *p)
+                              uint64_t copy, uint32_t transposed, struct dmlvk_op_plan *p)
 {
-    const bool merged = s->num_rois > 0 && merge_roi_gradient(gather_ctx, p, gather, g, copy);
-    if (merged)
-        ctx = gather_ctx;
     uint32_t channels = f->reduction == DMLVK_REDUCE_FUNCTION_MAX ? 1 : dmlvk_roi_align_channels(s);
     if (copy)
         channels = input_load_channels(s);
@@ -542,19 +518,6 @@ static bool plan_roi_gradient(const struct dmlvk_op_context *ctx, const struct r
         params->input_base = input_base;
     }
     uint64_t groups = parts * s->num_rois * ctx->workgroup_size;
-    if (merged) {
-        const uint64_t gather_groups = g->gather_invocations / g->workgroup_size;
-        if (params) {
-            params->merged_gather_groups = (uint32_t)gather_groups;
-            params->merged_roi_groups = (uint32_t)(parts * s->num_rois);
-        }
-        gather->shader = DMLVK_SHADER_ROI_ALIGN_GRAD_GATHER_AND_ROI;
-        dmlvk_dispatch_spec(p, gather, ROI_SPEC_TO_SCRATCH, parts > 1);
-        dmlvk_dispatch_spec(p, gather, ROI_SPEC_CHANNELS, 1);
-        dmlvk_dispatch_spec(p, gather, ROI_SPEC_INPUT_LAST, true);
-        return dmlvk_plan_groups(ctx, groups + gather_groups * ctx->workgroup_size, gather->groups) == DMLVK_OK &&
-               (parts == 1 || stage(p, ctx, f, DMLVK_SHADER_ROI_ALIGN_GRAD_ROI_SUM, true, 0, s->num_rois, 0));
-    }
     struct dmlvk_dispatch_plan *d =
         stage(p, ctx, f, DMLVK_SHADER_ROI_ALIGN_GRAD_ROI, parts > 1, 0, groups, copy ? transposed : 0);
     if (d) {
@@ -644,8 +607,6 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
      * its own stages do, from a copy of the input that reads no sample table: beside the geometry
      * stage (and whatever runs beside that). */
     struct gather_plan g;
-    struct dmlvk_dispatch_plan *gather = NULL;
-    struct dmlvk_op_context gather_ctx = *ctx;
     const bool average_linear = f.reduction != DMLVK_REDUCE_FUNCTION_MAX && f.mode == DMLVK_INTERPOLATION_MODE_LINEAR;
     const bool gathered = f.grad && plan_gather_sized(ctx, &f, &s, f.roi_grad && average_linear, &g);
     const bool fused = gathered && g.roi_grad;
@@ -679,7 +640,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
             scatter = DMLVK_SHADER_ROI_ALIGN_GRAD_SCATTER_REGIONS;
         }
         if (gathered) {
-            gather_ctx = dmlvk_context_capped(ctx, g.workgroup_size);
+            struct dmlvk_op_context gather_ctx = dmlvk_context_capped(ctx, g.workgroup_size);
             p->scratch_bytes = g.scratch_bytes;
             struct roi_align_params *params = dmlvk_roi_align_params(&s, p);
             if (params) {
@@ -688,7 +649,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
             }
             if (g.parts > 1 && params)
                 params->parts_base = 4 * dmlvk_roi_align_reserve_scratch(p, (g.parts * elements + 3) / 4);
-            struct dmlvk_dispatch_plan *first = NULL, *lines = NULL, *second = NULL, *sum = NULL;
+            struct dmlvk_dispatch_plan *first = NULL, *lines = NULL, *second = NULL, *gather = NULL, *sum = NULL;
             /* dY's transposition reads no sample table: half of it runs beside the geometry stage,
              * half beside the lines, which wait for the geometry (BENCHMARKS.md note 94: hidden
              * where the lines are few, after them where they fill the device; an event instead of
@@ -760,8 +721,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
         }
     }
     if (ok && f.roi_grad)
-        ok = fused ? plan_gathered_roi_gradient(ctx, &f, &s, &g, p)
-                   : plan_roi_gradient(ctx, &f, &s, copy, transposed, gather, &gather_ctx, &g, p);
+        ok = fused ? plan_gathered_roi_gradient(ctx, &f, &s, &g, p) : plan_roi_gradient(ctx, &f, &s, copy, transposed, p);
     if (!ok)
         return DMLVK_ERROR_UNSUPPORTED;
     dmlvk_roi_align_place_tables(&s, p);
