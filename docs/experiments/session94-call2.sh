@@ -7,6 +7,5 @@
 . .gl/device-setup.sh
 var() { local t=$1 out=$2 v=$3; shift 3; timeout $t python3 .gl/bench_variants.py .gl/kit.sh --passes $PASSES --out $OUT/$out.json $v -- "$@" --op-only 2>/dev/null | tail -40; }
 ROWS=roi_gradient,avg_7x7_same_shape_f,avg_7x7_same_shape_bf
-PASSES=2 var 400 roi-gradient-merged "old:KIT=k217 merged:KIT=kmerge nomerge:KIT=kmerge,DMLVK_EXP_NO_MERGE=1 unfused:KIT=kmerge,DMLVK_EXP_NO_FUSED=1 unfused_i4:KIT=kmerge,DMLVK_EXP_NO_FUSED=1,DMLVK_EXP_ROI_ITEMS=4 unfused_i16:KIT=kmerge,DMLVK_EXP_NO_FUSED=1,DMLVK_EXP_ROI_ITEMS=16 merged_i4:KIT=kmerge,DMLVK_EXP_ROI_ITEMS=4" --preset sweep --only $ROWS --iterations 30
-echo "== registers"; KIT=kmerge timeout 60 .gl/kit.sh --preset sweep --only with_roi_gradient_f16,with_roi_gradient_f32 --stats --iterations 1 --op-only 2>&1 | grep -i -E "gather_and_roi" | head -4
-KIT=kmerge DMLVK_EXP_NO_FUSED=1 timeout 60 .gl/kit.sh --preset sweep --only with_roi_gradient_f32 --stats --iterations 1 --op-only 2>&1 | grep -i -E "gather_and_roi" | head -2
+PASSES=2 var 300 roi-gradient-merged "old:KIT=k217 merged:KIT=kmerge unfused:KIT=kmerge,DMLVK_EXP_NO_FUSED=1" --preset sweep --only $ROWS --iterations 30
+echo "== registers"; KIT=kmerge DMLVK_EXP_NO_FUSED=1 timeout 60 .gl/kit.sh --preset sweep --only with_roi_gradient_f16,with_roi_gradient_f32 --stats --iterations 1 --op-only 2>&1 | grep -i -E "gather_and_roi" | head -2
