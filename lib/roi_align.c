@@ -43,6 +43,14 @@ static uint64_t table_entries(const struct roi_fields *f, uint32_t bins, uint32_
     return all < most ? all : most;
 }
 
+/* The modes as roi_align_params' ROI_MODE_* bits: the geometry stage reads them there, the other
+ * stages as specialization constants (dmlvk_roi_align_spec). */
+static uint32_t roi_modes(const struct roi_fields *f)
+{
+    return (f->mode == DMLVK_INTERPOLATION_MODE_LINEAR ? ROI_MODE_LINEAR : 0) |
+           (f->reduction == DMLVK_REDUCE_FUNCTION_MAX ? ROI_MODE_MAXIMUM : 0) | (f->align ? ROI_MODE_ALIGN_CORNERS : 0);
+}
+
 dmlvk_status dmlvk_roi_align_prepare(const struct dmlvk_op_context *ctx, const struct roi_fields *f, struct roi_shape *s,
                                      struct dmlvk_op_plan *plan)
 {
@@ -136,8 +144,7 @@ dmlvk_status dmlvk_roi_align_prepare(const struct dmlvk_op_context *ctx, const s
         .spatial_x = f->spatial_x, .spatial_y = f->spatial_y, .in_off = f->in_off, .out_off = f->out_off,
         .oob_value = f->oob_value, .min_samples = f->min_samples, .max_samples = f->max_samples,
         .table_x = (uint32_t)s->table_x, .table_y = (uint32_t)s->table_y,
-        .modes = (f->mode == DMLVK_INTERPOLATION_MODE_LINEAR ? ROI_MODE_LINEAR : 0) |
-                 (f->reduction == DMLVK_REDUCE_FUNCTION_MAX ? ROI_MODE_MAXIMUM : 0) | (f->align ? ROI_MODE_ALIGN_CORNERS : 0),
+        .modes = roi_modes(f),
     };
     for (uint32_t d = 0; d < 4; d++) {
         p.in_strides[d] = f->input ? s->input.strides[d] : 0;
@@ -253,7 +260,8 @@ bool dmlvk_roi_align_channels_closest(const struct roi_shape *s)
 
 void dmlvk_roi_align_spec(const struct roi_fields *f, struct dmlvk_op_plan *plan, struct dmlvk_dispatch_plan *d)
 {
-    dmlvk_dispatch_spec(plan, d, ROI_SPEC_LINEAR, f->mode == DMLVK_INTERPOLATION_MODE_LINEAR);
-    dmlvk_dispatch_spec(plan, d, ROI_SPEC_MAXIMUM, f->reduction == DMLVK_REDUCE_FUNCTION_MAX);
-    dmlvk_dispatch_spec(plan, d, ROI_SPEC_ALIGN_CORNERS, f->align != 0);
+    const uint32_t modes = roi_modes(f);
+    dmlvk_dispatch_spec(plan, d, ROI_SPEC_LINEAR, (modes & ROI_MODE_LINEAR) != 0);
+    dmlvk_dispatch_spec(plan, d, ROI_SPEC_MAXIMUM, (modes & ROI_MODE_MAXIMUM) != 0);
+    dmlvk_dispatch_spec(plan, d, ROI_SPEC_ALIGN_CORNERS, (modes & ROI_MODE_ALIGN_CORNERS) != 0);
 }
