@@ -161,6 +161,7 @@ struct gather_plan {
     uint32_t scan;                      /* ROI_SPEC_GATHER_SCAN */
     uint64_t roi_partials;              /* its sums in scratch, vec4 */
     uint32_t lines_base;                /* roi_align_params' */
+    uint32_t transpose_tiles;           /* dY's transposition's ROI_SPEC_TRANSPOSE_TILES */
     uint64_t scratch_bytes, transpose_blocks, line_invocations, gather_invocations;
 };
 
@@ -223,6 +224,23 @@ static uint64_t gather_shared_bytes(uint32_t wg, uint32_t scan, uint32_t quads, 
  * gathers could not spare; note 83: 16 invocations per element, for fewer of them, slower still)
  * and where it can: subgroups of at least 4 that each lie in one share of the regions, to sum a
  * region's terms in a butterfly of shuffles, and sums that fit in 1 GiB. */
+/*
+ * roi_align_grad_prepare's blocks of ROI_TRANSPOSE_CHANNELS channels per workgroup
+ * (ROI_SPEC_TRANSPOSE_TILES) for rows of `stride` channels: as many bytes per workgroup in 16-bit
+ * types as float32's one (its loads in flight, which bind the transposition), within the channels
+ * and shared memory there are (a word of the block per channel, or per two of a 16-bit type).
+ */
+static uint32_t transpose_tiles(const struct dmlvk_op_context *ctx, enum dmlvk_tensor_data_type type, uint32_t stride)
+{
+    const uint32_t per_word = DMLVK_IS_16BIT_FLOAT(type) ? 2 : 1;
+    uint32_t tiles = per_word;
+    while (tiles > 1 && ((uint64_t)(tiles / 2) * ROI_TRANSPOSE_CHANNELS >= stride ||
+                         (uint64_t)tiles * ROI_TRANSPOSE_CHANNELS / per_word * (ROI_TRANSPOSE_CHANNELS + 1) * 4 >
+                             ctx->max_shared_bytes))
+        tiles /= 2;
+    return tiles;
+}
+
 static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
                               bool roi_grad, uint32_t wide_quads, uint32_t most_parts, bool parts_for_splits,
                               struct gather_plan *g)
@@ -340,7 +358,8 @@ static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct r
     /* The parts' sums follow the rest of its scratch (plan). */
     if (parts > 1 && (words + 3) / 4 * 4 + parts * elements >= UINT64_C(1) << 32)
         return plan_gather_quads(ctx, f, s, roi_grad, wide_quads, 1, parts_for_splits, g);
-    uint64_t blocks = (uint64_t)s->num_rois * ((stride + ROI_TRANSPOSE_CHANNELS - 1) / ROI_TRANSPOSE_CHANNELS);
+    const uint32_t transpose_channels = ROI_TRANSPOSE_CHANNELS * (max ? 1 : transpose_tiles(ctx, s->bins.type, stride));
+    uint64_t blocks = (uint64_t)s->num_rois * ((stride + transpose_channels - 1) / transpose_channels);
     const bool stepped_pool = !max && !roi_grad && s->bins.type == DMLVK_TENSOR_DATA_TYPE_FLOAT32 &&
                               (uint64_t)s->out_h * s->out_w > ROI_GATHER_STEPPED_POOL_BINS;
     *g = (struct gather_plan){
@@ -359,6 +378,7 @@ static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct r
         .warps = warps,
         .scan = staged ? 1 : scan,
         .roi_partials = partials,
+        .transpose_tiles = transpose_channels / ROI_TRANSPOSE_CHANNELS,
         .transpose_blocks = blocks,
         .line_invocations = lines,
         .lines_base = (uint32_t)ROI_LINES_VEC4(transposed, ROI_GATHER_LOAD_BYTES / element_bytes),
@@ -618,12 +638,17 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     const uint64_t copy = fused ? 0 : input_copy_vec4(&f, &s);
     uint32_t transposed = 0;
     if (ok && copy) {
-        const uint32_t blocks = (s.channels + ROI_TRANSPOSE_CHANNELS - 1) / ROI_TRANSPOSE_CHANNELS;
+        const uint32_t load_channels = input_load_channels(&s);
+        const uint32_t stride = (s.channels + load_channels - 1) / load_channels * load_channels;
+        const uint32_t tiles = transpose_tiles(ctx, s.input.type, stride), channels = tiles * ROI_TRANSPOSE_CHANNELS;
+        const uint64_t blocks = (stride + channels - 1) / channels;
         uint64_t pixel_blocks = ((uint64_t)s.in_h * s.in_w + ROI_TRANSPOSE_CHANNELS - 1) / ROI_TRANSPOSE_CHANNELS;
         struct dmlvk_dispatch_plan *t = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_PREPARE, true, 0,
                                               blocks * pixel_blocks * s.batch_count * ctx->workgroup_size, 0);
-        if ((ok = beside_previous(t)))
+        if ((ok = beside_previous(t))) {
             dmlvk_dispatch_spec(p, t, ROI_SPEC_PREPARE, ROI_PREPARE_INPUT);
+            dmlvk_dispatch_spec(p, t, ROI_SPEC_TRANSPOSE_TILES, tiles);
+        }
     }
     if (ok && f.grad) {
         uint64_t elements = s.grad.elements, bins = s.bins.elements;
@@ -673,6 +698,11 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
                  (g.parts == 1 || (sum = stage(p, ctx, &f, DMLVK_SHADER_ROI_ALIGN_GRAD_CONVERT, true, 0, elements, 0)));
             if (ok) {
                 first->concurrent = !max;
+                if (!max) {
+                    dmlvk_dispatch_spec(p, first, ROI_SPEC_TRANSPOSE_TILES, g.transpose_tiles);
+                    if (second)
+                        dmlvk_dispatch_spec(p, second, ROI_SPEC_TRANSPOSE_TILES, g.transpose_tiles);
+                }
                 if (halves) {
                     second->concurrent = true;
                     dmlvk_dispatch_spec(p, first, ROI_SPEC_PREPARE_PART, ROI_PART_FIRST_HALF);

@@ -1272,6 +1272,54 @@ static void test_roi_gradient_gpu(void **state)
     }
 }
 
+/* roi_align_grad_prepare's transpositions, dY's for the gather and InputTensor's for the ROI
+ * gradient, whose blocks take one or more ROI_TRANSPOSE_CHANNELS channels, two to a word in 16-bit
+ * types: channel counts around those blocks (odd ones too), dY and InputTensor packed or channels
+ * last (the reads by channel lanes), workgroups of the stepped reads (default, 32, 64) and of the
+ * general one (48); both gradients against the reference in every type, and the same run to run
+ * (deterministic: where workgroups of 48 make no whole gather tiles, the scatter's atomics). */
+static void test_roi_transpositions(void **state)
+{
+    (void)state;
+    const uint32_t channel_counts[6] = { 1, 31, 33, 64, 65, 131 };
+    const uint32_t workgroup_sizes[4] = { 0, 32, 64, 48 };
+    for (int iter = 0; iter < 18; iter++) {
+        const dmlvk_tensor_data_type type = float_types[iter % 3];
+        struct problem p;
+        random_problem_channels(&p, true, false, iter % 5 == 1, channel_counts[iter / 3], true);
+        for (uint64_t i = 0; i < p.ny; i++)
+            p.dy[i] = uniform(-1, 1);
+        const struct ref_roi *q = &p.q;
+        round_to_type(p.x, p.nx, type);
+        round_to_type(p.dy, p.ny, type);
+        round_to_type(p.rois, 4 * q->num_rois, type);
+        const uint32_t c = q->channels, n = 4 * q->num_rois;
+        const uint32_t x_last[4] = { q->height * q->width * c, 1, q->width * c, c };
+        const uint32_t dy_last[4] = { q->out_h * q->out_w * c, 1, q->out_w * c, c };
+        double *dx = malloc(p.nx * sizeof(double)), *dx_again = malloc(p.nx * sizeof(double));
+        double *dx_want = malloc(p.nx * sizeof(double)), *dx_mag = malloc(p.nx * sizeof(double));
+        double droi[4 * MAX_ROIS], droi_again[4 * MAX_ROIS], droi_want[4 * MAX_ROIS], droi_mag[4 * MAX_ROIS];
+        ref_roi_backward(q, p.x, p.dy, dx_want, droi_want, dx_mag, droi_mag);
+        for (int layout = 0; layout < 4; layout++) { /* bit 0: InputTensor channels last; bit 1: dY */
+            const struct test_params params = { .workgroup_size = workgroup_sizes[(iter + layout) % 4], .deterministic = 1 };
+            for (int run = 0; run < 2; run++)
+                assert_int_equal(gpu_backward_strided(NULL, &p, &params, type, NULL, layout & 1 ? x_last : NULL,
+                                                      layout & 2 ? dy_last : NULL, run ? dx_again : dx,
+                                                      run ? droi_again : droi),
+                                 DMLVK_OK);
+            expect_close("ROI gradient after the transpositions", droi, droi_want, droi_mag, n, type_tolerance(type));
+            expect_close("input gradient after the transpositions", dx, dx_want, dx_mag, p.nx, type_tolerance(type));
+            assert_memory_equal(droi, droi_again, sizeof(double) * n);
+            assert_memory_equal(dx, dx_again, sizeof(double) * p.nx);
+        }
+        free(dx);
+        free(dx_again);
+        free(dx_want);
+        free(dx_mag);
+        free_problem(&p);
+    }
+}
+
 /* Region k of a varied set, in turn: large and overlapping, narrower than its bins (the lines'
  * pools), mirrored, past the edges (clamped samples), on whole pixels (taps of weight 0 whose
  * derivative is not; corners below `whole`, extents up to `whole_extent`); w x h is the map in the
@@ -2575,6 +2623,7 @@ int main(void)
 {
     struct CMUnitTest tests[] = {
         cmocka_unit_test(test_roi_gradient_finite_differences),
+        cmocka_unit_test(test_roi_transpositions),
         cmocka_unit_test(test_adjoint),
         cmocka_unit_test(test_forward_channels),
         cmocka_unit_test(test_scatter_paths),
