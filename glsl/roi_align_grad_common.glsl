@@ -98,10 +98,16 @@ uint input_stride()
     return (pc.p.channels + INPUT_LOAD_CHANNELS - 1u) / INPUT_LOAD_CHANNELS * INPUT_LOAD_CHANNELS;
 }
 
+// Where InputTensor is laid out as that copy and aligned (ROI_SPEC_INPUT_IN_PLACE), the tensor
+// itself stands in for it.
+layout(constant_id = ROI_SPEC_INPUT_IN_PLACE) const bool INPUT_IN_PLACE = false;
+
 // Its address, input_base uvec4 into scratch: 64-bit arithmetic, where the other stages' scratch
 // may pass 4 GiB.
 uvec2 input_copy()
 {
+    if (INPUT_IN_PLACE)
+        return uvec2(pc.x);
     uvec2 a = uvec2(pc.scratch);
     uint lo = a.x + (pc.p.input_base << 4);
     return uvec2(lo, a.y + (pc.p.input_base >> 28) + (lo < a.x ? 1u : 0u));

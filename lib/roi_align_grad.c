@@ -511,6 +511,19 @@ static uint64_t input_copy_vec4(const struct roi_fields *f, const struct roi_sha
 }
 
 /*
+ * InputTensor already laid out as its copy would be: channels packed last, whole loads of them per
+ * pixel. Where its address is aligned too (dmlvk_dispatch_aligned), the stages read it in place and
+ * the copy's workgroups do nothing.
+ */
+static bool input_in_place(const struct roi_shape *s)
+{
+    const uint32_t *st = s->input.strides;
+    const uint64_t c = s->channels;
+    return c % input_load_channels(s) == 0 && st[1] == 1 && st[3] == c && st[2] == c * s->in_w &&
+           st[0] == c * s->in_w * s->in_h;
+}
+
+/*
  * The ROI gradient: `parts` workgroups per region, about ROI_GRAD_ITEMS_PER_INVOCATION (channels,
  * bin) items per invocation, so that few regions still fill the device; their sums go to scratch
  * and a second pass adds them in order. With the input's copy and an AVERAGE gather's transposed
@@ -543,6 +556,8 @@ static bool plan_roi_gradient(const struct dmlvk_op_context *ctx, const struct r
     if (d) {
         dmlvk_dispatch_spec(p, d, ROI_SPEC_CHANNELS, copy ? 1 : channels);
         dmlvk_dispatch_spec(p, d, ROI_SPEC_INPUT_LAST, copy != 0);
+        if (copy && input_in_place(s))
+            dmlvk_dispatch_aligned(p, d, ROI_SPEC_INPUT_IN_PLACE, 1u << B_INPUT);
         /* Beside the input gradient's last stage, which writes nothing it reads. */
         d->concurrent = f->grad != NULL;
     }
@@ -648,6 +663,8 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
         if ((ok = beside_previous(t))) {
             dmlvk_dispatch_spec(p, t, ROI_SPEC_PREPARE, ROI_PREPARE_INPUT);
             dmlvk_dispatch_spec(p, t, ROI_SPEC_TRANSPOSE_TILES, tiles);
+            if (input_in_place(&s))
+                dmlvk_dispatch_aligned(p, t, ROI_SPEC_INPUT_IN_PLACE, 1u << B_INPUT);
         }
     }
     if (ok && f.grad) {

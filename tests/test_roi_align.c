@@ -297,9 +297,9 @@ static dmlvk_roi_align1_operator_desc forward_desc(const struct ref_roi *q, cons
 static dmlvk_status run_on(dmlvk_operator *held, const dmlvk_operator_desc *od, const struct test_params *params,
                            const dmlvk_tensor_desc *const *descs, void *const *values, uint32_t n)
 {
-    static const uint64_t offsets[6] = { 0 };
+    const uint64_t at = params ? params->bind_offset : 0, offsets[6] = { at, at, at, at, at, at };
     return held ? gpu_execute_offsets(dev, held, descs, values, n, offsets)
-                : gpu_run(dev, od, params, descs, values, n);
+                : gpu_run_at(dev, od, params, descs, values, n, at);
 }
 
 /* ROI_ALIGN1 on problem p on the GPU (on `held` where not NULL: run_on), in any float type, packed
@@ -1276,8 +1276,10 @@ static void test_roi_gradient_gpu(void **state)
  * gradient, whose blocks take one or more ROI_TRANSPOSE_CHANNELS channels, two to a word in 16-bit
  * types: channel counts around those blocks (odd ones too), dY and InputTensor packed or channels
  * last (the reads by channel lanes), workgroups of the stepped reads (default, 32, 64) and of the
- * general one (48); both gradients against the reference in every type, and the same run to run
- * (deterministic: where workgroups of 48 make no whole gather tiles, the scatter's atomics). */
+ * general one (48); both gradients against the reference in every type, and bitwise the same with
+ * every tensor bound 4 bytes into its buffer (deterministic: where workgroups of 48 make no whole
+ * gather tiles, the scatter's atomics), where an InputTensor of whole loads of channels last is
+ * read in place at offset 0 and through its copy at 4. */
 static void test_roi_transpositions(void **state)
 {
     (void)state;
@@ -1301,12 +1303,14 @@ static void test_roi_transpositions(void **state)
         double droi[4 * MAX_ROIS], droi_again[4 * MAX_ROIS], droi_want[4 * MAX_ROIS], droi_mag[4 * MAX_ROIS];
         ref_roi_backward(q, p.x, p.dy, dx_want, droi_want, dx_mag, droi_mag);
         for (int layout = 0; layout < 4; layout++) { /* bit 0: InputTensor channels last; bit 1: dY */
-            const struct test_params params = { .workgroup_size = workgroup_sizes[(iter + layout) % 4], .deterministic = 1 };
-            for (int run = 0; run < 2; run++)
+            for (int run = 0; run < 2; run++) {
+                const struct test_params params = { .workgroup_size = workgroup_sizes[(iter + layout) % 4],
+                                                    .deterministic = 1, .bind_offset = run ? 4 : 0 };
                 assert_int_equal(gpu_backward_strided(NULL, &p, &params, type, NULL, layout & 1 ? x_last : NULL,
                                                       layout & 2 ? dy_last : NULL, run ? dx_again : dx,
                                                       run ? droi_again : droi),
                                  DMLVK_OK);
+            }
             expect_close("ROI gradient after the transpositions", droi, droi_want, droi_mag, n, type_tolerance(type));
             expect_close("input gradient after the transpositions", dx, dx_want, dx_mag, p.nx, type_tolerance(type));
             assert_memory_equal(droi, droi_again, sizeof(double) * n);

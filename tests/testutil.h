@@ -37,6 +37,7 @@ struct test_params {
     bool force_no_int64_atomics;
     bool force_no_subgroup_shuffle;
     bool force_no_float64;
+    uint64_t bind_offset;               /* where a test's runner takes it: bytes into each buffer */
 };
 
 /* The most invocations of a one-dimensional workgroup on dev. */
