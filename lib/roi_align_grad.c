@@ -643,7 +643,10 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
      * stage (and whatever runs beside that). */
     struct gather_plan g;
     const bool average_linear = f.reduction != DMLVK_REDUCE_FUNCTION_MAX && f.mode == DMLVK_INTERPOLATION_MODE_LINEAR;
-    const bool gathered = f.grad && plan_gather_sized(ctx, &f, &s, f.roi_grad && average_linear, &g);
+    /* Where InputTensor can stand in for its copy, the ROI gradient's own stage reading it ran
+     * faster than the float32 gather's own sums of it (BENCHMARKS.md note 221). */
+    const bool own_stage = input_in_place(&s) && input_copy_vec4(&f, &s) != 0;
+    const bool gathered = f.grad && plan_gather_sized(ctx, &f, &s, f.roi_grad && average_linear && !own_stage, &g);
     const bool fused = gathered && g.roi_grad;
     const bool geometry_lines = gathered && lines_in_geometry(ctx, &s);
     struct dmlvk_dispatch_plan *geometry = dmlvk_roi_align_geometry(ctx, &s, p);
