@@ -84,6 +84,7 @@ DMLVK_PARAMS_END(roi_align_params)
 #define ROI_SPEC_PARTS_IN_PLACE 24      /* the gather's parts keep their sums at OutputGradientTensor's offsets */
 #define ROI_SPEC_TRANSPOSE_TILES 25     /* roi_align_grad_prepare's blocks of ROI_TRANSPOSE_CHANNELS channels per workgroup */
 #define ROI_SPEC_INPUT_IN_PLACE 26      /* InputTensor is its own channels-last copy (ROI_INPUT_LOAD_BYTES) */
+#define ROI_SPEC_INPUT_ALIGNED 27       /* ... at a multiple of ROI_INPUT_LOAD_BYTES: read by vectors */
 #define ROI_PREPARE_DY 0u               /* dY to [region][bin][channel] for the gather */
 #define ROI_PREPARE_LINES 1u            /* the gather's lines and region records */
 #define ROI_PREPARE_INPUT 2u            /* InputTensor to [batch][row][column][channel] */

@@ -98,8 +98,8 @@ uint input_stride()
     return (pc.p.channels + INPUT_LOAD_CHANNELS - 1u) / INPUT_LOAD_CHANNELS * INPUT_LOAD_CHANNELS;
 }
 
-// Where InputTensor is laid out as that copy and aligned (ROI_SPEC_INPUT_IN_PLACE), the tensor
-// itself stands in for it.
+// Where InputTensor is laid out as that copy (ROI_SPEC_INPUT_IN_PLACE), the tensor itself stands in
+// for it.
 layout(constant_id = ROI_SPEC_INPUT_IN_PLACE) const bool INPUT_IN_PLACE = false;
 
 // Its address, input_base uvec4 into scratch: 64-bit arithmetic, where the other stages' scratch

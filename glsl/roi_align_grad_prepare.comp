@@ -125,8 +125,7 @@ void main()
 {
     uint group = workgroup_index();
     if (PREPARE == ROI_PREPARE_INPUT) {
-        if (!INPUT_IN_PLACE)
-            transpose_input(group);
+        transpose_input(group);
         return;
     }
     uint bins = pc.p.out_h * pc.p.out_w, stride = gather_stride();

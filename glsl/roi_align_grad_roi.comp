@@ -13,6 +13,9 @@ shared vec4 partial[gl_WorkGroupSize.x];
 // neighbouring invocations take neighbouring channels.
 layout(constant_id = ROI_SPEC_INPUT_LAST) const bool INPUT_LAST = false;
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer InputLoads { uvec4 v[]; };
+// InputTensor read in place at an address off 16 bytes: each load as four words.
+layout(constant_id = ROI_SPEC_INPUT_ALIGNED) const bool INPUT_ALIGNED = true;
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer InputWords { uint v[]; };
 
 // Where the gather runs, this stage gets the gather's GROUP_CHANNELS, and its dY shares come
 // from the gather's transposed dY in scratch (roi_align_grad_tiles.glsl, at offset 0): one
@@ -36,7 +39,12 @@ void unpack_channels(uvec4 bits, out float v[INPUT_LOAD_CHANNELS])
 
 void tap_channels(InputLoads copy, uint at, out float v[INPUT_LOAD_CHANNELS])
 {
-    unpack_channels(copy.v[at], v);
+    if (INPUT_IN_PLACE && !INPUT_ALIGNED) {
+        InputWords w = InputWords(copy);
+        unpack_channels(uvec4(w.v[4u * at], w.v[4u * at + 1u], w.v[4u * at + 2u], w.v[4u * at + 3u]), v);
+    } else {
+        unpack_channels(copy.v[at], v);
+    }
 }
 
 // As the item loop below, for the channels of load v (INPUT_LOAD_CHANNELS from v times that) of

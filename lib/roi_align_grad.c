@@ -512,8 +512,8 @@ static uint64_t input_copy_vec4(const struct roi_fields *f, const struct roi_sha
 
 /*
  * InputTensor already laid out as its copy would be: channels packed last, whole loads of them per
- * pixel. Where its address is aligned too (dmlvk_dispatch_aligned), the stages read it in place and
- * the copy's workgroups do nothing.
+ * pixel. The ROI gradient's stage then reads it in place, by vectors where its address allows
+ * (dmlvk_dispatch_aligned), else by words, and there is no copy.
  */
 static bool input_in_place(const struct roi_shape *s)
 {
@@ -526,13 +526,13 @@ static bool input_in_place(const struct roi_shape *s)
 /*
  * The ROI gradient: `parts` workgroups per region, about ROI_GRAD_ITEMS_PER_INVOCATION (channels,
  * bin) items per invocation, so that few regions still fill the device; their sums go to scratch
- * and a second pass adds them in order. With the input's copy and an AVERAGE gather's transposed
- * dY in scratch (`transposed`: the gather's channels per workgroup, else 0), it reads its dY
- * shares from there.
+ * and a second pass adds them in order. With the input's copy (`copy` uvec4, read from InputTensor
+ * itself where `in_place`) and an AVERAGE gather's transposed dY in scratch (`transposed`: the
+ * gather's channels per workgroup, else 0), it reads its dY shares from there.
  */
 #define ROI_GRAD_ITEMS_PER_INVOCATION 8
 static bool plan_roi_gradient(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
-                              uint64_t copy, uint32_t transposed, struct dmlvk_op_plan *p)
+                              uint64_t copy, bool in_place, uint32_t transposed, struct dmlvk_op_plan *p)
 {
     uint32_t channels = f->reduction == DMLVK_REDUCE_FUNCTION_MAX ? 1 : dmlvk_roi_align_channels(s);
     if (copy)
@@ -543,7 +543,7 @@ static bool plan_roi_gradient(const struct dmlvk_op_context *ctx, const struct r
     if (parts * s->num_rois >= UINT64_C(1) << 26) /* partial sums past 1 GiB of scratch: one part */
         parts = 1;
     uint32_t base = parts > 1 ? dmlvk_roi_align_reserve_scratch(p, parts * s->num_rois) : 0;
-    uint32_t input_base = copy ? dmlvk_roi_align_reserve_scratch(p, copy) : 0;
+    uint32_t input_base = copy && !in_place ? dmlvk_roi_align_reserve_scratch(p, copy) : 0;
     struct roi_align_params *params = dmlvk_roi_align_params(s, p);
     if (params) {
         params->roi_grad_parts = (uint32_t)parts;
@@ -556,8 +556,10 @@ static bool plan_roi_gradient(const struct dmlvk_op_context *ctx, const struct r
     if (d) {
         dmlvk_dispatch_spec(p, d, ROI_SPEC_CHANNELS, copy ? 1 : channels);
         dmlvk_dispatch_spec(p, d, ROI_SPEC_INPUT_LAST, copy != 0);
-        if (copy && input_in_place(s))
-            dmlvk_dispatch_aligned(p, d, ROI_SPEC_INPUT_IN_PLACE, 1u << B_INPUT);
+        if (in_place) {
+            dmlvk_dispatch_spec(p, d, ROI_SPEC_INPUT_IN_PLACE, true);
+            dmlvk_dispatch_aligned(p, d, ROI_SPEC_INPUT_ALIGNED, 1u << B_INPUT);
+        }
         /* Beside the input gradient's last stage, which writes nothing it reads. */
         d->concurrent = f->grad != NULL;
     }
@@ -644,7 +646,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     struct gather_plan g;
     const bool average_linear = f.reduction != DMLVK_REDUCE_FUNCTION_MAX && f.mode == DMLVK_INTERPOLATION_MODE_LINEAR;
     /* Where InputTensor can stand in for its copy, the ROI gradient's own stage reading it ran
-     * faster than the float32 gather's own sums of it (BENCHMARKS.md note 221). */
+     * faster than the float32 gather's own sums of it (BENCHMARKS.md notes 221 and 222). */
     const bool own_stage = input_in_place(&s) && input_copy_vec4(&f, &s) != 0;
     const bool gathered = f.grad && plan_gather_sized(ctx, &f, &s, f.roi_grad && average_linear && !own_stage, &g);
     const bool fused = gathered && g.roi_grad;
@@ -654,8 +656,9 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     if (ok && geometry_lines && fused) /* else unset: ROI_ALIGN1's pipeline */
         dmlvk_dispatch_spec(p, geometry, ROI_SPEC_GATHER_ROI_GRAD, true);
     const uint64_t copy = fused ? 0 : input_copy_vec4(&f, &s);
+    const bool input_read_in_place = copy && input_in_place(&s);
     uint32_t transposed = 0;
-    if (ok && copy) {
+    if (ok && copy && !input_read_in_place) {
         const uint32_t load_channels = input_load_channels(&s);
         const uint32_t stride = (s.channels + load_channels - 1) / load_channels * load_channels;
         const uint32_t tiles = transpose_tiles(ctx, s.input.type, stride), channels = tiles * ROI_TRANSPOSE_CHANNELS;
@@ -666,8 +669,6 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
         if ((ok = beside_previous(t))) {
             dmlvk_dispatch_spec(p, t, ROI_SPEC_PREPARE, ROI_PREPARE_INPUT);
             dmlvk_dispatch_spec(p, t, ROI_SPEC_TRANSPOSE_TILES, tiles);
-            if (input_in_place(&s))
-                dmlvk_dispatch_aligned(p, t, ROI_SPEC_INPUT_IN_PLACE, 1u << B_INPUT);
         }
     }
     if (ok && f.grad) {
@@ -771,7 +772,7 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
         }
     }
     if (ok && f.roi_grad)
-        ok = fused ? plan_gathered_roi_gradient(ctx, &f, &s, &g, p) : plan_roi_gradient(ctx, &f, &s, copy, transposed, p);
+        ok = fused ? plan_gathered_roi_gradient(ctx, &f, &s, &g, p) : plan_roi_gradient(ctx, &f, &s, copy, input_read_in_place, transposed, p);
     if (!ok)
         return DMLVK_ERROR_UNSUPPORTED;
     dmlvk_roi_align_place_tables(&s, p);

@@ -1279,7 +1279,7 @@ static void test_roi_gradient_gpu(void **state)
  * general one (48); both gradients against the reference in every type, and bitwise the same with
  * every tensor bound 4 bytes into its buffer (deterministic: where workgroups of 48 make no whole
  * gather tiles, the scatter's atomics), where an InputTensor of whole loads of channels last is
- * read in place at offset 0 and through its copy at 4. */
+ * read in place, by vectors at offset 0 and by words at 4. */
 static void test_roi_transpositions(void **state)
 {
     (void)state;
