@@ -154,7 +154,8 @@ DMLVK_PARAMS_END(roi_align_params)
  * pixel's channels padded to whole loads of ROI_INPUT_LOAD_BYTES (4 of float32, 8 of a 16-bit
  * type, whose copy keeps the tensor's bits): neighbouring invocations take neighbouring channels
  * of one bin, so that each tap of a sample is one contiguous read for the warp. The prepare pass
- * copies ROI_TRANSPOSE_CHANNELS channels by as many pixels per workgroup.
+ * copies ROI_TRANSPOSE_CHANNELS pixels by that many channels per tile (ROI_SPEC_TRANSPOSE_TILES)
+ * per workgroup; an input laid out so already is read in place (ROI_SPEC_INPUT_IN_PLACE).
  */
 #define ROI_INPUT_LOAD_BYTES 16u
 /*
