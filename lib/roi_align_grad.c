@@ -214,21 +214,12 @@ static uint64_t gather_shared_bytes(uint32_t wg, uint32_t scan, uint32_t quads, 
     return over_bits + split_sums + row_sums + stage;
 }
 
-/* The gather's plan with `wide_quads` invocations per element where it takes more than
- * ROI_GATHER_QUADS (plan_gather chooses them) and at most `most_parts` parts of the regions (with
- * `parts_for_splits`, where the bins number at most ROI_GATHER_PARTS_FOR_SPLITS_MOST_BINS per pixel,
- * and no splits). False where the gather does not apply. With
- * `roi_grad` (AVERAGE and LINEAR) it sums the ROI gradient too (g->roi_grad) where that measured
- * faster than the ROI gradient's own stages (BENCHMARKS.md note 82: float32 gathers with all their
- * channels and no splits; the element's input channels take registers that 16-bit and small-map
- * gathers could not spare; note 83: 16 invocations per element, for fewer of them, slower still)
- * and where it can: subgroups of at least 4 that each lie in one share of the regions, to sum a
- * region's terms in a butterfly of shuffles, and sums that fit in 1 GiB. */
 /*
  * roi_align_grad_prepare's blocks of ROI_TRANSPOSE_CHANNELS channels per workgroup
  * (ROI_SPEC_TRANSPOSE_TILES) for rows of `stride` channels: as many bytes per workgroup in 16-bit
  * types as float32's one (its loads in flight, which bind the transposition), within the channels
- * and shared memory there are (a word of the block per channel, or per two of a 16-bit type).
+ * and shared memory there are (a word of the block per channel, or per two of a 16-bit type;
+ * BENCHMARKS.md note 219: four tiles, or two in float32, ran slower).
  */
 static uint32_t transpose_tiles(const struct dmlvk_op_context *ctx, enum dmlvk_tensor_data_type type, uint32_t stride)
 {
@@ -241,6 +232,16 @@ static uint32_t transpose_tiles(const struct dmlvk_op_context *ctx, enum dmlvk_t
     return tiles;
 }
 
+/* The gather's plan with `wide_quads` invocations per element where it takes more than
+ * ROI_GATHER_QUADS (plan_gather chooses them) and at most `most_parts` parts of the regions (with
+ * `parts_for_splits`, where the bins number at most ROI_GATHER_PARTS_FOR_SPLITS_MOST_BINS per pixel,
+ * and no splits). False where the gather does not apply. With
+ * `roi_grad` (AVERAGE and LINEAR) it sums the ROI gradient too (g->roi_grad) where that measured
+ * faster than the ROI gradient's own stages (BENCHMARKS.md note 82: float32 gathers with all their
+ * channels and no splits; the element's input channels take registers that 16-bit and small-map
+ * gathers could not spare; note 83: 16 invocations per element, for fewer of them, slower still)
+ * and where it can: subgroups of at least 4 that each lie in one share of the regions, to sum a
+ * region's terms in a butterfly of shuffles, and sums that fit in 1 GiB. */
 static bool plan_gather_quads(const struct dmlvk_op_context *ctx, const struct roi_fields *f, const struct roi_shape *s,
                               bool roi_grad, uint32_t wide_quads, uint32_t most_parts, bool parts_for_splits,
                               struct gather_plan *g)
