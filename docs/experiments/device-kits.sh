@@ -55,7 +55,7 @@ mkdir -p .gl
 bash ../shared/tools/gpu-vulkan-debs >/dev/null
 cp tools/bench_ab.py tools/bench_variants.py tools/bench_torch.py \
     $x/roi-geometry-float64-note203.sh $x/roi-geometry-lines-note202.sh \
-    $x/resample-forced-shapes-note194.sh $x/resample-forced-shapes-backward-note195.sh $x/session87-call.sh $x/session87-call3.sh $x/session88-call.sh $x/session88-call2.sh $x/session89-call.sh $x/session89-call2.sh $x/session90-call.sh $x/session90-call2.sh $x/session90-call3.sh $x/session90-call4.sh $x/session91-call.sh $x/session91-call2.sh $x/session91-call3.sh $x/session91-call4.sh $x/session91-call5.sh $x/session92-call.sh $x/session92-call2.sh $x/session92-call3.sh $x/session92-call4.sh $x/session92-call5.sh $x/session92-call6.sh $x/session93-call.sh $x/session94-call.sh $x/session94-call2.sh $x/session94-call3.sh $x/session95-call.sh $x/session95-call2.sh $x/session95-call3.sh $x/session95-call4.sh $x/device-setup.sh .gl/
+    $x/resample-forced-shapes-note194.sh $x/resample-forced-shapes-backward-note195.sh $x/session87-call.sh $x/session87-call3.sh $x/session88-call.sh $x/session88-call2.sh $x/session89-call.sh $x/session89-call2.sh $x/session90-call.sh $x/session90-call2.sh $x/session90-call3.sh $x/session90-call4.sh $x/session91-call.sh $x/session91-call2.sh $x/session91-call3.sh $x/session91-call4.sh $x/session91-call5.sh $x/session92-call.sh $x/session92-call2.sh $x/session92-call3.sh $x/session92-call4.sh $x/session92-call5.sh $x/session92-call6.sh $x/session93-call.sh $x/session94-call.sh $x/session94-call2.sh $x/session94-call3.sh $x/session95-call.sh $x/session95-call2.sh $x/session95-call3.sh $x/session95-call4.sh $x/session95-call5.sh $x/device-setup.sh .gl/
 
 build() {
     local kit=$1 rev=$2 patch=$3 wt=/tmp/dmlvk-kit-$1
