@@ -1274,23 +1274,35 @@ static void test_roi_gradient_gpu(void **state)
 
 /* roi_align_grad_prepare's transpositions, dY's for the gather and InputTensor's for the ROI
  * gradient, whose blocks take one or more ROI_TRANSPOSE_CHANNELS channels, two to a word in 16-bit
- * types: channel counts around those blocks (odd ones too), dY and InputTensor packed or channels
- * last (the reads by channel lanes), workgroups of the stepped reads (default, 32, 64) and of the
- * general one (48); both gradients against the reference in every type, and bitwise the same with
- * every tensor bound 4 bytes into its buffer (deterministic: where workgroups of 48 make no whole
- * gather tiles, the scatter's atomics), where an InputTensor of whole loads of channels last is
- * read in place, by vectors at offset 0 and by words at 4. */
+ * types: channel counts around those blocks (odd ones too), maps of one to five blocks of pixels,
+ * dY and InputTensor packed or channels last (the reads by channel lanes), workgroups of the
+ * stepped reads (default, 32, 64) and of the general one (48); both gradients against the
+ * reference in every type, and bitwise the same with every tensor bound 4 bytes into its buffer
+ * (deterministic: where workgroups of 48 make no whole gather tiles, the scatter's atomics), where
+ * an InputTensor of whole loads of channels last (64 channels) is read in place, by vectors at
+ * offset 0 and by words at 4. */
 static void test_roi_transpositions(void **state)
 {
     (void)state;
-    const uint32_t channel_counts[6] = { 1, 31, 33, 64, 65, 131 };
+    const uint32_t channel_counts[4] = { 31, 33, 64, 131 };
     const uint32_t workgroup_sizes[4] = { 0, 32, 64, 48 };
-    for (int iter = 0; iter < 18; iter++) {
+    for (int iter = 0; iter < 12; iter++) {
         const dmlvk_tensor_data_type type = float_types[iter % 3];
         struct problem p;
-        random_problem_channels(&p, true, false, iter % 5 == 1, channel_counts[iter / 3], true);
-        for (uint64_t i = 0; i < p.ny; i++)
-            p.dy[i] = uniform(-1, 1);
+        random_problem_channels(&p, true, false, iter % 5 == 1, channel_counts[iter / 3], false);
+        free_problem(&p);
+        /* Maps of one to five blocks of pixels, regions inside them (every tap feeds both gradients). */
+        p.q.height = 5 + below(8);
+        p.q.width = 5 + below(8);
+        p.q.out_h = 3 + below(5);
+        p.q.out_w = 3 + below(5);
+        const double map_w = p.q.width / p.q.spatial_x, map_h = p.q.height / p.q.spatial_y;
+        for (uint32_t k = 0; k < p.q.num_rois; k++) {
+            double *r = &p.rois[4 * k];
+            r[0] = uniform(0, map_w / 2), r[1] = uniform(0, map_h / 2);
+            r[2] = r[0] + uniform(1, map_w / 2), r[3] = r[1] + uniform(1, map_h / 2);
+        }
+        alloc_uniform(&p);
         const struct ref_roi *q = &p.q;
         round_to_type(p.x, p.nx, type);
         round_to_type(p.dy, p.ny, type);
