@@ -493,6 +493,13 @@ static uint32_t input_load_channels(const struct roi_shape *s)
     return ROI_INPUT_LOAD_BYTES / (DMLVK_IS_16BIT_FLOAT(s->input.type) ? 2 : 4);
 }
 
+/* The copy's channels per pixel: whole loads (the shaders' input_stride). */
+static uint32_t input_stride(const struct roi_shape *s)
+{
+    const uint32_t load_channels = input_load_channels(s);
+    return (s->channels + load_channels - 1) / load_channels * load_channels;
+}
+
 /*
  * The ROI gradient under AVERAGE with LINEAR taps reads a channels-last copy of InputTensor
  * (roi_align_abi.h, ROI_INPUT_LOAD_BYTES): each tap of a sample is then one load of 16 bytes of
@@ -505,10 +512,8 @@ static uint64_t input_copy_vec4(const struct roi_fields *f, const struct roi_sha
     if (!f->roi_grad || !f->input || f->reduction != DMLVK_REDUCE_FUNCTION_AVERAGE ||
         f->mode != DMLVK_INTERPOLATION_MODE_LINEAR)
         return 0;
-    const uint32_t load_channels = input_load_channels(s);
-    uint64_t loads = (uint64_t)(s->channels + load_channels - 1) / load_channels;
-    uint64_t vec4s = loads * s->batch_count * s->in_h * s->in_w;
-    return load_channels * vec4s < UINT64_C(1) << 32 ? vec4s : 0;
+    uint64_t vec4s = (uint64_t)(input_stride(s) / input_load_channels(s)) * s->batch_count * s->in_h * s->in_w;
+    return input_load_channels(s) * vec4s < UINT64_C(1) << 32 ? vec4s : 0;
 }
 
 /*
@@ -520,8 +525,7 @@ static bool input_in_place(const struct roi_shape *s)
 {
     const uint32_t *st = s->input.strides;
     const uint64_t c = s->channels;
-    return c % input_load_channels(s) == 0 && st[1] == 1 && st[3] == c && st[2] == c * s->in_w &&
-           st[0] == c * s->in_w * s->in_h;
+    return input_stride(s) == c && st[1] == 1 && st[3] == c && st[2] == c * s->in_w && st[0] == c * s->in_w * s->in_h;
 }
 
 /*
@@ -648,8 +652,9 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     const bool average_linear = f.reduction != DMLVK_REDUCE_FUNCTION_MAX && f.mode == DMLVK_INTERPOLATION_MODE_LINEAR;
     /* Where InputTensor can stand in for its copy, the ROI gradient's own stage reading it ran
      * faster than the float32 gather's own sums of it (BENCHMARKS.md notes 221 and 222). */
-    const bool own_stage = input_in_place(&s) && input_copy_vec4(&f, &s) != 0;
-    const bool gathered = f.grad && plan_gather_sized(ctx, &f, &s, f.roi_grad && average_linear && !own_stage, &g);
+    const bool input_read_in_place = input_in_place(&s) && input_copy_vec4(&f, &s) != 0;
+    const bool gathered =
+        f.grad && plan_gather_sized(ctx, &f, &s, f.roi_grad && average_linear && !input_read_in_place, &g);
     const bool fused = gathered && g.roi_grad;
     const bool geometry_lines = gathered && lines_in_geometry(ctx, &s);
     struct dmlvk_dispatch_plan *geometry = dmlvk_roi_align_geometry(ctx, &s, p);
@@ -657,11 +662,9 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
     if (ok && geometry_lines && fused) /* else unset: ROI_ALIGN1's pipeline */
         dmlvk_dispatch_spec(p, geometry, ROI_SPEC_GATHER_ROI_GRAD, true);
     const uint64_t copy = fused ? 0 : input_copy_vec4(&f, &s);
-    const bool input_read_in_place = copy && input_in_place(&s);
     uint32_t transposed = 0;
     if (ok && copy && !input_read_in_place) {
-        const uint32_t load_channels = input_load_channels(&s);
-        const uint32_t stride = (s.channels + load_channels - 1) / load_channels * load_channels;
+        const uint32_t stride = input_stride(&s);
         const uint32_t tiles = transpose_tiles(ctx, s.input.type, stride), channels = tiles * ROI_TRANSPOSE_CHANNELS;
         const uint64_t blocks = (stride + channels - 1) / channels;
         uint64_t pixel_blocks = ((uint64_t)s.in_h * s.in_w + ROI_TRANSPOSE_CHANNELS - 1) / ROI_TRANSPOSE_CHANNELS;
