@@ -1336,6 +1336,49 @@ static void test_roi_transpositions(void **state)
     }
 }
 
+/* The padding channels of the ROI gradient's copy of a channels-last InputTensor (channel counts of
+ * no whole loads) hold 0, not the next pixel's first channels: with Inf in channel 0 of the first
+ * column, which no sample taps, a copy that read on past a pixel's last channel made the ROI
+ * gradient NaN (0 times Inf), where the reference is finite. */
+static void test_roi_transposition_padding(void **state)
+{
+    (void)state;
+    const uint32_t channel_counts[2] = { 31, 33 };
+    for (int iter = 0; iter < 6; iter++) {
+        const dmlvk_tensor_data_type type = float_types[iter % 3];
+        struct problem p;
+        random_problem_channels(&p, true, false, false, channel_counts[iter / 3], false);
+        free_problem(&p);
+        struct ref_roi *q = &p.q;
+        q->height = 5 + below(8);
+        q->width = 7 + 2 * below(4); /* odd: a 16-bit channel pair's word starts on either parity */
+        q->input_offset = 0;
+        const double map_w = q->width / q->spatial_x, map_h = q->height / q->spatial_y;
+        for (uint32_t k = 0; k < q->num_rois; k++) { /* the right half, clamped past the last column */
+            double *r = &p.rois[4 * k];
+            r[0] = uniform(0.5 * map_w, 0.8 * map_w), r[1] = uniform(0, map_h / 2);
+            r[2] = r[0] + uniform(1, 0.5 * map_w), r[3] = r[1] + uniform(1, map_h / 2);
+        }
+        alloc_uniform(&p);
+        for (uint32_t b = 0; b < q->batch; b++)
+            for (uint32_t y = 1; y < q->height; y++)
+                p.x[((uint64_t)b * q->channels * q->height + y) * q->width] = INFINITY;
+        round_to_type(p.x, p.nx, type);
+        round_to_type(p.dy, p.ny, type);
+        round_to_type(p.rois, 4 * q->num_rois, type);
+        const uint32_t c = q->channels, n = 4 * q->num_rois;
+        const uint32_t x_last[4] = { q->height * q->width * c, 1, q->width * c, c };
+        double droi[4 * MAX_ROIS], droi_want[4 * MAX_ROIS], droi_mag[4 * MAX_ROIS];
+        ref_roi_backward(q, p.x, p.dy, NULL, droi_want, NULL, droi_mag);
+        for (uint32_t i = 0; i < n; i++)
+            assert_true(isfinite(droi_want[i]));
+        const struct test_params params = { .deterministic = 1 };
+        assert_int_equal(gpu_backward_strided(NULL, &p, &params, type, NULL, x_last, NULL, NULL, droi), DMLVK_OK);
+        expect_close("ROI gradient beside Inf past the channels", droi, droi_want, droi_mag, n, type_tolerance(type));
+        free_problem(&p);
+    }
+}
+
 /* Region k of a varied set, in turn: large and overlapping, narrower than its bins (the lines'
  * pools), mirrored, past the edges (clamped samples), on whole pixels (taps of weight 0 whose
  * derivative is not; corners below `whole`, extents up to `whole_extent`); w x h is the map in the
@@ -2640,6 +2683,7 @@ int main(void)
     struct CMUnitTest tests[] = {
         cmocka_unit_test(test_roi_gradient_finite_differences),
         cmocka_unit_test(test_roi_transpositions),
+        cmocka_unit_test(test_roi_transposition_padding),
         cmocka_unit_test(test_adjoint),
         cmocka_unit_test(test_forward_channels),
         cmocka_unit_test(test_scatter_paths),
