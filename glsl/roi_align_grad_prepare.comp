@@ -50,10 +50,6 @@ uint element_bits(Tensor t, uint i)
 // (c_step elements on), 0 past `channels` or where the row is past the block's.
 uint word_bits(Tensor t, uint i, uint c_step, uint c, uint channels, bool row_inside)
 {
-#if DMLVK_STORAGE16
-    if (c_step == 1u && (i & 1u) == 0u && c + 1u < channels && row_inside)   // both in one word: one load
-        return TensorWords(t).v[i >> 1];
-#endif
     uint w = c < channels && row_inside ? element_bits(t, i) : 0u;
 #if DMLVK_STORAGE16
     if (c + 1u < channels && row_inside)
