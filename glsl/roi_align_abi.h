@@ -159,18 +159,6 @@ DMLVK_PARAMS_END(roi_align_params)
  */
 #define ROI_INPUT_LOAD_BYTES 16u
 /*
- * roi_align_grad_prepare's shared memory, in words, for `tiles` tiles of a type of `per_word`
- * elements per word: the block ([word][pixel], each word's row padded by one), and in 16-bit types
- * the words of pixel pairs as loaded, ROI_TRANSPOSE_PAIR_PITCH per pair of channels (odd, so that
- * the lanes reading neighbouring pairs meet no bank twice).
- */
-#define ROI_TRANSPOSE_BLOCK_PITCH (ROI_TRANSPOSE_CHANNELS + 1u)
-#define ROI_TRANSPOSE_PAIR_WORDS (ROI_TRANSPOSE_CHANNELS / 2u + 1u) /* a channel's pixels at either parity */
-#define ROI_TRANSPOSE_PAIR_PITCH (2u * ROI_TRANSPOSE_PAIR_WORDS + 1u)
-#define ROI_TRANSPOSE_SHARED_WORDS(tiles, per_word)                                               \
-    ((tiles) * ROI_TRANSPOSE_CHANNELS / (per_word) * ROI_TRANSPOSE_BLOCK_PITCH +                   \
-     ((per_word) == 2u ? (tiles) * ROI_TRANSPOSE_CHANNELS / 2u * ROI_TRANSPOSE_PAIR_PITCH : 0u))
-/*
  * The ROI gradient in the gather (roi_align_grad_gather_roi, AVERAGE and LINEAR with both
  * gradients): the lines then span every bin whose samples tap them with a weight or a derivative,
  * and ROI_DERIVATIVE_LINE_VEC4 uvec4 per line after the pools hold a line's derivative weights

@@ -24,17 +24,7 @@ const uint PER_WORD = 2u;
 const uint PER_WORD = 1u;
 #endif
 const uint WORDS = BLOCK_CHANNELS / PER_WORD;    // of a block's row (pixel)
-shared uint transpose_block[WORDS][ROI_TRANSPOSE_BLOCK_PITCH];
-#if DMLVK_STORAGE16
-// Where a channel's pixels lie contiguous (planes of packed rows), a 16-bit read loads each word
-// of them once, two pixels, where a word per pixel and channel pair took two loads for 2 bytes
-// each; the words wait here as loaded, a channel pair's interleaved, until the write pairs up
-// their halves.
-shared uint pair_block[TILES * T / 2u * ROI_TRANSPOSE_PAIR_PITCH];
-#endif
-// What read_block left for write_block: NO_PAIRS, the block itself; else bit 0 the parity of the
-// first pixel's element in channel 0, bit 1 the channel stride's, and pair_block holds the words.
-const uint NO_PAIRS = ~0u;
+shared uint transpose_block[WORDS][T + 1u];
 
 // Element i of a tensor as stored: float32 bits, or a 16-bit type's bits in the low half.
 uint element_bits(Tensor t, uint i)
@@ -63,62 +53,33 @@ uint transpose_groups()     // one per region and block of channels
     return pc.p.num_rois * ((gather_stride() + BLOCK_CHANNELS - 1u) / BLOCK_CHANNELS);
 }
 
-// Word k of the block's row j (read_block's `pairs`).
-uint block_word(uint k, uint j, uint pairs)
-{
-#if DMLVK_STORAGE16
-    if (pairs != NO_PAIRS) {
-        uint w = 0u;
-        for (uint h = 0u; h < 2u; h++) {
-            uint e = ((pairs ^ (h & pairs >> 1)) & 1u) + j;   // element of channel 2k + h's word pairs
-            w |= (pair_block[k * ROI_TRANSPOSE_PAIR_PITCH + 2u * (e >> 1) + h] >> (16u * (e & 1u)) & 0xffffu) << (16u * h);
-        }
-        return w;
-    }
-#endif
-    return transpose_block[k][j];
-}
-
-// Writes the block read (read_block's `pairs`) with the channels fastest: rows row0.. of `rows`,
-// channels c0.. of `stride` per row (even in 16-bit types), row n at element (base + n) * stride
-// of dst.
-void write_block(UintSums dst, uint base, uint row0, uint rows, uint c0, uint stride, uint pairs)
+// Writes the block read into transpose_block ([word][row]) with the channels fastest: rows
+// row0.. of `rows`, channels c0.. of `stride` per row (even in 16-bit types), row n at element
+// (base + n) * stride of dst.
+void write_block(UintSums dst, uint base, uint row0, uint rows, uint c0, uint stride)
 {
     for (uint i = gl_LocalInvocationID.x; i < WORDS * T; i += gl_WorkGroupSize.x) {
         uint k = i % WORDS, j = i / WORDS, c = c0 + PER_WORD * k, row = row0 + j;
         if (c < stride && row < rows)
-            dst.v[((base + row) * stride + c) / PER_WORD] = block_word(k, j, pairs);
+            dst.v[((base + row) * stride + c) / PER_WORD] = transpose_block[k][j];
     }
 }
 
-// Reads BLOCK_CHANNELS channels by T rows (pixels y * w + x) for write_block: element
-// base + c * s.x + y * s.y + x * s.z, 0 past `channels` or `rows`. A warp's lanes take
+// Reads BLOCK_CHANNELS channels by T rows (pixels y * w + x) into transpose_block ([word][row]):
+// element base + c * s.x + y * s.y + x * s.z, 0 past `channels` or `rows`. A warp's lanes take
 // neighbouring rows, or neighbouring words where the channels lie closer in memory (channels-last),
-// so that it reads contiguous elements either way. Returns write_block's `pairs`.
-uint read_block(Tensor t, uint base, uvec3 s, uint w, uint rows, uint row0, uint channels, uint c0)
+// so that it reads contiguous elements either way.
+void read_block(Tensor t, uint base, uvec3 s, uint w, uint rows, uint row0, uint channels, uint c0)
 {
     uint lid = gl_LocalInvocationID.x;
     bool channel_lanes = s.x < (w > 1u ? s.z : s.y);
-#if DMLVK_STORAGE16
-    if (!channel_lanes && s.z == 1u && s.y == w) {
-        // Channel c's pixels from element first + c * s.x on; word q of them holds pixels
-        // 2q - parity and 2q - parity + 1, loaded where either is a row of the block.
-        uint first = base + row0, n = min(T, rows - row0);
-        for (uint i = lid; i < BLOCK_CHANNELS * ROI_TRANSPOSE_PAIR_WORDS; i += gl_WorkGroupSize.x) {
-            uint ch = i / ROI_TRANSPOSE_PAIR_WORDS, q = i - ch * ROI_TRANSPOSE_PAIR_WORDS, e = first + (c0 + ch) * s.x;
-            bool used = c0 + ch < channels && 2u * q < n + (e & 1u);
-            pair_block[(ch >> 1) * ROI_TRANSPOSE_PAIR_PITCH + 2u * q + (ch & 1u)] = used ? TensorWords(t).v[(e >> 1) + q] : 0u;
-        }
-        return (first & 1u) | (s.x & 1u) << 1;
-    }
-#endif
     if (gl_WorkGroupSize.x % T != 0u || gl_WorkGroupSize.x % WORDS != 0u) {
         for (uint i = lid; i < WORDS * T; i += gl_WorkGroupSize.x) {
             uint k = channel_lanes ? i % WORDS : i / T, j = channel_lanes ? i / WORDS : i % T;
             uint c = c0 + PER_WORD * k, row = row0 + j, y = row / w;
             transpose_block[k][j] = word_bits(t, base + c * s.x + y * s.y + (row - y * w) * s.z, s.x, c, channels, row < rows);
         }
-        return NO_PAIRS;
+        return;
     }
     // Integer division costs tens of instructions: an invocation keeps its lane's row (or word)
     // and steps the other index by a constant.
@@ -128,7 +89,7 @@ uint read_block(Tensor t, uint base, uvec3 s, uint w, uint rows, uint row0, uint
             uint c = c0 + PER_WORD * k;
             transpose_block[k][lane] = word_bits(t, at + c * s.x, s.x, c, channels, row < rows);
         }
-        return NO_PAIRS;
+        return;
     }
     uint k = lid % WORDS, c = c0 + PER_WORD * k, step = gl_WorkGroupSize.x / WORDS;
     uint row = row0 + lid / WORDS, y = row / w, x = row - y * w;
@@ -142,7 +103,6 @@ uint read_block(Tensor t, uint base, uvec3 s, uint w, uint rows, uint row0, uint
             y++;
         }
     }
-    return NO_PAIRS;
 }
 
 // A workgroup per block of BLOCK_CHANNELS channels by T pixels of one batch: InputTensor's copy
@@ -155,10 +115,10 @@ void transpose_input(uint group)
         return;
     uint c0 = (group % channel_blocks) * BLOCK_CHANNELS, p0 = (group / channel_blocks % pixel_blocks) * T;
     uint b = group / (channel_blocks * pixel_blocks);
-    uint pairs = read_block(pc.x, b * pc.p.in_strides[0], uvec3(pc.p.in_strides[1], pc.p.in_strides[2], pc.p.in_strides[3]),
-                            pc.p.in_w, pixels, p0, pc.p.channels, c0);
+    read_block(pc.x, b * pc.p.in_strides[0], uvec3(pc.p.in_strides[1], pc.p.in_strides[2], pc.p.in_strides[3]), pc.p.in_w,
+               pixels, p0, pc.p.channels, c0);
     barrier();
-    write_block(UintSums(input_copy()), b * pixels, p0, pixels, c0, stride, pairs);
+    write_block(UintSums(input_copy()), b * pixels, p0, pixels, c0, stride);
 }
 
 void main()
@@ -177,11 +137,10 @@ void main()
         uint channel_blocks = (stride + BLOCK_CHANNELS - 1u) / BLOCK_CHANNELS;
         uint c0 = (group % channel_blocks) * BLOCK_CHANNELS, r = group / channel_blocks;
         for (uint bin0 = 0u; bin0 < bins; bin0 += T) {
-            uint pairs = read_block(pc.dy, r * pc.p.bin_strides[0],
-                                    uvec3(pc.p.bin_strides[1], pc.p.bin_strides[2], pc.p.bin_strides[3]), pc.p.out_w, bins,
-                                    bin0, pc.p.channels, c0);
+            read_block(pc.dy, r * pc.p.bin_strides[0], uvec3(pc.p.bin_strides[1], pc.p.bin_strides[2], pc.p.bin_strides[3]),
+                       pc.p.out_w, bins, bin0, pc.p.channels, c0);
             barrier();
-            write_block(UintSums(pc.scratch), r * bins, bin0, bins, c0, stride, pairs);
+            write_block(UintSums(pc.scratch), r * bins, bin0, bins, c0, stride);
             barrier();
         }
         return;

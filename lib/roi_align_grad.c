@@ -226,7 +226,8 @@ static uint32_t transpose_tiles(const struct dmlvk_op_context *ctx, enum dmlvk_t
     const uint32_t per_word = DMLVK_IS_16BIT_FLOAT(type) ? 2 : 1;
     uint32_t tiles = per_word;
     while (tiles > 1 && ((uint64_t)(tiles / 2) * ROI_TRANSPOSE_CHANNELS >= stride ||
-                         (uint64_t)ROI_TRANSPOSE_SHARED_WORDS(tiles, per_word) * 4 > ctx->max_shared_bytes))
+                         (uint64_t)tiles * ROI_TRANSPOSE_CHANNELS / per_word * (ROI_TRANSPOSE_CHANNELS + 1) * 4 >
+                             ctx->max_shared_bytes))
         tiles /= 2;
     return tiles;
 }
