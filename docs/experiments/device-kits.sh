@@ -37,7 +37,10 @@
 #                  .gl/kconv the same with float16 converted by integer arithmetic, for session95-call3.sh; .gl/kwords2
 #                  37fbfc9 (the input read in place by words where off 16 bytes, no copy), for session95-call4.sh
 #   .gl/kbase96, .gl/kpairs96  45143d7, and 0bcaa55 (16-bit transpositions loading each word of a channel's pixels
-#                  once, and a channel pair's word once), for session96-call.sh
+#                  once, and a channel pair's word once), for session96-call.sh; .gl/kexp96 HEAD with
+#                  docs/experiments/roi-align1-rows-channels-knobs-session96.patch (DMLVK_EXP_ROWS_CHANNELS=N: N channels
+#                  per workgroup in ROI_ALIGN1's sample-row walk; DMLVK_EXP_NO_RESCUE=1: no overflow dispatch, timing
+#                  only), for session97-call.sh (prepared in session 96)
 #   .gl/klast      note 210: the gather's parts summed by each tile's last part, on HEAD, for session90-call2.sh
 #   .gl/klast4     note 210: the same with the last part's loads four elements at a time, for session90-call3.sh
 #   .gl/kpre91, .gl/kties, .gl/kties2, .gl/kties3, .gl/kties4  759ee36, then 723b5df, da98dba, 8895974 and 41a9c37:
@@ -57,7 +60,7 @@ mkdir -p .gl
 bash ../shared/tools/gpu-vulkan-debs >/dev/null
 cp tools/bench_ab.py tools/bench_variants.py tools/bench_torch.py \
     $x/roi-geometry-float64-note203.sh $x/roi-geometry-lines-note202.sh \
-    $x/resample-forced-shapes-note194.sh $x/resample-forced-shapes-backward-note195.sh $x/session87-call.sh $x/session87-call3.sh $x/session88-call.sh $x/session88-call2.sh $x/session89-call.sh $x/session89-call2.sh $x/session90-call.sh $x/session90-call2.sh $x/session90-call3.sh $x/session90-call4.sh $x/session91-call.sh $x/session91-call2.sh $x/session91-call3.sh $x/session91-call4.sh $x/session91-call5.sh $x/session92-call.sh $x/session92-call2.sh $x/session92-call3.sh $x/session92-call4.sh $x/session92-call5.sh $x/session92-call6.sh $x/session93-call.sh $x/session94-call.sh $x/session94-call2.sh $x/session94-call3.sh $x/session95-call.sh $x/session95-call2.sh $x/session95-call3.sh $x/session95-call4.sh $x/session95-call5.sh $x/session96-call.sh $x/device-setup.sh .gl/
+    $x/resample-forced-shapes-note194.sh $x/resample-forced-shapes-backward-note195.sh $x/session87-call.sh $x/session87-call3.sh $x/session88-call.sh $x/session88-call2.sh $x/session89-call.sh $x/session89-call2.sh $x/session90-call.sh $x/session90-call2.sh $x/session90-call3.sh $x/session90-call4.sh $x/session91-call.sh $x/session91-call2.sh $x/session91-call3.sh $x/session91-call4.sh $x/session91-call5.sh $x/session92-call.sh $x/session92-call2.sh $x/session92-call3.sh $x/session92-call4.sh $x/session92-call5.sh $x/session92-call6.sh $x/session93-call.sh $x/session94-call.sh $x/session94-call2.sh $x/session94-call3.sh $x/session95-call.sh $x/session95-call2.sh $x/session95-call3.sh $x/session95-call4.sh $x/session95-call5.sh $x/session96-call.sh $x/session97-call.sh $x/device-setup.sh .gl/
 
 build() {
     local kit=$1 rev=$2 patch=$3 wt=/tmp/dmlvk-kit-$1
@@ -115,6 +118,7 @@ for kit in "${kits[@]}"; do
     kwords2) build kwords2 37fbfc9 "" ;;
     kbase96) build kbase96 45143d7 "" ;;
     kpairs96) build kpairs96 0bcaa55 "" ;;
+    kexp96) build kexp96 HEAD $x/roi-align1-rows-channels-knobs-session96.patch ;;
     k214) build k214 HEAD $x/resample-shapes-knobs-note214.patch ;;
     klast4) build klast4 HEAD $x/roi-gather-last-part-unrolled-note210.patch ;;
     kform) build kform a5a2706 $x/roi-gather-lines-place-form-note206.patch ;;
