@@ -37,7 +37,7 @@
 #                  .gl/kconv the same with float16 converted by integer arithmetic, for session95-call3.sh; .gl/kwords2
 #                  37fbfc9 (the input read in place by words where off 16 bytes, no copy), for session95-call4.sh
 #   .gl/kbase96, .gl/kpairs96  45143d7, and 0bcaa55 (16-bit transpositions loading each word of a channel's pixels
-#                  once, and a channel pair's word once), for session96-call.sh; .gl/kexp96 HEAD with
+#                  once, and a channel pair's word once), for session96-call.sh; .gl/kexp96 27bff7a (45143d7's library) with
 #                  docs/experiments/roi-align1-rows-channels-knobs-session96.patch (DMLVK_EXP_ROWS_CHANNELS=N: N channels
 #                  per workgroup in ROI_ALIGN1's sample-row walk; DMLVK_EXP_NO_RESCUE=1: no overflow dispatch, timing
 #                  only), for session97-call.sh (prepared in session 96)
@@ -118,7 +118,7 @@ for kit in "${kits[@]}"; do
     kwords2) build kwords2 37fbfc9 "" ;;
     kbase96) build kbase96 45143d7 "" ;;
     kpairs96) build kpairs96 0bcaa55 "" ;;
-    kexp96) build kexp96 HEAD $x/roi-align1-rows-channels-knobs-session96.patch ;;
+    kexp96) build kexp96 27bff7a $x/roi-align1-rows-channels-knobs-session96.patch ;;
     k214) build k214 HEAD $x/resample-shapes-knobs-note214.patch ;;
     klast4) build klast4 HEAD $x/roi-gather-last-part-unrolled-note210.patch ;;
     kform) build kform a5a2706 $x/roi-gather-lines-place-form-note206.patch ;;
