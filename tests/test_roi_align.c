@@ -1272,6 +1272,39 @@ static void test_roi_gradient_gpu(void **state)
     }
 }
 
+/* random_problem_channels' sampling (LINEAR, AVERAGE) on a map 5-12 pixels high and
+ * `width_base` + `width_step` x [0, `widths`) wide, with bins of 3-7 a side where `new_bins`, and regions whose corners start at [x0, x1) of the map's width and
+ * in its top half and span 1 to half its extent; x and dY uniform, then `inf_column` (where set)
+ * Inf in channel 0 of the first column's rows below the first; all rounded to `type`. */
+static void transposition_problem(struct problem *p, dmlvk_tensor_data_type type, bool adaptive, uint32_t channels,
+                                  uint32_t width_base, uint32_t width_step, uint32_t widths, bool new_bins, double x0,
+                                  double x1, bool inf_column)
+{
+    random_problem_channels(p, true, false, adaptive, channels, false);
+    free_problem(p);
+    struct ref_roi *q = &p->q;
+    q->height = 5 + below(8);
+    q->width = width_base + width_step * below(widths);
+    if (new_bins) {
+        q->out_h = 3 + below(5);
+        q->out_w = 3 + below(5);
+    }
+    const double map_w = q->width / q->spatial_x, map_h = q->height / q->spatial_y;
+    for (uint32_t k = 0; k < q->num_rois; k++) {
+        double *r = &p->rois[4 * k];
+        r[0] = uniform(x0 * map_w, x1 * map_w), r[1] = uniform(0, map_h / 2);
+        r[2] = r[0] + uniform(1, map_w / 2), r[3] = r[1] + uniform(1, map_h / 2);
+    }
+    alloc_uniform(p);
+    if (inf_column)
+        for (uint32_t b = 0; b < q->batch; b++)
+            for (uint32_t y = 1; y < q->height; y++)
+                p->x[((uint64_t)b * q->channels * q->height + y) * q->width] = INFINITY;
+    round_to_type(p->x, p->nx, type);
+    round_to_type(p->dy, p->ny, type);
+    round_to_type(p->rois, 4 * q->num_rois, type);
+}
+
 /* roi_align_grad_prepare's transpositions, dY's for the gather and InputTensor's for the ROI
  * gradient, whose blocks take one or more ROI_TRANSPOSE_CHANNELS channels, two to a word in 16-bit
  * types: channel counts around those blocks (odd ones too), maps of one to five blocks of pixels,
@@ -1289,24 +1322,9 @@ static void test_roi_transpositions(void **state)
     for (int iter = 0; iter < 12; iter++) {
         const dmlvk_tensor_data_type type = float_types[iter % 3];
         struct problem p;
-        random_problem_channels(&p, true, false, iter % 5 == 1, channel_counts[iter / 3], false);
-        free_problem(&p);
         /* Maps of one to five blocks of pixels, regions inside them (every tap feeds both gradients). */
-        p.q.height = 5 + below(8);
-        p.q.width = 5 + below(8);
-        p.q.out_h = 3 + below(5);
-        p.q.out_w = 3 + below(5);
-        const double map_w = p.q.width / p.q.spatial_x, map_h = p.q.height / p.q.spatial_y;
-        for (uint32_t k = 0; k < p.q.num_rois; k++) {
-            double *r = &p.rois[4 * k];
-            r[0] = uniform(0, map_w / 2), r[1] = uniform(0, map_h / 2);
-            r[2] = r[0] + uniform(1, map_w / 2), r[3] = r[1] + uniform(1, map_h / 2);
-        }
-        alloc_uniform(&p);
+        transposition_problem(&p, type, iter % 5 == 1, channel_counts[iter / 3], 5, 1, 8, true, 0, 0.5, false);
         const struct ref_roi *q = &p.q;
-        round_to_type(p.x, p.nx, type);
-        round_to_type(p.dy, p.ny, type);
-        round_to_type(p.rois, 4 * q->num_rois, type);
         const uint32_t c = q->channels, n = 4 * q->num_rois;
         const uint32_t x_last[4] = { q->height * q->width * c, 1, q->width * c, c };
         const uint32_t dy_last[4] = { q->out_h * q->out_w * c, 1, q->out_w * c, c };
@@ -1347,25 +1365,11 @@ static void test_roi_transposition_padding(void **state)
     for (int iter = 0; iter < 6; iter++) {
         const dmlvk_tensor_data_type type = float_types[iter % 3];
         struct problem p;
-        random_problem_channels(&p, true, false, false, channel_counts[iter / 3], false);
-        free_problem(&p);
+        /* Odd widths: a 16-bit channel pair's word starts on either parity. Regions in the right
+         * half, clamped past the last column. */
+        transposition_problem(&p, type, false, channel_counts[iter / 3], 7, 2, 4, false, 0.5, 0.8, true);
         struct ref_roi *q = &p.q;
-        q->height = 5 + below(8);
-        q->width = 7 + 2 * below(4); /* odd: a 16-bit channel pair's word starts on either parity */
         q->input_offset = 0;
-        const double map_w = q->width / q->spatial_x, map_h = q->height / q->spatial_y;
-        for (uint32_t k = 0; k < q->num_rois; k++) { /* the right half, clamped past the last column */
-            double *r = &p.rois[4 * k];
-            r[0] = uniform(0.5 * map_w, 0.8 * map_w), r[1] = uniform(0, map_h / 2);
-            r[2] = r[0] + uniform(1, 0.5 * map_w), r[3] = r[1] + uniform(1, map_h / 2);
-        }
-        alloc_uniform(&p);
-        for (uint32_t b = 0; b < q->batch; b++)
-            for (uint32_t y = 1; y < q->height; y++)
-                p.x[((uint64_t)b * q->channels * q->height + y) * q->width] = INFINITY;
-        round_to_type(p.x, p.nx, type);
-        round_to_type(p.dy, p.ny, type);
-        round_to_type(p.rois, 4 * q->num_rois, type);
         const uint32_t c = q->channels, n = 4 * q->num_rois;
         const uint32_t x_last[4] = { q->height * q->width * c, 1, q->width * c, c };
         double droi[4 * MAX_ROIS], droi_want[4 * MAX_ROIS], droi_mag[4 * MAX_ROIS];
