@@ -9,6 +9,7 @@
 /* Knobs that reach paths the defaults do not choose on this device. Zero: the default. */
 struct dmlvk_operator_debug {
     uint32_t workgroup_size;            /* invocations per workgroup (default 256) */
+    uint32_t resident_invocations;      /* as on a device that runs this many at once (default: the device's) */
     bool force_cas_atomics;             /* compare-and-swap even where float atomic add exists */
     bool force_software_rounding;       /* float16 stores rounded in shader code even where rte16 runs */
     bool force_no_int64_atomics;        /* as on a device without shaderBufferInt64Atomics */

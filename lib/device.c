@@ -23,6 +23,7 @@ struct physical_caps {
     VkPhysicalDeviceProperties props;
     bool api_ok, bda, storage16, rte16, atomic_add, int64_atomics, float64, subgroup_shuffle, executable_info;
     uint32_t subgroup_size;
+    uint32_t resident_invocations;
     int32_t compute_family;
     uint32_t timestamp_bits;
 };
@@ -71,7 +72,14 @@ static void query_caps(const struct dmlvk_vk *vk, VkPhysicalDevice pd, struct ph
     caps->int64_atomics = f2.features.shaderInt64 && v12.shaderBufferInt64Atomics;
     caps->float64 = f2.features.shaderFloat64;
     caps->executable_info = executable_ext && executable.pipelineExecutableInfo;
-    VkPhysicalDeviceSubgroupProperties subgroup = { .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES };
+    bool sm_ext = has_extension(vk, pd, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME);
+    VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV,
+    };
+    VkPhysicalDeviceSubgroupProperties subgroup = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES,
+        .pNext = sm_ext ? &sm : NULL,
+    };
     VkPhysicalDeviceVulkan12Properties p12 = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES,
         .pNext = &subgroup,
@@ -84,6 +92,8 @@ static void query_caps(const struct dmlvk_vk *vk, VkPhysicalDevice pd, struct ph
     caps->subgroup_shuffle = (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
                              (subgroup.supportedOperations & shuffle) == shuffle;
     caps->subgroup_size = subgroup.subgroupSize;
+    uint64_t resident = (uint64_t)sm.shaderSMCount * sm.shaderWarpsPerSM * subgroup.subgroupSize;
+    caps->resident_invocations = resident <= UINT32_MAX ? (uint32_t)resident : 0;
 
     uint32_t nq = 0;
     vk->vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, NULL);
@@ -382,6 +392,7 @@ static void take_enabled(dmlvk_device *dev, const struct enabled_features *e, co
     dev->float16_rte = caps->rte16;
     dev->subgroup_shuffle = caps->subgroup_shuffle;
     dev->subgroup_size = caps->subgroup_size;
+    dev->resident_invocations = caps->resident_invocations;
     dev->float32_atomic_add = e->float32_atomic_add && e->atomic_float_ext && caps->atomic_add;
     dev->int64_atomics = e->int64 && e->int64_atomics && caps->int64_atomics;
     dev->float64 = e->float64 && caps->float64;

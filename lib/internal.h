@@ -89,6 +89,7 @@ struct dmlvk_op_context {
     bool float64;                       /* the device's, unless a test hook turned it off */
     bool subgroup_shuffle;              /* the device's, unless a test hook turned it off */
     uint32_t subgroup_size;             /* compute subgroups' invocations (Vulkan 1.2 shaders: fixed) */
+    uint32_t resident_invocations;      /* the device's at once at most; 0: unknown */
     bool deterministic;
     uint32_t workgroup_size;
     uint32_t max_groups[3];
@@ -211,6 +212,7 @@ struct dmlvk_device {
     bool float16_rte;                   /* shaderRoundingModeRTEFloat16: the rte16 shader variants */
     bool subgroup_shuffle;              /* compute subgroups with basic, vote, ballot and shuffle */
     uint32_t subgroup_size;
+    uint32_t resident_invocations;      /* that the device runs at once; 0: unknown (VK_NV_shader_sm_builtins) */
     PFN_vkGetPipelineExecutableStatisticsKHR pipeline_statistics; /* NULL: not logged */
     bool float32_atomic_add;
     bool int64_atomics;

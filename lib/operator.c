@@ -171,6 +171,7 @@ static dmlvk_status check_plan(const struct dmlvk_op_class *cls, const struct dm
 /* What the test hooks may change (lib/debug.h); zero: the defaults. */
 struct create_knobs {
     uint32_t workgroup_size;
+    uint32_t resident_invocations;
     bool no_float_atomics, no_int64_atomics, no_subgroup_shuffle, no_float64, software_rounding;
 };
 
@@ -223,6 +224,7 @@ static dmlvk_status create(dmlvk_device *dev, const dmlvk_operator_desc *desc, c
         .subgroup_shuffle = dev->subgroup_shuffle && !knobs->no_subgroup_shuffle,
         .float64 = dev->float64 && !knobs->no_float64,
         .subgroup_size = dev->subgroup_size,
+        .resident_invocations = knobs->resident_invocations ? knobs->resident_invocations : dev->resident_invocations,
         .deterministic = params.deterministic != 0,
         .workgroup_size = wg,
         .max_groups = { dev->props.limits.maxComputeWorkGroupCount[0], dev->props.limits.maxComputeWorkGroupCount[1],
@@ -285,6 +287,7 @@ dmlvk_status dmlvk_operator_create_debug(dmlvk_device *dev, const dmlvk_operator
         debug = &none;
     const struct create_knobs knobs = {
         .workgroup_size = debug->workgroup_size,
+        .resident_invocations = debug->resident_invocations,
         .no_float_atomics = debug->force_cas_atomics,
         .no_int64_atomics = debug->force_no_int64_atomics,
         .no_subgroup_shuffle = debug->force_no_subgroup_shuffle,

@@ -2469,6 +2469,56 @@ static void test_forward_whole_bins(void **state)
     }
 }
 
+/* ROI_ALIGN1's sample rows in workgroups of 16 channels, as a device chooses them where 32 would
+ * leave it half idle (dmlvk_roi_align_region_groups), and of 32 where it is full: 17 to 70
+ * channels (partial groups), linear and nearest, fixed samples (the shared taps' dispatch beside
+ * them, in the same groups) and adaptive, overhanging and mirrored regions, an out-of-bounds value
+ * or none, against the reference. */
+static void test_forward_rows_spread(void **state)
+{
+    (void)state;
+    if (!dev->subgroup_shuffle)
+        skip();
+    for (int iter = 0; iter < 12; iter++) {
+        const bool spread = iter % 3 != 2;
+        struct problem p;
+        random_problem(&p, iter % 2 == 0, false, iter % 4 == 3);
+        free_problem(&p);
+        struct ref_roi *q = &p.q;
+        q->channels = 17 + below(54);
+        q->height = 6 + below(12);
+        q->width = 6 + below(12);
+        q->out_h = 7;
+        q->out_w = 7;
+        q->oob_value = iter % 4 == 1 ? -0.25 : 0;
+        alloc_input(&p);
+        round_to_type(p.x, p.nx, DMLVK_TENSOR_DATA_TYPE_FLOAT32);
+        round_to_type(p.rois, 4 * q->num_rois, DMLVK_TENSOR_DATA_TYPE_FLOAT32);
+        /* The invocations of workgroups of 256 and 16 channels: a device that holds them. */
+        const uint32_t held = (q->channels + 15) / 16 * q->num_rois * 256;
+        const struct test_params params = { .resident_invocations = spread ? held : held / 4 };
+        struct roi_tensors t;
+        packed_roi_tensors(&t, DMLVK_TENSOR_DATA_TYPE_FLOAT32, (uint32_t[4]){ q->batch, q->channels, q->height, q->width },
+                           (uint32_t[4]){ q->num_rois, q->channels, q->out_h, q->out_w });
+        dmlvk_roi_align1_operator_desc d = forward_desc(q, &t);
+        dmlvk_operator_desc od = { DMLVK_OPERATOR_ROI_ALIGN1, &d };
+        dmlvk_operator *op;
+        enum dmlvk_shader shader;
+        uint32_t group_channels = 0;
+        if (test_operator_create(dev, &od, &params, &op) != DMLVK_OK || dmlvk_debug_operator_shader(op, 1, &shader) != DMLVK_OK ||
+            dmlvk_debug_operator_spec(op, 1, ROI_SPEC_GROUP_CHANNELS, &group_channels) != DMLVK_OK)
+            fail_msg("%s", dmlvk_last_error());
+        dmlvk_operator_destroy(op);
+        char what[112];
+        snprintf(what, sizeof(what), "ROI_ALIGN1 case %d (%u regions, %u channels, %u held)", iter, q->num_rois,
+                 q->channels, params.resident_invocations);
+        if (shader != DMLVK_SHADER_ROI_ALIGN1_ROWS || group_channels != (spread ? 16u : 32u))
+            fail_msg("%s: shader %d with %u channels per workgroup, not the planned walk", what, (int)shader, group_channels);
+        expect_forward_with(what, &p, DMLVK_TENSOR_DATA_TYPE_FLOAT32, 1, &params, NULL, NULL);
+        free_problem(&p);
+    }
+}
+
 /* ROI_ALIGN1 where neighbouring samples share taps (2 to 8 samples per bin and axis on bins of a
  * pixel or two, on both sides of ROI_SHARED_TAPS's 4; 14 to 17 on up to 69 bins per row, past what
  * its lists hold; or adaptive sampling of wide regions): the regions roi_align1_shared_taps takes
@@ -2720,6 +2770,7 @@ int main(void)
         cmocka_unit_test(test_max_scatter_channels_last),
         cmocka_unit_test(test_gather_channels_last),
         cmocka_unit_test(test_forward_whole_bins),
+        cmocka_unit_test(test_forward_rows_spread),
         cmocka_unit_test(test_forward_dense_samples),
         cmocka_unit_test(test_forward_shared_taps_rounds),
         cmocka_unit_test(test_executed_again),

@@ -32,6 +32,7 @@ static inline void test_log(void *user, dmlvk_log_level level, const char *messa
 struct test_params {
     dmlvk_bool deterministic;
     uint32_t workgroup_size;
+    uint32_t resident_invocations;
     bool force_cas_atomics;
     bool force_software_rounding;
     bool force_no_int64_atomics;
@@ -60,6 +61,7 @@ static inline dmlvk_status test_operator_create(dmlvk_device *dev, const dmlvk_o
     const uint32_t most = test_workgroup_most(dev);
     struct dmlvk_operator_debug debug = {
         .workgroup_size = tp->workgroup_size < most ? tp->workgroup_size : most,
+        .resident_invocations = tp->resident_invocations,
         .force_cas_atomics = tp->force_cas_atomics,
         .force_software_rounding = tp->force_software_rounding,
         .force_no_int64_atomics = tp->force_no_int64_atomics,
