@@ -2408,9 +2408,10 @@ static void test_gather_dispatch_budget(void **state)
     }
 }
 
-/* The shader and channels per invocation of ROI_ALIGN1's bins dispatch (after the geometry's) for
- * problem p in float32. */
-static enum dmlvk_shader forward_walk(const struct problem *p, uint32_t *channels)
+/* The shader of ROI_ALIGN1's bins dispatch (after the geometry's) for problem p in float32 and its
+ * specialization constant `id`. */
+static enum dmlvk_shader forward_walk_with(const struct problem *p, const struct test_params *params, uint32_t id,
+                                           uint32_t *value)
 {
     const struct ref_roi *q = &p->q;
     struct roi_tensors t;
@@ -2420,11 +2421,17 @@ static enum dmlvk_shader forward_walk(const struct problem *p, uint32_t *channel
     dmlvk_operator_desc od = { DMLVK_OPERATOR_ROI_ALIGN1, &d };
     dmlvk_operator *op;
     enum dmlvk_shader shader;
-    if (test_operator_create(dev, &od, NULL, &op) != DMLVK_OK || dmlvk_debug_operator_shader(op, 1, &shader) != DMLVK_OK ||
-        dmlvk_debug_operator_spec(op, 1, ROI_SPEC_CHANNELS, channels) != DMLVK_OK)
+    if (test_operator_create(dev, &od, params, &op) != DMLVK_OK || dmlvk_debug_operator_shader(op, 1, &shader) != DMLVK_OK ||
+        dmlvk_debug_operator_spec(op, 1, id, value) != DMLVK_OK)
         fail_msg("%s", dmlvk_last_error());
     dmlvk_operator_destroy(op);
     return shader;
+}
+
+/* ... and its channels per invocation. */
+static enum dmlvk_shader forward_walk(const struct problem *p, uint32_t *channels)
+{
+    return forward_walk_with(p, NULL, ROI_SPEC_CHANNELS, channels);
 }
 
 /* ROI_ALIGN1 in float32 AVERAGE over few regions of 14x14 bins or more: whole bins of 4 channels
@@ -2497,18 +2504,8 @@ static void test_forward_rows_spread(void **state)
         /* The invocations of workgroups of 256 and 16 channels: a device that holds them. */
         const uint32_t held = (q->channels + 15) / 16 * q->num_rois * 256;
         const struct test_params params = { .resident_invocations = spread ? held : held / 4 };
-        struct roi_tensors t;
-        packed_roi_tensors(&t, DMLVK_TENSOR_DATA_TYPE_FLOAT32, (uint32_t[4]){ q->batch, q->channels, q->height, q->width },
-                           (uint32_t[4]){ q->num_rois, q->channels, q->out_h, q->out_w });
-        dmlvk_roi_align1_operator_desc d = forward_desc(q, &t);
-        dmlvk_operator_desc od = { DMLVK_OPERATOR_ROI_ALIGN1, &d };
-        dmlvk_operator *op;
-        enum dmlvk_shader shader;
         uint32_t group_channels = 0;
-        if (test_operator_create(dev, &od, &params, &op) != DMLVK_OK || dmlvk_debug_operator_shader(op, 1, &shader) != DMLVK_OK ||
-            dmlvk_debug_operator_spec(op, 1, ROI_SPEC_GROUP_CHANNELS, &group_channels) != DMLVK_OK)
-            fail_msg("%s", dmlvk_last_error());
-        dmlvk_operator_destroy(op);
+        enum dmlvk_shader shader = forward_walk_with(&p, &params, ROI_SPEC_GROUP_CHANNELS, &group_channels);
         char what[112];
         snprintf(what, sizeof(what), "ROI_ALIGN1 case %d (%u regions, %u channels, %u held)", iter, q->num_rois,
                  q->channels, params.resident_invocations);
