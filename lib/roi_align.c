@@ -223,20 +223,14 @@ uint32_t dmlvk_roi_align_channels(const struct roi_shape *s)
     return DMLVK_IS_16BIT_FLOAT(s->bins.type) ? 2 : 1;
 }
 
-static uint64_t region_invocations(const struct roi_shape *s, uint32_t group_channels, uint32_t wg)
+uint64_t dmlvk_roi_align_region_invocations(const struct roi_shape *s, uint32_t group_channels, uint32_t wg)
 {
     return (s->channels + group_channels - 1) / group_channels * (uint64_t)s->num_rois * wg;
 }
 
-/* Sample rows in workgroups of fewer channels, down to ROWS_LEAST_CHANNELS, while the walk then
- * starts at most ROWS_SPREAD_PERCENT of the invocations the device holds at once: where regions
- * times channel groups leave the device half idle, more warps each walking fewer channels finish
- * sooner (BENCHMARKS.md note 225); past that, more workgroups only repeat their regions' set-up. */
-#define ROWS_LEAST_CHANNELS 16
-#define ROWS_SPREAD_PERCENT 110
-
 /*
- * About 32 channels per workgroup (fewer, or 64, measured slower; BENCHMARKS.md notes 56-57, 59).
+ * About 32 channels per workgroup (fewer, or 64, measured slower; BENCHMARKS.md notes 56-57, 59;
+ * ROI_ALIGN1's sample rows take fewer where they would leave the device idle, roi_align1.c).
  * Whole bins take the most sets of per_invocation channels, up to 32 channels, whose jobs (a set's
  * bins each) leave at most 5% of the invocations idle in their last round (a 32-channel group of
  * 7x7 bins ran 784 jobs in four rounds of 256, the last nearly empty); where no count does, two
@@ -261,12 +255,8 @@ uint64_t dmlvk_roi_align_region_groups(const struct dmlvk_op_context *ctx, const
             }
         }
     }
-    if (walk == ROI_WALK_ROWS && ctx->resident_invocations)
-        while (channels > ROWS_LEAST_CHANNELS &&
-               100 * region_invocations(s, channels / 2, wg) <= (uint64_t)ROWS_SPREAD_PERCENT * ctx->resident_invocations)
-            channels /= 2;
     *group_channels = channels < 64 ? channels : 64;
-    return region_invocations(s, *group_channels, wg);
+    return dmlvk_roi_align_region_invocations(s, *group_channels, wg);
 }
 
 bool dmlvk_roi_align_channels_closest(const struct roi_shape *s)

@@ -91,6 +91,9 @@ enum roi_walk {
  * ROI_WALK_CHANNEL_LANES. */
 bool dmlvk_roi_align_channels_closest(const struct roi_shape *s);
 
+/* The invocations of workgroups of wg over every region and channel, group_channels channels each. */
+uint64_t dmlvk_roi_align_region_invocations(const struct roi_shape *s, uint32_t group_channels, uint32_t wg);
+
 /* Those stages (ROI_ALIGN1, the MAX scatter): the channels of a group for `per_invocation`
  * channels per invocation of `walk`, and the invocations to dispatch. */
 uint64_t dmlvk_roi_align_region_groups(const struct dmlvk_op_context *ctx, const struct roi_shape *s,

@@ -16,6 +16,17 @@ typedef dmlvk_roi_align1_operator_desc desc_t;
 #define WHOLE_BINS_MOST_REGIONS 1024
 #define WHOLE_BINS_LEAST_BINS 196
 #define WHOLE_BIN_CHANNELS 4
+/* The sample rows in workgroups of fewer channels, down to ROWS_LEAST_CHANNELS, while the walk then
+ * starts at most ROWS_SPREAD_PERCENT of the invocations the device holds at once: where regions
+ * times groups of channels leave it half idle, more warps each walking fewer channels finish
+ * sooner (BENCHMARKS.md note 225). Fixed sampling past that lost: more workgroups repeat their
+ * regions' set-up, the shared taps' dispatch beside them takes smaller groups. Adaptive sampling,
+ * whose samples per bin grow with regions the host cannot see, gained down to 8 channels at twice
+ * the device and more; fixed rows of a sample per bin lost there. */
+#define ROWS_LEAST_CHANNELS_FIXED 16
+#define ROWS_SPREAD_PERCENT_FIXED 110
+#define ROWS_LEAST_CHANNELS_ADAPTIVE 8
+#define ROWS_SPREAD_PERCENT_ADAPTIVE 240
 /* Workgroups of roi_align1_shared_taps: about two waves of a large GPU. */
 #define SHARED_TAPS_WORKGROUPS 2048
 
@@ -69,6 +80,16 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
             walk = ROI_WALK_ROWS;
     }
     uint64_t invocations = dmlvk_roi_align_region_groups(ctx, &s, channels, walk, &group_channels);
+    const bool fixed_sampling = f.min_samples == f.max_samples;
+    if (walk == ROI_WALK_ROWS && ctx->resident_invocations) {
+        const uint32_t least = fixed_sampling ? ROWS_LEAST_CHANNELS_FIXED : ROWS_LEAST_CHANNELS_ADAPTIVE;
+        const uint64_t most = (uint64_t)(fixed_sampling ? ROWS_SPREAD_PERCENT_FIXED : ROWS_SPREAD_PERCENT_ADAPTIVE) *
+                              ctx->resident_invocations;
+        while (group_channels > least &&
+               100 * dmlvk_roi_align_region_invocations(&s, group_channels / 2, ctx->workgroup_size) <= most)
+            group_channels /= 2;
+        invocations = dmlvk_roi_align_region_invocations(&s, group_channels, ctx->workgroup_size);
+    }
     struct dmlvk_dispatch_plan *dp =
         dmlvk_plan_add_dispatch(p, ctx, walk == ROI_WALK_ROWS ? DMLVK_SHADER_ROI_ALIGN1_ROWS : DMLVK_SHADER_ROI_ALIGN1,
                                 DMLVK_PUSH_SLOTS(roi_align1_push), invocations);
@@ -93,7 +114,6 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
      * adaptive regions faster than lists (note 173), fixed ones of 4 samples per bin and axis on
      * small bins slower (note 209). Its workgroups look for the marked regions
      * (ROI_SPEC_SHARED_TAPS_SLOTS), about SHARED_TAPS_WORKGROUPS of them. */
-    const bool fixed_sampling = f.min_samples == f.max_samples;
     const bool shared_taps = f.reduction != DMLVK_REDUCE_FUNCTION_MAX && (walk != ROI_WALK_ROWS || fixed_sampling) &&
                              ROI_SHARED_TAPS_BYTES <= ctx->max_shared_bytes;
     dmlvk_dispatch_spec(p, dp, ROI_SPEC_SHARED_TAPS_APART, shared_taps);

@@ -2476,11 +2476,11 @@ static void test_forward_whole_bins(void **state)
     }
 }
 
-/* ROI_ALIGN1's sample rows in workgroups of 16 channels, as a device chooses them where 32 would
- * leave it half idle (dmlvk_roi_align_region_groups), and of 32 where it is full: 17 to 70
- * channels (partial groups), linear and nearest, fixed samples (the shared taps' dispatch beside
- * them, in the same groups) and adaptive, overhanging and mirrored regions, an out-of-bounds value
- * or none, against the reference. */
+/* ROI_ALIGN1's sample rows in workgroups of 16 channels (fixed sampling) or 8 (adaptive), as a
+ * device chooses them where 32 would leave it half idle (lib/roi_align1.c), and of 32 where it is
+ * full: 17 to 70 channels (partial groups), linear and nearest, fixed samples (the shared taps'
+ * dispatch beside them, in the same groups) and adaptive, overhanging and mirrored regions, an
+ * out-of-bounds value or none, against the reference. */
 static void test_forward_rows_spread(void **state)
 {
     (void)state;
@@ -2501,15 +2501,17 @@ static void test_forward_rows_spread(void **state)
         alloc_input(&p);
         round_to_type(p.x, p.nx, DMLVK_TENSOR_DATA_TYPE_FLOAT32);
         round_to_type(p.rois, 4 * q->num_rois, DMLVK_TENSOR_DATA_TYPE_FLOAT32);
-        /* The invocations of workgroups of 256 and 16 channels: a device that holds them. */
-        const uint32_t held = (q->channels + 15) / 16 * q->num_rois * 256;
-        const struct test_params params = { .resident_invocations = spread ? held : held / 4 };
+        /* The invocations of workgroups of 256 and the least channels: a device that holds them, or
+         * one sixteenth of that, where even 16 channels would be past its limit. */
+        const bool adaptive = q->min_samples != q->max_samples;
+        const uint32_t least = adaptive ? 8 : 16, held = (q->channels + least - 1) / least * q->num_rois * 256;
+        const struct test_params params = { .resident_invocations = spread ? held : held / 16 };
         uint32_t group_channels = 0;
         enum dmlvk_shader shader = forward_walk_with(&p, &params, ROI_SPEC_GROUP_CHANNELS, &group_channels);
         char what[112];
         snprintf(what, sizeof(what), "ROI_ALIGN1 case %d (%u regions, %u channels, %u held)", iter, q->num_rois,
                  q->channels, params.resident_invocations);
-        if (shader != DMLVK_SHADER_ROI_ALIGN1_ROWS || group_channels != (spread ? 16u : 32u))
+        if (shader != DMLVK_SHADER_ROI_ALIGN1_ROWS || group_channels != (spread ? least : 32u))
             fail_msg("%s: shader %d with %u channels per workgroup, not the planned walk", what, (int)shader, group_channels);
         expect_forward_with(what, &p, DMLVK_TENSOR_DATA_TYPE_FLOAT32, 1, &params, NULL, NULL);
         free_problem(&p);
