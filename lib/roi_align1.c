@@ -16,10 +16,10 @@ typedef dmlvk_roi_align1_operator_desc desc_t;
 #define WHOLE_BINS_MOST_REGIONS 1024
 #define WHOLE_BINS_LEAST_BINS 196
 #define WHOLE_BIN_CHANNELS 4
-/* The sample rows in workgroups of fewer channels, down to ROWS_LEAST_CHANNELS, while the walk then
- * starts at most ROWS_SPREAD_PERCENT of the invocations the device holds at once: where regions
- * times groups of channels leave it half idle, more warps each walking fewer channels finish
- * sooner (BENCHMARKS.md note 225). Fixed sampling past that lost: more workgroups repeat their
+/* The sample rows in workgroups of fewer channels, down to ROWS_LEAST_CHANNELS_*, while the walk
+ * then starts at most ROWS_SPREAD_PERCENT_* of the invocations the device holds at once: where
+ * regions times groups of channels leave it half idle, more warps each walking fewer channels
+ * finish sooner (BENCHMARKS.md note 225). Fixed sampling past that lost: more workgroups repeat their
  * regions' set-up, the shared taps' dispatch beside them takes smaller groups. Adaptive sampling,
  * whose samples per bin grow with regions the host cannot see, gained down to 8 channels at twice
  * the device and more; fixed rows of a sample per bin lost there. */

@@ -1273,9 +1273,10 @@ static void test_roi_gradient_gpu(void **state)
 }
 
 /* random_problem_channels' sampling (LINEAR, AVERAGE) on a map 5-12 pixels high and
- * `width_base` + `width_step` x [0, `widths`) wide, with bins of 3-7 a side where `new_bins`, and regions whose corners start at [x0, x1) of the map's width and
- * in its top half and span 1 to half its extent; x and dY uniform, then `inf_column` (where set)
- * Inf in channel 0 of the first column's rows below the first; all rounded to `type`. */
+ * `width_base` + `width_step` x [0, `widths`) wide, with bins of 3-7 a side where `new_bins`, and
+ * regions whose corners start at [x0, x1) of the map's width and in its top half and span 1 to
+ * half its extent; x and dY uniform, then (where `inf_column`) Inf in channel 0 of the first
+ * column's rows below the first; all rounded to `type`. */
 static void transposition_problem(struct problem *p, dmlvk_tensor_data_type type, bool adaptive, uint32_t channels,
                                   uint32_t width_base, uint32_t width_step, uint32_t widths, bool new_bins, double x0,
                                   double x1, bool inf_column)
