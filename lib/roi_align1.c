@@ -27,6 +27,11 @@ typedef dmlvk_roi_align1_operator_desc desc_t;
 #define ROWS_SPREAD_PERCENT_FIXED 110
 #define ROWS_LEAST_CHANNELS_ADAPTIVE 8
 #define ROWS_SPREAD_PERCENT_ADAPTIVE 240
+/* 16-bit AVERAGE by whole bins of two channels per invocation likewise, in groups of 16 or 8 channels
+ * in place of about 32: fixed and adaptive sampling gained to 1.6 times the device, lost from 2.1
+ * (BENCHMARKS.md note 226). */
+#define BINS_LEAST_CHANNELS 8
+#define BINS_SPREAD_PERCENT 150
 /* Workgroups of roi_align1_shared_taps: about two waves of a large GPU. */
 #define SHARED_TAPS_WORKGROUPS 2048
 
@@ -39,6 +44,23 @@ static void bind(struct dmlvk_dispatch_plan *dp)
     DMLVK_BIND(dp, roi_align1_push, y, 3);
     DMLVK_BIND(dp, roi_align1_push, counters, DMLVK_SLOT_COUNTERS);
     DMLVK_BIND(dp, roi_align1_push, scratch, DMLVK_SLOT_SCRATCH);
+}
+
+/* The fewest channels per workgroup, halving from the largest power of two under group_channels
+ * down to least, whose walk starts at most percent of the invocations the device holds at once;
+ * group_channels itself where the first step would start more, or the device gives no count. */
+static uint32_t spread_group_channels(const struct dmlvk_op_context *ctx, const struct roi_shape *s,
+                                      uint32_t group_channels, uint32_t least, uint32_t percent)
+{
+    const uint64_t most = (uint64_t)percent * ctx->resident_invocations;
+    uint32_t next = group_channels;
+    while (next & (next - 1))
+        next &= next - 1;
+    if (next == group_channels)
+        next /= 2;
+    for (; next >= least && 100 * dmlvk_roi_align_region_invocations(s, next, ctx->workgroup_size) <= most; next /= 2)
+        group_channels = next;
+    return group_channels;
 }
 
 static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque, struct dmlvk_op_plan *p)
@@ -79,17 +101,15 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
         else if (ctx->subgroup_shuffle)
             walk = ROI_WALK_ROWS;
     }
-    uint64_t invocations = dmlvk_roi_align_region_groups(ctx, &s, channels, walk, &group_channels);
+    dmlvk_roi_align_region_groups(ctx, &s, channels, walk, &group_channels);
     const bool fixed_sampling = f.min_samples == f.max_samples;
-    if (walk == ROI_WALK_ROWS && ctx->resident_invocations) {
-        const uint32_t least = fixed_sampling ? ROWS_LEAST_CHANNELS_FIXED : ROWS_LEAST_CHANNELS_ADAPTIVE;
-        const uint64_t most = (uint64_t)(fixed_sampling ? ROWS_SPREAD_PERCENT_FIXED : ROWS_SPREAD_PERCENT_ADAPTIVE) *
-                              ctx->resident_invocations;
-        while (group_channels > least &&
-               100 * dmlvk_roi_align_region_invocations(&s, group_channels / 2, ctx->workgroup_size) <= most)
-            group_channels /= 2;
-        invocations = dmlvk_roi_align_region_invocations(&s, group_channels, ctx->workgroup_size);
-    }
+    if (walk == ROI_WALK_ROWS)
+        group_channels = spread_group_channels(ctx, &s, group_channels,
+                                               fixed_sampling ? ROWS_LEAST_CHANNELS_FIXED : ROWS_LEAST_CHANNELS_ADAPTIVE,
+                                               fixed_sampling ? ROWS_SPREAD_PERCENT_FIXED : ROWS_SPREAD_PERCENT_ADAPTIVE);
+    else if (walk == ROI_WALK_BINS && channels == 2 && f.reduction != DMLVK_REDUCE_FUNCTION_MAX)
+        group_channels = spread_group_channels(ctx, &s, group_channels, BINS_LEAST_CHANNELS, BINS_SPREAD_PERCENT);
+    const uint64_t invocations = dmlvk_roi_align_region_invocations(&s, group_channels, ctx->workgroup_size);
     struct dmlvk_dispatch_plan *dp =
         dmlvk_plan_add_dispatch(p, ctx, walk == ROI_WALK_ROWS ? DMLVK_SHADER_ROI_ALIGN1_ROWS : DMLVK_SHADER_ROI_ALIGN1,
                                 DMLVK_PUSH_SLOTS(roi_align1_push), invocations);

@@ -2409,14 +2409,14 @@ static void test_gather_dispatch_budget(void **state)
     }
 }
 
-/* The shader of ROI_ALIGN1's bins dispatch (after the geometry's) for problem p in float32 and its
+/* The shader of ROI_ALIGN1's bins dispatch (after the geometry's) for problem p in `type` and its
  * specialization constant `id`. */
-static enum dmlvk_shader forward_walk_with(const struct problem *p, const struct test_params *params, uint32_t id,
-                                           uint32_t *value)
+static enum dmlvk_shader forward_walk_with(const struct problem *p, dmlvk_tensor_data_type type,
+                                           const struct test_params *params, uint32_t id, uint32_t *value)
 {
     const struct ref_roi *q = &p->q;
     struct roi_tensors t;
-    packed_roi_tensors(&t, DMLVK_TENSOR_DATA_TYPE_FLOAT32, (uint32_t[4]){ q->batch, q->channels, q->height, q->width },
+    packed_roi_tensors(&t, type, (uint32_t[4]){ q->batch, q->channels, q->height, q->width },
                        (uint32_t[4]){ q->num_rois, q->channels, q->out_h, q->out_w });
     dmlvk_roi_align1_operator_desc d = forward_desc(q, &t);
     dmlvk_operator_desc od = { DMLVK_OPERATOR_ROI_ALIGN1, &d };
@@ -2432,7 +2432,7 @@ static enum dmlvk_shader forward_walk_with(const struct problem *p, const struct
 /* ... and its channels per invocation. */
 static enum dmlvk_shader forward_walk(const struct problem *p, uint32_t *channels)
 {
-    return forward_walk_with(p, NULL, ROI_SPEC_CHANNELS, channels);
+    return forward_walk_with(p, DMLVK_TENSOR_DATA_TYPE_FLOAT32, NULL, ROI_SPEC_CHANNELS, channels);
 }
 
 /* ROI_ALIGN1 in float32 AVERAGE over few regions of 14x14 bins or more: whole bins of 4 channels
@@ -2513,13 +2513,66 @@ static void test_forward_rows_spread(void **state)
         const uint32_t least = adaptive ? 8 : 16, held = (q->channels + least - 1) / least * q->num_rois * 256;
         const struct test_params params = { .resident_invocations = spread ? held : held / 16 };
         uint32_t group_channels = 0;
-        enum dmlvk_shader shader = forward_walk_with(&p, &params, ROI_SPEC_GROUP_CHANNELS, &group_channels);
+        enum dmlvk_shader shader =
+            forward_walk_with(&p, DMLVK_TENSOR_DATA_TYPE_FLOAT32, &params, ROI_SPEC_GROUP_CHANNELS, &group_channels);
         char what[112];
         snprintf(what, sizeof(what), "ROI_ALIGN1 case %d (%u regions, %u channels, %u held)", iter, q->num_rois,
                  q->channels, params.resident_invocations);
         if (shader != DMLVK_SHADER_ROI_ALIGN1_ROWS || group_channels != (spread ? least : 32u))
             fail_msg("%s: shader %d with %u channels per workgroup, not the planned walk", what, (int)shader, group_channels);
         expect_forward_with(what, &p, DMLVK_TENSOR_DATA_TYPE_FLOAT32, near_max ? 0x1p127 : 1, &params, NULL, NULL);
+        free_problem(&p);
+    }
+}
+
+/* ROI_ALIGN1's 16-bit whole bins (AVERAGE) in workgroups of 8 channels, as a device chooses them
+ * where about 32 would leave it idle (lib/roi_align1.c), and of the usual count where it is full or
+ * under MAX: float16 and bfloat16, 17 to 70 channels, 7x7 and 14x14 bins, linear and nearest, fixed
+ * and adaptive sampling (the shared taps' dispatch beside fixed, in the same groups), overhanging and
+ * mirrored regions, an out-of-bounds value or none, bfloat16 inputs near its largest (sums that
+ * overflow: the rescue), against the reference. */
+static void test_forward_bins_spread(void **state)
+{
+    (void)state;
+    if (test_workgroup_most(dev) < 256)
+        skip(); /* the default workgroups of 256, whose groups start at 30 channels */
+    for (int iter = 0; iter < 12; iter++) {
+        const dmlvk_tensor_data_type type = iter % 2 ? DMLVK_TENSOR_DATA_TYPE_BFLOAT16 : DMLVK_TENSOR_DATA_TYPE_FLOAT16;
+        const bool spread = iter % 3 != 2, maximum = iter % 6 == 4;
+        struct problem p;
+        random_problem(&p, iter % 4 != 1, maximum, iter % 4 >= 2);
+        free_problem(&p);
+        struct ref_roi *q = &p.q;
+        q->channels = 17 + below(54);
+        q->height = 14 + below(14); /* bins under four times the input: two channels per invocation */
+        q->width = 14 + below(14);
+        q->out_h = q->out_w = iter % 5 == 3 ? 14 : 7;
+        q->oob_value = iter % 4 == 1 ? -0.25 : 0;
+        alloc_input(&p);
+        const bool near_max = type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16 && iter % 4 == 3;
+        if (near_max)
+            for (uint64_t i = 0; i < p.nx; i++)
+                p.x[i] = ldexp(uniform(1, 2), 126);
+        round_to_type(p.x, p.nx, type);
+        round_to_type(p.rois, 4 * q->num_rois, type);
+        /* The invocations of workgroups of 256 and 8 channels: a device that holds them, or one
+         * sixteenth of that. */
+        const uint32_t held = (q->channels + 7) / 8 * q->num_rois * 256;
+        const struct test_params params = { .resident_invocations = spread ? held : held / 16 };
+        uint32_t usual = 0, group_channels = 0, per_invocation = 0;
+        forward_walk_with(&p, type, NULL, ROI_SPEC_GROUP_CHANNELS, &usual);
+        forward_walk_with(&p, type, &params, ROI_SPEC_CHANNELS, &per_invocation);
+        enum dmlvk_shader shader = forward_walk_with(&p, type, &params, ROI_SPEC_GROUP_CHANNELS, &group_channels);
+        char what[128];
+        snprintf(what, sizeof(what), "ROI_ALIGN1 %s case %d (%u regions, %ux%u bins, %u channels, %u held)",
+                 maximum ? "MAX" : "AVERAGE", iter, q->num_rois, q->out_h, q->out_w, q->channels,
+                 params.resident_invocations);
+        if (shader != DMLVK_SHADER_ROI_ALIGN1 || per_invocation != 2 || usual < 16 ||
+            group_channels != (spread && !maximum ? 8u : usual))
+            fail_msg("%s: shader %d with %u channels per invocation and %u per workgroup (%u usually), not the "
+                     "planned walk",
+                     what, (int)shader, per_invocation, group_channels, usual);
+        expect_forward_with(what, &p, type, near_max ? 0x1p127 : 1, &params, NULL, NULL);
         free_problem(&p);
     }
 }
@@ -2776,6 +2829,7 @@ int main(void)
         cmocka_unit_test(test_gather_channels_last),
         cmocka_unit_test(test_forward_whole_bins),
         cmocka_unit_test(test_forward_rows_spread),
+        cmocka_unit_test(test_forward_bins_spread),
         cmocka_unit_test(test_forward_dense_samples),
         cmocka_unit_test(test_forward_shared_taps_rounds),
         cmocka_unit_test(test_executed_again),
