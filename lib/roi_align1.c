@@ -27,11 +27,15 @@ typedef dmlvk_roi_align1_operator_desc desc_t;
 #define ROWS_SPREAD_PERCENT_FIXED 110
 #define ROWS_LEAST_CHANNELS_ADAPTIVE 8
 #define ROWS_SPREAD_PERCENT_ADAPTIVE 240
-/* 16-bit AVERAGE by whole bins of two channels per invocation likewise, in groups of 16 or 8 channels
- * in place of about 32: fixed and adaptive sampling gained to 1.6 times the device, lost from 2.1
- * (BENCHMARKS.md note 226). */
+/* 16-bit AVERAGE by whole bins of two channels per invocation likewise, in place of about 32: fixed
+ * sampling in groups of 8 channels within 110% of the device where a region has at least
+ * BINS_LEAST_FIXED_SAMPLES samples (7x7 bins of one sample lost; groups of 16 lost on 7x7 bins,
+ * whose second round of jobs is half empty), adaptive sampling in groups of 8 or 16 within 100%
+ * (past it 16 lost up to 14%; BENCHMARKS.md note 226). */
 #define BINS_LEAST_CHANNELS 8
-#define BINS_SPREAD_PERCENT 150
+#define BINS_SPREAD_PERCENT_FIXED 110
+#define BINS_SPREAD_PERCENT_ADAPTIVE 100
+#define BINS_LEAST_FIXED_SAMPLES 196
 /* Workgroups of roi_align1_shared_taps: about two waves of a large GPU. */
 #define SHARED_TAPS_WORKGROUPS 2048
 
@@ -107,8 +111,15 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
         group_channels = spread_group_channels(ctx, &s, group_channels,
                                                fixed_sampling ? ROWS_LEAST_CHANNELS_FIXED : ROWS_LEAST_CHANNELS_ADAPTIVE,
                                                fixed_sampling ? ROWS_SPREAD_PERCENT_FIXED : ROWS_SPREAD_PERCENT_ADAPTIVE);
-    else if (walk == ROI_WALK_BINS && channels == 2 && f.reduction != DMLVK_REDUCE_FUNCTION_MAX)
-        group_channels = spread_group_channels(ctx, &s, group_channels, BINS_LEAST_CHANNELS, BINS_SPREAD_PERCENT);
+    else if (walk == ROI_WALK_BINS && channels == 2 && f.reduction != DMLVK_REDUCE_FUNCTION_MAX) {
+        const uint32_t spread =
+            spread_group_channels(ctx, &s, group_channels, BINS_LEAST_CHANNELS,
+                                  fixed_sampling ? BINS_SPREAD_PERCENT_FIXED : BINS_SPREAD_PERCENT_ADAPTIVE);
+        const uint64_t bins = (uint64_t)s.out_h * s.out_w, samples_per_bin = (uint64_t)f.min_samples * f.min_samples;
+        if (!fixed_sampling ||
+            (spread == BINS_LEAST_CHANNELS && samples_per_bin >= (BINS_LEAST_FIXED_SAMPLES + bins - 1) / bins))
+            group_channels = spread;
+    }
     const uint64_t invocations = dmlvk_roi_align_region_invocations(&s, group_channels, ctx->workgroup_size);
     struct dmlvk_dispatch_plan *dp =
         dmlvk_plan_add_dispatch(p, ctx, walk == ROI_WALK_ROWS ? DMLVK_SHADER_ROI_ALIGN1_ROWS : DMLVK_SHADER_ROI_ALIGN1,

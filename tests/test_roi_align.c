@@ -2525,28 +2525,43 @@ static void test_forward_rows_spread(void **state)
     }
 }
 
-/* ROI_ALIGN1's 16-bit whole bins (AVERAGE) in workgroups of 8 channels, as a device chooses them
- * where about 32 would leave it idle (lib/roi_align1.c), and of the usual count where it is full or
- * under MAX: float16 and bfloat16, 17 to 70 channels, 7x7 and 14x14 bins, linear and nearest, fixed
- * and adaptive sampling (the shared taps' dispatch beside fixed, in the same groups), overhanging and
- * mirrored regions, an out-of-bounds value or none, bfloat16 inputs near its largest (sums that
- * overflow: the rescue), against the reference. */
+/* ROI_ALIGN1's 16-bit whole bins (AVERAGE) in workgroups of 8 channels (adaptive sampling also 16),
+ * as a device chooses them where about 32 would leave it idle (lib/roi_align1.c), and of the usual
+ * count where it is full, under MAX, and for fixed sampling of fewer than 196 samples per region or
+ * where only 16 channels fit: float16 and bfloat16, 17 to 70 channels, 7x7 and 14x14 bins, linear
+ * and nearest, 1 to 3 samples per bin and axis (the shared taps' dispatch beside them, in the same
+ * groups) and adaptive sampling, overhanging and mirrored regions, an out-of-bounds value or none,
+ * bfloat16 inputs near its largest (sums that overflow: the rescue), against the reference. */
 static void test_forward_bins_spread(void **state)
 {
     (void)state;
     if (test_workgroup_most(dev) < 256)
         skip(); /* the default workgroups of 256, whose groups start at 30 channels */
-    for (int iter = 0; iter < 12; iter++) {
+    /* held: the device holds the invocations of groups of this many channels (0: a sixteenth of 8's). */
+    static const struct {
+        uint32_t samples, bins, held;
+        bool maximum;
+        uint32_t want; /* 0: the usual group */
+    } cases[] = {
+        { 1, 7, 8, false, 0 },  /* 49 samples per region */
+        { 1, 14, 8, false, 8 }, /* 196 */
+        { 2, 7, 8, false, 8 },  { 3, 7, 0, false, 0 }, { 2, 14, 8, true, 0 }, { 3, 7, 16, false, 0 },
+        { 0, 7, 8, false, 8 },  { 0, 14, 8, false, 8 }, { 0, 7, 16, false, 16 }, { 0, 14, 0, false, 0 },
+        { 0, 7, 8, true, 0 },   { 3, 14, 8, false, 8 },
+    };
+    for (int iter = 0; iter < (int)(sizeof(cases) / sizeof(cases[0])); iter++) {
         const dmlvk_tensor_data_type type = iter % 2 ? DMLVK_TENSOR_DATA_TYPE_BFLOAT16 : DMLVK_TENSOR_DATA_TYPE_FLOAT16;
-        const bool spread = iter % 3 != 2, maximum = iter % 6 == 4;
+        const bool adaptive = cases[iter].samples == 0, maximum = cases[iter].maximum;
         struct problem p;
-        random_problem(&p, iter % 4 != 1, maximum, iter % 4 >= 2);
+        random_problem(&p, iter % 4 != 1, maximum, adaptive);
         free_problem(&p);
         struct ref_roi *q = &p.q;
+        if (!adaptive)
+            q->min_samples = q->max_samples = cases[iter].samples;
         q->channels = 17 + below(54);
         q->height = 14 + below(14); /* bins under four times the input: two channels per invocation */
         q->width = 14 + below(14);
-        q->out_h = q->out_w = iter % 5 == 3 ? 14 : 7;
+        q->out_h = q->out_w = cases[iter].bins;
         q->oob_value = iter % 4 == 1 ? -0.25 : 0;
         alloc_input(&p);
         const bool near_max = type == DMLVK_TENSOR_DATA_TYPE_BFLOAT16 && iter % 4 == 3;
@@ -2555,10 +2570,8 @@ static void test_forward_bins_spread(void **state)
                 p.x[i] = ldexp(uniform(1, 2), 126);
         round_to_type(p.x, p.nx, type);
         round_to_type(p.rois, 4 * q->num_rois, type);
-        /* The invocations of workgroups of 256 and 8 channels: a device that holds them, or one
-         * sixteenth of that. */
-        const uint32_t held = (q->channels + 7) / 8 * q->num_rois * 256;
-        const struct test_params params = { .resident_invocations = spread ? held : held / 16 };
+        const uint32_t held = cases[iter].held, groups = (q->channels + (held ? held : 8) - 1) / (held ? held : 8);
+        const struct test_params params = { .resident_invocations = groups * q->num_rois * 256 / (held ? 1 : 16) };
         uint32_t usual = 0, group_channels = 0, per_invocation = 0;
         forward_walk_with(&p, type, NULL, ROI_SPEC_GROUP_CHANNELS, &usual);
         forward_walk_with(&p, type, &params, ROI_SPEC_CHANNELS, &per_invocation);
@@ -2567,11 +2580,10 @@ static void test_forward_bins_spread(void **state)
         snprintf(what, sizeof(what), "ROI_ALIGN1 %s case %d (%u regions, %ux%u bins, %u channels, %u held)",
                  maximum ? "MAX" : "AVERAGE", iter, q->num_rois, q->out_h, q->out_w, q->channels,
                  params.resident_invocations);
-        if (shader != DMLVK_SHADER_ROI_ALIGN1 || per_invocation != 2 || usual < 16 ||
-            group_channels != (spread && !maximum ? 8u : usual))
-            fail_msg("%s: shader %d with %u channels per invocation and %u per workgroup (%u usually), not the "
-                     "planned walk",
-                     what, (int)shader, per_invocation, group_channels, usual);
+        const uint32_t want = cases[iter].want ? cases[iter].want : usual;
+        if (shader != DMLVK_SHADER_ROI_ALIGN1 || per_invocation != 2 || usual < 30 || group_channels != want)
+            fail_msg("%s: shader %d with %u channels per invocation and %u per workgroup (%u usually), not %u",
+                     what, (int)shader, per_invocation, group_channels, usual, want);
         expect_forward_with(what, &p, type, near_max ? 0x1p127 : 1, &params, NULL, NULL);
         free_problem(&p);
     }
