@@ -47,7 +47,8 @@
 #                  .gl/khead97 bbb986c (note 225's rule as committed), for session98-call.sh (prepared in session 97);
 #                  .gl/kbins97 e684d15 with docs/experiments/roi-whole-bins-channels-knob-session97.patch
 #                  (DMLVK_EXP_BINS_CHANNELS=N: N channels per workgroup of the whole-bins walks), for session98-call2.sh;
-#                  .gl/krule98 cfa63d7 (note 226's rule for the 16-bit whole bins), for session98-call3.sh
+#                  .gl/krule98 cfa63d7 (note 226's first rule for the 16-bit whole bins), for session98-call3.sh;
+#                  .gl/krule98b a3add68 (that rule as kept), for session98-call4.sh
 #   .gl/klast      note 210: the gather's parts summed by each tile's last part, on HEAD, for session90-call2.sh
 #   .gl/klast4     note 210: the same with the last part's loads four elements at a time, for session90-call3.sh
 #   .gl/kpre91, .gl/kties, .gl/kties2, .gl/kties3, .gl/kties4  759ee36, then 723b5df, da98dba, 8895974 and 41a9c37:
@@ -67,7 +68,7 @@ mkdir -p .gl
 bash ../shared/tools/gpu-vulkan-debs >/dev/null
 cp tools/bench_ab.py tools/bench_variants.py tools/bench_torch.py \
     $x/roi-geometry-float64-note203.sh $x/roi-geometry-lines-note202.sh \
-    $x/resample-forced-shapes-note194.sh $x/resample-forced-shapes-backward-note195.sh $x/session87-call.sh $x/session87-call3.sh $x/session88-call.sh $x/session88-call2.sh $x/session89-call.sh $x/session89-call2.sh $x/session90-call.sh $x/session90-call2.sh $x/session90-call3.sh $x/session90-call4.sh $x/session91-call.sh $x/session91-call2.sh $x/session91-call3.sh $x/session91-call4.sh $x/session91-call5.sh $x/session92-call.sh $x/session92-call2.sh $x/session92-call3.sh $x/session92-call4.sh $x/session92-call5.sh $x/session92-call6.sh $x/session93-call.sh $x/session94-call.sh $x/session94-call2.sh $x/session94-call3.sh $x/session95-call.sh $x/session95-call2.sh $x/session95-call3.sh $x/session95-call4.sh $x/session95-call5.sh $x/session96-call.sh $x/session97-call.sh $x/session97-call2.sh $x/session98-call.sh $x/session98-call2.sh $x/session98-call3.sh $x/device-setup.sh .gl/
+    $x/resample-forced-shapes-note194.sh $x/resample-forced-shapes-backward-note195.sh $x/session87-call.sh $x/session87-call3.sh $x/session88-call.sh $x/session88-call2.sh $x/session89-call.sh $x/session89-call2.sh $x/session90-call.sh $x/session90-call2.sh $x/session90-call3.sh $x/session90-call4.sh $x/session91-call.sh $x/session91-call2.sh $x/session91-call3.sh $x/session91-call4.sh $x/session91-call5.sh $x/session92-call.sh $x/session92-call2.sh $x/session92-call3.sh $x/session92-call4.sh $x/session92-call5.sh $x/session92-call6.sh $x/session93-call.sh $x/session94-call.sh $x/session94-call2.sh $x/session94-call3.sh $x/session95-call.sh $x/session95-call2.sh $x/session95-call3.sh $x/session95-call4.sh $x/session95-call5.sh $x/session96-call.sh $x/session97-call.sh $x/session97-call2.sh $x/session98-call.sh $x/session98-call2.sh $x/session98-call3.sh $x/session98-call4.sh $x/device-setup.sh .gl/
 
 build() {
     local kit=$1 rev=$2 patch=$3 wt=/tmp/dmlvk-kit-$1
@@ -130,6 +131,7 @@ for kit in "${kits[@]}"; do
     khead97) build khead97 bbb986c "" ;;
     kbins97) build kbins97 e684d15 $x/roi-whole-bins-channels-knob-session97.patch ;;
     krule98) build krule98 cfa63d7 "" ;;
+    krule98b) build krule98b a3add68 "" ;;
     k214) build k214 HEAD $x/resample-shapes-knobs-note214.patch ;;
     klast4) build klast4 HEAD $x/roi-gather-last-part-unrolled-note210.patch ;;
     kform) build kform a5a2706 $x/roi-gather-lines-place-form-note206.patch ;;
