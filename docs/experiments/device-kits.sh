@@ -48,7 +48,12 @@
 #                  .gl/kbins97 e684d15 with docs/experiments/roi-whole-bins-channels-knob-session97.patch
 #                  (DMLVK_EXP_BINS_CHANNELS=N: N channels per workgroup of the whole-bins walks), for session98-call2.sh;
 #                  .gl/krule98 cfa63d7 (note 226's first rule for the 16-bit whole bins), for session98-call3.sh;
-#                  .gl/krule98b a3add68 (that rule as kept), for session98-call4.sh
+#                  .gl/krule98b a3add68 (that rule as kept), for session98-call4.sh; .gl/kpad98 1d8ac29 with
+#                  docs/experiments/roi-align1-rows-padded-session98.patch (ROI_ALIGN1's sample rows for any samples per
+#                  bin along x that fit the subgroup rounded up to a power of two) and
+#                  docs/experiments/roi-align1-rows-adaptive-knobs-session98.patch (DMLVK_EXP_ROWS_LEAST,
+#                  DMLVK_EXP_ROWS_SPREAD for adaptive sampling's rows), .gl/kknob98 1d8ac29 with the knobs alone, for
+#                  session99-call.sh (prepared in session 98)
 #   .gl/klast      note 210: the gather's parts summed by each tile's last part, on HEAD, for session90-call2.sh
 #   .gl/klast4     note 210: the same with the last part's loads four elements at a time, for session90-call3.sh
 #   .gl/kpre91, .gl/kties, .gl/kties2, .gl/kties3, .gl/kties4  759ee36, then 723b5df, da98dba, 8895974 and 41a9c37:
@@ -68,7 +73,7 @@ mkdir -p .gl
 bash ../shared/tools/gpu-vulkan-debs >/dev/null
 cp tools/bench_ab.py tools/bench_variants.py tools/bench_torch.py \
     $x/roi-geometry-float64-note203.sh $x/roi-geometry-lines-note202.sh \
-    $x/resample-forced-shapes-note194.sh $x/resample-forced-shapes-backward-note195.sh $x/session87-call.sh $x/session87-call3.sh $x/session88-call.sh $x/session88-call2.sh $x/session89-call.sh $x/session89-call2.sh $x/session90-call.sh $x/session90-call2.sh $x/session90-call3.sh $x/session90-call4.sh $x/session91-call.sh $x/session91-call2.sh $x/session91-call3.sh $x/session91-call4.sh $x/session91-call5.sh $x/session92-call.sh $x/session92-call2.sh $x/session92-call3.sh $x/session92-call4.sh $x/session92-call5.sh $x/session92-call6.sh $x/session93-call.sh $x/session94-call.sh $x/session94-call2.sh $x/session94-call3.sh $x/session95-call.sh $x/session95-call2.sh $x/session95-call3.sh $x/session95-call4.sh $x/session95-call5.sh $x/session96-call.sh $x/session97-call.sh $x/session97-call2.sh $x/session98-call.sh $x/session98-call2.sh $x/session98-call3.sh $x/session98-call4.sh $x/device-setup.sh .gl/
+    $x/resample-forced-shapes-note194.sh $x/resample-forced-shapes-backward-note195.sh $x/session87-call.sh $x/session87-call3.sh $x/session88-call.sh $x/session88-call2.sh $x/session89-call.sh $x/session89-call2.sh $x/session90-call.sh $x/session90-call2.sh $x/session90-call3.sh $x/session90-call4.sh $x/session91-call.sh $x/session91-call2.sh $x/session91-call3.sh $x/session91-call4.sh $x/session91-call5.sh $x/session92-call.sh $x/session92-call2.sh $x/session92-call3.sh $x/session92-call4.sh $x/session92-call5.sh $x/session92-call6.sh $x/session93-call.sh $x/session94-call.sh $x/session94-call2.sh $x/session94-call3.sh $x/session95-call.sh $x/session95-call2.sh $x/session95-call3.sh $x/session95-call4.sh $x/session95-call5.sh $x/session96-call.sh $x/session97-call.sh $x/session97-call2.sh $x/session98-call.sh $x/session98-call2.sh $x/session98-call3.sh $x/session98-call4.sh $x/session99-call.sh $x/device-setup.sh .gl/
 
 build() {
     local kit=$1 rev=$2 patch=$3 wt=/tmp/dmlvk-kit-$1
@@ -132,6 +137,8 @@ for kit in "${kits[@]}"; do
     kbins97) build kbins97 e684d15 $x/roi-whole-bins-channels-knob-session97.patch ;;
     krule98) build krule98 cfa63d7 "" ;;
     krule98b) build krule98b a3add68 "" ;;
+    kpad98) build kpad98 1d8ac29 "$x/roi-align1-rows-padded-session98.patch $x/roi-align1-rows-adaptive-knobs-session98.patch" ;;
+    kknob98) build kknob98 1d8ac29 $x/roi-align1-rows-adaptive-knobs-session98.patch ;;
     k214) build k214 HEAD $x/resample-shapes-knobs-note214.patch ;;
     klast4) build klast4 HEAD $x/roi-gather-last-part-unrolled-note210.patch ;;
     kform) build kform a5a2706 $x/roi-gather-lines-place-form-note206.patch ;;
