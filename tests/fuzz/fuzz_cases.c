@@ -22,7 +22,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             const struct dmlvk_op_class *cls = dmlvk_find_op_class(c->op.Type);
             if (!cls)
                 abort(); /* the loader only accepts implemented operators */
-            for (int deterministic = 0; deterministic < 2; deterministic++) {
+            /* deterministic or not, on a device of unknown size or one that holds an H100's
+             * invocations at once (the plans that spread work over idle SMs) */
+            for (int variant = 0; variant < 4; variant++) {
+                const bool deterministic = variant & 1;
                 struct dmlvk_op_context ctx = {
                     .op_name = cls->info.name,
                     .float16 = true,
@@ -31,6 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     .deterministic = deterministic,
                     .workgroup_size = 256,
                     .max_groups = { 65535, 65535, 65535 },
+                    .resident_invocations = variant & 2 ? 132 * 64 * 32 : 0,
                 };
                 struct dmlvk_op_plan plan = { 0 };
                 cls->plan(&ctx, c->desc, &plan);
