@@ -112,13 +112,14 @@ static dmlvk_status plan(const struct dmlvk_op_context *ctx, const void *opaque,
                                                fixed_sampling ? ROWS_LEAST_CHANNELS_FIXED : ROWS_LEAST_CHANNELS_ADAPTIVE,
                                                fixed_sampling ? ROWS_SPREAD_PERCENT_FIXED : ROWS_SPREAD_PERCENT_ADAPTIVE);
     else if (walk == ROI_WALK_BINS && channels == 2 && f.reduction != DMLVK_REDUCE_FUNCTION_MAX) {
-        const uint32_t spread =
-            spread_group_channels(ctx, &s, group_channels, BINS_LEAST_CHANNELS,
-                                  fixed_sampling ? BINS_SPREAD_PERCENT_FIXED : BINS_SPREAD_PERCENT_ADAPTIVE);
-        const uint64_t bins = (uint64_t)s.out_h * s.out_w, samples_per_bin = (uint64_t)f.min_samples * f.min_samples;
-        if (!fixed_sampling ||
-            (spread == BINS_LEAST_CHANNELS && samples_per_bin >= (BINS_LEAST_FIXED_SAMPLES + bins - 1) / bins))
-            group_channels = spread;
+        const uint64_t bins = (uint64_t)s.out_h * s.out_w;
+        if (!fixed_sampling)
+            group_channels = spread_group_channels(ctx, &s, group_channels, BINS_LEAST_CHANNELS,
+                                                   BINS_SPREAD_PERCENT_ADAPTIVE);
+        else if ((uint64_t)f.min_samples * f.min_samples >= (BINS_LEAST_FIXED_SAMPLES + bins - 1) / bins &&
+                 spread_group_channels(ctx, &s, group_channels, BINS_LEAST_CHANNELS, BINS_SPREAD_PERCENT_FIXED) ==
+                     BINS_LEAST_CHANNELS)
+            group_channels = BINS_LEAST_CHANNELS;
     }
     const uint64_t invocations = dmlvk_roi_align_region_invocations(&s, group_channels, ctx->workgroup_size);
     struct dmlvk_dispatch_plan *dp =

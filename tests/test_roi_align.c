@@ -2570,8 +2570,9 @@ static void test_forward_bins_spread(void **state)
                 p.x[i] = ldexp(uniform(1, 2), 126);
         round_to_type(p.x, p.nx, type);
         round_to_type(p.rois, 4 * q->num_rois, type);
-        const uint32_t held = cases[iter].held, groups = (q->channels + (held ? held : 8) - 1) / (held ? held : 8);
-        const struct test_params params = { .resident_invocations = groups * q->num_rois * 256 / (held ? 1 : 16) };
+        const uint32_t held = cases[iter].held ? cases[iter].held : 8, groups = (q->channels + held - 1) / held;
+        const struct test_params params = { .resident_invocations = groups * q->num_rois * 256 /
+                                                                    (cases[iter].held ? 1 : 16) };
         uint32_t usual = 0, group_channels = 0, per_invocation = 0;
         forward_walk_with(&p, type, NULL, ROI_SPEC_GROUP_CHANNELS, &usual);
         forward_walk_with(&p, type, &params, ROI_SPEC_CHANNELS, &per_invocation);
